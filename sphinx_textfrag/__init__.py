@@ -1,0 +1,3 @@
+"""Sphinx extension for textfrag (see the Sphinx issue); a shell until then."""
+
+from __future__ import annotations

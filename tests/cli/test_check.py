@@ -1,0 +1,88 @@
+"""`textfrag check`: every reference in a docs tree, one line per problem, a summary, exit 0/1/2."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TEXT = "".join(f"line {i}\n" for i in range(1, 31))
+MD5 = hashlib.md5(TEXT.encode()).hexdigest()
+
+
+def run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "textfrag", *argv], capture_output=True, text=True, cwd=cwd, timeout=60)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.txt").write_text(TEXT)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.rst").write_text(
+        f"Intro\n=====\n\n.. txtfrag:: src/app.txt#line=10,20;md5={MD5}\n\nSee :txtfrag:`src/app.txt#char=0,4;length={len(TEXT)}`.\n"
+    )
+    (docs / "page.md").write_text(f"# Page\n\n![cap](txtfrag:src/app.txt#line=0,1;md5={MD5.upper()})\n\n`![no](txtfrag:nothing)`\n")
+    (docs / "_build").mkdir()
+    (docs / "_build" / "junk.md").write_text("![x](txtfrag:missing)\n")
+    return tmp_path
+
+
+def test_all_current_exits_0_with_a_summary(tree: Path) -> None:
+    r = run("check", "docs", cwd=tree)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout == "textfrag check: 3 references in 2 files: all current\n"
+
+
+def test_problems_are_one_line_each_with_file_line_and_reference(tree: Path) -> None:
+    (tree / "docs" / "more.md").write_text(
+        "# More\n\n"
+        "![a](txtfrag:src/app.txt#line=1,2;md5=00000000000000000000000000000000)\n\n"
+        "![b](txtfrag:src/app.txt#line=2,1)\n\n"
+        "![c](txtfrag:src/gone.txt#line=1)\n\n"
+        "![d](txtfrag:src/app.txt#line=3,4;length=5)\n"
+    )
+    r = run("check", "docs", cwd=tree)
+    assert r.returncode == 2  # a bad reference outranks stale ones
+    lines = [line for line in r.stderr.splitlines() if line.startswith("docs/")]
+    assert lines[0].startswith("docs/more.md:3: txtfrag:src/app.txt#line=1,2;md5=0000")
+    assert "stale" in lines[0] and "lines 2-2" not in lines[0] and "line 2" in lines[0]
+    assert lines[1].startswith("docs/more.md:5: txtfrag:src/app.txt#line=2,1: the range 2,1 starts after it ends")
+    assert lines[2] == "docs/more.md:7: txtfrag:src/gone.txt#line=1: no such file: src/gone.txt"
+    assert lines[3].startswith("docs/more.md:9: txtfrag:src/app.txt#line=3,4;length=5: stale")
+    assert r.stdout == "textfrag check: 7 references in 3 files: 2 stale, 2 bad\n"
+    assert "Traceback" not in r.stderr
+
+
+def test_only_stale_exits_1(tree: Path) -> None:
+    (tree / "src" / "app.txt").write_text(TEXT + "more\n")
+    r = run("check", "docs", cwd=tree)
+    assert r.returncode == 1
+    assert r.stdout == "textfrag check: 3 references in 2 files: 3 stale, 0 bad\n"
+    assert [line.split(":")[0:2] for line in r.stderr.splitlines()] == [["docs/index.rst", "4"], ["docs/index.rst", "6"], ["docs/page.md", "3"]]
+
+
+def test_root_option_and_single_files(tree: Path) -> None:
+    r = run("check", "--root", str(tree), str(tree / "docs" / "page.md"), cwd=tree / "docs")
+    assert r.returncode == 0, r.stderr
+
+
+def test_each_file_is_loaded_once(tree: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import textfrag.source as source_module
+    from textfrag.cli import main
+
+    reads: list[str] = []
+    real = source_module.read_regular_file
+
+    def counting(real_path: Path, *args: object, **kwargs: object) -> bytes:
+        reads.append(str(real_path))
+        return real(real_path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(source_module, "read_regular_file", counting)
+    monkeypatch.chdir(tree)
+    assert main(["check", "docs"]) == 0
+    assert reads == [str((tree / "src" / "app.txt").resolve())]

@@ -1,0 +1,110 @@
+"""Hypothesis properties: round trips, ranges that tile the text, no crash on any input."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from textfrag import (
+    Fragment,
+    FragmentSyntaxError,
+    IntegrityCheck,
+    Scheme,
+    Source,
+    TextFragError,
+    parse_fragment,
+    parse_reference,
+    resolve,
+)
+from textfrag.resolve import resolve_scheme
+
+numbers = st.integers(min_value=0, max_value=10**30)
+charsets = st.sampled_from([None, "UTF-8", "ISO-8859-1", "utf-16le"])
+
+
+@st.composite
+def schemes(draw: st.DrawFn) -> Scheme:
+    name = draw(st.sampled_from(["char", "line"]))
+    kind = draw(st.sampled_from(["position", "both", "open-start", "open-end"]))
+    a, b = sorted((draw(numbers), draw(numbers)))
+    if kind == "position":
+        return Scheme(name, a)  # type: ignore[arg-type]
+    if kind == "open-start":
+        return Scheme(name, None, b, True)  # type: ignore[arg-type]
+    if kind == "open-end":
+        return Scheme(name, a, None, True)  # type: ignore[arg-type]
+    return Scheme(name, a, b, True)  # type: ignore[arg-type]
+
+
+checks = st.one_of(
+    st.builds(lambda n, cs: IntegrityCheck("length", str(n), cs), numbers, charsets),
+    st.builds(lambda h, cs: IntegrityCheck("md5", h, cs), st.text("0123456789abcdef", min_size=32, max_size=32), charsets),
+    st.builds(lambda v: IntegrityCheck("sha256", v), st.text("0123456789abcdef", min_size=1, max_size=64)),
+)
+fragments = st.builds(Fragment, schemes(), st.lists(checks, max_size=4).map(tuple))
+
+# Texts that mix every line ending with the characters that do not end lines.
+pieces = st.sampled_from(["a", "é", "😀", " ", "\n", "\r", "\r\n", "\x85", "\r\x85", "\x0c", "\x0b", "\u2028", "\u2029"])
+texts = st.lists(pieces, max_size=40).map("".join)
+
+
+@given(fragments)
+def test_str_round_trips(fragment: Fragment) -> None:
+    text = str(fragment)
+    assert parse_fragment(text) == fragment
+    assert str(parse_fragment(text)) == text
+
+
+@given(texts, st.integers(min_value=0, max_value=50))
+def test_line_ranges_tile_the_text(text: str, k: int) -> None:
+    src = Source("t", text.encode("utf-8"))
+    head = resolve_scheme(src, Scheme("line", 0, k, True)).text
+    tail = resolve_scheme(src, Scheme("line", k, None, True)).text
+    assert head + tail == text
+
+
+@given(texts)
+def test_every_line_alone_tiles_the_text_and_ends_with_its_line_ending(text: str) -> None:
+    src = Source("t", text.encode("utf-8"))
+    lines = [resolve_scheme(src, Scheme("line", i, i + 1, True)).text for i in range(src.line_count + 1)]
+    assert "".join(lines) == text
+    for line in lines[:-1]:
+        body = line.rstrip("\r\n\x85")
+        assert line[len(body) :] in ("\n", "\r", "\r\n", "\x85", "\r\x85", "")
+
+
+@given(texts, st.integers(min_value=0, max_value=50))
+def test_char_ranges_tile_the_text_and_never_split_a_line_ending(text: str, k: int) -> None:
+    src = Source("t", text.encode("utf-8"))
+    head = resolve_scheme(src, Scheme("char", None, k, True)).text
+    tail = resolve_scheme(src, Scheme("char", k, None, True)).text
+    assert head + tail == text
+    assert not (head.endswith("\r") and tail[:1] in ("\n", "\x85"))
+    assert len(head) - head.count("\r\n") - head.count("\r\x85") == min(k, src.length)
+
+
+@given(texts, fragments)
+def test_resolving_any_valid_fragment_on_any_text_never_raises(text: str, fragment: Fragment) -> None:
+    src = Source("t", text.encode("utf-8"))
+    selection = resolve(src, fragment)
+    assert 0 <= selection.start <= selection.end <= len(text)
+    assert src.char_of_index(selection.start) == selection.char_start
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=st.sampled_from(list("charlinemdgth5=,;0123456789 ABCDEF-_x\u0661\n\x00#")), max_size=60))
+def test_parser_raises_only_its_own_error_on_arbitrary_input(text: str) -> None:
+    try:
+        parse_fragment(text)
+    except FragmentSyntaxError as err:
+        start, end = err.span
+        assert 0 <= start < end <= len(text) + 1
+        assert err.detail()
+
+
+@given(st.text(max_size=80))
+def test_reference_parser_raises_only_textfrag_errors(text: str) -> None:
+    try:
+        parse_reference(text)
+    except TextFragError:
+        pass

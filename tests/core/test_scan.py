@@ -1,0 +1,118 @@
+"""Finding references in reStructuredText, Markdown and MyST without building; never inside code."""
+
+from __future__ import annotations
+
+from textfrag.scan import scan_markdown, scan_rst
+
+RST = """\
+Title
+=====
+
+.. txtfrag:: src/a.py#line=0,2
+
+Inline :txtfrag:`src/a.py#char=0,3` here, and ``:txtfrag:`not/this#char=1``` is a literal.
+
+.. note::
+
+   Nested: :txtfrag:`src/b.py#line=1`
+
+   .. txtfrag:: src/c.py
+      :caption: with options
+
+An example::
+
+    .. txtfrag:: not/in/literal.py
+
+.. code-block:: rst
+
+   :txtfrag:`not/in/code#line=1`
+
+.. this is a comment
+   :txtfrag:`not/in/comment`
+
+.. _target:
+
+Last :txtfrag:`src/d.py#line=2,3`.
+"""
+
+
+def test_rst_finds_directives_and_roles_with_their_lines() -> None:
+    found = [(f.line, f.text, f.kind) for f in scan_rst(RST, "index.rst")]
+    assert found == [
+        (4, "src/a.py#line=0,2", "directive"),
+        (6, "src/a.py#char=0,3", "role"),
+        (10, "src/b.py#line=1", "role"),
+        (12, "src/c.py", "directive"),
+        (28, "src/d.py#line=2,3", "role"),
+    ]
+
+
+def test_offsets_point_at_the_reference_text() -> None:
+    for f in scan_rst(RST, "index.rst"):
+        assert RST[f.start : f.end] == f.text
+
+
+MD = """\
+# Title
+
+![The caption](txtfrag:src/a.py#line=0,2)
+
+Inline ![x](txtfrag:src/a.py#char=0,3) and a [link](txtfrag:src/b.py#line=1 "title").
+A span `![no](txtfrag:not/span#line=1)` and ``[no](txtfrag:not/double)``.
+
+```python
+![no](txtfrag:not/fenced#line=1)
+```
+
+~~~~
+[no](txtfrag:not/tilde)
+~~~~
+
+    ![no](txtfrag:not/indented)
+
+- a list item
+
+    ![yes](txtfrag:src/in-list.py#line=1)
+
+```{txtfrag} src/myst.py#line=3,4
+:caption: MyST directive
+```
+
+:::{txtfrag} src/colon.py
+:::
+
+Role {txtfrag}`src/role.py#char=0,5` inline.
+
+[label]: txtfrag:src/def.py#line=1
+"""
+
+
+def test_markdown_finds_images_links_myst_and_skips_code() -> None:
+    found = [(f.line, f.text, f.kind) for f in scan_markdown(MD, "index.md")]
+    assert found == [
+        (3, "txtfrag:src/a.py#line=0,2", "image"),
+        (5, "txtfrag:src/a.py#char=0,3", "image"),
+        (5, "txtfrag:src/b.py#line=1", "link"),
+        (20, "txtfrag:src/in-list.py#line=1", "image"),
+        (22, "src/myst.py#line=3,4", "directive"),
+        (26, "src/colon.py", "directive"),
+        (29, "src/role.py#char=0,5", "role"),
+        (31, "txtfrag:src/def.py#line=1", "link"),
+    ]
+    for f in scan_markdown(MD, "index.md"):
+        assert MD[f.start : f.end] == f.text
+
+
+def test_markdown_with_crlf_keeps_line_numbers() -> None:
+    text = MD.replace("\n", "\r\n")
+    assert [f.line for f in scan_markdown(text)] == [f.line for f in scan_markdown(MD)]
+
+
+def test_unclosed_backticks_do_not_hide_the_rest() -> None:
+    text = "A ` stray backtick.\n\n![x](txtfrag:a.txt#line=1)\n"
+    assert [f.text for f in scan_markdown(text)] == ["txtfrag:a.txt#line=1"]
+
+
+def test_many_unclosed_backticks_stay_linear() -> None:
+    text = "`a " * 20000 + "\n\n![x](txtfrag:a.txt)\n"
+    assert [f.text for f in scan_markdown(text)] == ["txtfrag:a.txt"]

@@ -1,0 +1,248 @@
+"""Grammar -> value objects. Strict: nothing is guessed or corrected (RFC 5147 section 4.4).
+
+The grammar of RFC 5147 section 3 (ABNF, RFC 5234; literal text is case-sensitive, "exactly the
+indicated lower-case letters")::
+
+    text-fragment   =  text-scheme 0*( ";" integrity-check )
+    text-scheme     =  ( char-scheme / line-scheme )
+    char-scheme     =  "char=" ( position / range )
+    line-scheme     =  "line=" ( position / range )
+    integrity-check =  ( length-scheme / md5-scheme )
+                         [ "," mime-charset ]
+    position        =  number
+    range           =  ( position "," [ position ] ) / ( "," position )
+    number          =  1*( DIGIT )
+    length-scheme   =  "length=" number
+    md5-scheme      =  "md5=" md5-value
+    md5-value       =  32HEXDIG
+
+``mime-charset`` is RFC 2978 section 2.3. Section 3.1 requires new kinds of integrity check to be
+ignored, so ``integrity-check`` is widened to ``check-name "=" check-value [ "," mime-charset ]`` for
+names other than ``length`` and ``md5``; those are kept in the value object but never verified. A name
+that is ``length`` or ``md5`` in another case is refused rather than silently ignored.
+
+A range whose start is greater than its end is refused (RFC 5147 section 4.2: it "MUST be ignored";
+textfrag reports it instead of quoting nothing).
+"""
+
+from __future__ import annotations
+
+import string
+
+from .errors import FragmentSyntaxError, PathError
+from .fragment import Fragment, IntegrityCheck, Reference, Scheme
+
+__all__ = ["parse_fragment", "parse_reference", "split_reference", "PREFIX", "MAX_DIGITS"]
+
+#: The prefix that marks a reference in documentation sources (shared/CONTRACT.md section 1).
+PREFIX = "txtfrag:"
+
+#: Longest number accepted. Any position past the end means the end (section 4.2), so longer numbers
+#: add nothing but cost: Python refuses to convert integers of more than 4300 digits.
+MAX_DIGITS = 100
+
+# ABNF core rules (RFC 5234 appendix B.1): ASCII only, unlike str.isdigit().
+DIGIT = frozenset(string.digits)
+HEXDIG = frozenset(string.hexdigits)
+# RFC 2978 section 2.3, mime-charset-chars.
+MIME_CHARSET_CHARS = frozenset(string.ascii_letters + string.digits + "!#$%&'+-^_`{}~")
+# Names of integrity checks this version verifies (RFC 5147 section 3).
+KNOWN_CHECKS = ("length", "md5")
+CHECK_NAME_CHARS = frozenset(string.ascii_letters + string.digits + "-_.")
+# RFC 3986 fragment characters, less ";" and "," which delimit checks and charsets.
+CHECK_VALUE_CHARS = frozenset(string.ascii_letters + string.digits + "-._~!$&'()*+=:@/?%")
+
+
+class _Cursor:
+    """A position in the fragment text, with errors that point at it."""
+
+    def __init__(self, text: str, offset: int = 0, shown: str | None = None) -> None:
+        self.text = text
+        self.pos = 0
+        # where ``text`` starts inside ``shown`` (the whole reference), for the caret
+        self.offset = offset
+        self.shown = text if shown is None else shown
+
+    def error(self, message: str, start: int | None = None, end: int | None = None, section: str = "3") -> FragmentSyntaxError:
+        start = self.pos if start is None else start
+        end = start + 1 if end is None else end
+        return FragmentSyntaxError(message, source=self.shown, span=(self.offset + start, self.offset + end), section=section)
+
+    def peek(self) -> str:
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def at_end(self) -> bool:
+        return self.pos >= len(self.text)
+
+    def take(self, literal: str) -> bool:
+        if self.text.startswith(literal, self.pos):
+            self.pos += len(literal)
+            return True
+        return False
+
+    def run(self, chars: frozenset[str]) -> str:
+        start = self.pos
+        while self.pos < len(self.text) and self.text[self.pos] in chars:
+            self.pos += 1
+        return self.text[start : self.pos]
+
+    def describe_here(self) -> str:
+        if self.at_end():
+            return "the end"
+        ch = self.peek()
+        if ch.isspace():
+            return "a space" if ch == " " else f"white space {ch!r}"
+        return repr(ch)
+
+
+def _number(cur: _Cursor, what: str) -> int:
+    start = cur.pos
+    digits = cur.run(DIGIT)
+    if not digits:
+        raise cur.error(f"expected {what} (digits 0-9) but found {cur.describe_here()}")
+    if len(digits) > MAX_DIGITS:
+        raise cur.error(
+            f"{what} has {len(digits)} digits; at most {MAX_DIGITS} are accepted "
+            "(any position past the end already means the end, section 4.2)",
+            start,
+            cur.pos,
+            section="4.2",
+        )
+    return int(digits)
+
+
+def _scheme(cur: _Cursor) -> Scheme:
+    start = cur.pos
+    if cur.take("char="):
+        name = "char"
+    elif cur.take("line="):
+        name = "line"
+    else:
+        word = cur.run(CHECK_NAME_CHARS)
+        if word.lower() in ("char", "line") and word not in ("char", "line"):
+            raise cur.error(f"scheme names are lower case: write {word.lower()!r}, not {word!r}", start, cur.pos)
+        cur.pos = start
+        raise cur.error("expected 'char=' or 'line=' at the start of the fragment", start, max(start + 1, start + len(word)))
+    what = "a line position" if name == "line" else "a character position"
+    range_start = cur.pos
+    if cur.take(","):
+        # ( "," position ): the start is omitted and means 0
+        end = _number(cur, f"{what} after ','")
+        return Scheme(name, None, end, True)  # type: ignore[arg-type]
+    first = _number(cur, what)
+    if not cur.take(","):
+        return Scheme(name, first)  # type: ignore[arg-type]
+    if cur.at_end() or cur.peek() == ";":
+        return Scheme(name, first, None, True)  # type: ignore[arg-type]
+    second = _number(cur, f"{what} after ','")
+    if first > second:
+        raise cur.error(
+            f"the range {first},{second} starts after it ends; a range is written start,end",
+            range_start,
+            cur.pos,
+            section="4.2",
+        )
+    return Scheme(name, first, second, True)  # type: ignore[arg-type]
+
+
+def _charset(cur: _Cursor) -> str | None:
+    if not cur.take(","):
+        return None
+    charset = cur.run(MIME_CHARSET_CHARS)
+    if not charset:
+        raise cur.error(f"expected a charset name after ',' but found {cur.describe_here()}")
+    return charset
+
+
+def _check(cur: _Cursor) -> IntegrityCheck:
+    start = cur.pos
+    name = cur.run(CHECK_NAME_CHARS)
+    if not name:
+        raise cur.error(f"expected an integrity check such as 'length=' or 'md5=' after ';' but found {cur.describe_here()}")
+    if name.lower() in KNOWN_CHECKS and name not in KNOWN_CHECKS:
+        raise cur.error(f"check names are lower case: write {name.lower()!r}, not {name!r}", start, cur.pos)
+    if name in ("char", "line"):
+        raise cur.error(f"a fragment has one '{name}=' scheme; the parts after ';' are integrity checks", start, cur.pos)
+    if not cur.take("="):
+        raise cur.error(f"expected '=' after the check name {name!r} but found {cur.describe_here()}")
+    if name == "length":
+        value = str(_number(cur, "a length"))
+    elif name == "md5":
+        vstart = cur.pos
+        value = cur.run(HEXDIG)
+        if len(value) != 32:
+            bad = cur.peek()
+            if len(value) < 32 and bad and bad not in ",;":
+                raise cur.error(f"an md5 value is 32 hexadecimal digits (0-9, a-f); {cur.describe_here()} is not one")
+            raise cur.error(f"an md5 value is exactly 32 hexadecimal digits, this one has {len(value)}", vstart, cur.pos)
+        value = value.lower()
+    else:
+        value = cur.run(CHECK_VALUE_CHARS)
+        if not value:
+            raise cur.error(f"expected a value after '{name}=' but found {cur.describe_here()}")
+    return IntegrityCheck(name, value, _charset(cur))
+
+
+def parse_fragment(text: str, *, offset: int = 0, shown: str | None = None) -> Fragment:
+    """Parse an RFC 5147 fragment (the part after ``#``).
+
+    ``offset`` and ``shown`` place ``text`` inside a longer reference so that errors point into it.
+
+    >>> parse_fragment("char=,4")
+    Fragment(scheme=Scheme(name='char', start=None, end=4, is_range=True), checks=())
+    >>> parse_fragment("line=20,10")
+    Traceback (most recent call last):
+    ...
+    textfrag.errors.FragmentSyntaxError: the range 20,10 starts after it ends; a range is written start,end (RFC 5147 section 4.2)
+    """
+    cur = _Cursor(text, offset, shown)
+    if not text:
+        raise cur.error("the fragment after '#' is empty; expected 'char=' or 'line=' (or no '#' for the whole file)", 0, 1)
+    scheme = _scheme(cur)
+    checks: list[IntegrityCheck] = []
+    while not cur.at_end():
+        if not cur.take(";"):
+            raise cur.error(f"expected ';' before the next integrity check but found {cur.describe_here()}")
+        checks.append(_check(cur))
+    return Fragment(scheme, tuple(checks))
+
+
+def split_reference(text: str) -> tuple[str, str | None, int]:
+    """Split ``[txtfrag:]PATH[#FRAGMENT]`` into PATH, FRAGMENT (None if absent) and the fragment's offset."""
+    body_start = len(PREFIX) if text.startswith(PREFIX) else 0
+    hash_at = text.find("#", body_start)
+    if hash_at < 0:
+        return text[body_start:], None, len(text)
+    return text[body_start:hash_at], text[hash_at + 1 :], hash_at + 1
+
+
+def check_path_syntax(path: str, reference: str) -> None:
+    """Refuse a PATH that could never be inside the root, before touching the file system."""
+    if not path:
+        raise PathError("the reference names no file (expected PATH#FRAGMENT)", reference=reference)
+    if "\x00" in path:
+        raise PathError("the path contains a NUL byte", reference=reference)
+    if "\\" in path:
+        raise PathError("the path contains '\\'; paths use '/' as the separator", reference=reference)
+    if path.startswith("/") or (len(path) > 1 and path[1] == ":" and path[0].isalpha()):
+        raise PathError("the path is absolute; paths are relative to the root", reference=reference)
+    if ".." in path.split("/"):
+        raise PathError("the path contains '..'; references never leave the root", reference=reference)
+
+
+def parse_reference(text: str) -> Reference:
+    """Parse ``[txtfrag:]PATH[#FRAGMENT]``; no fragment means the whole file.
+
+    >>> str(parse_reference("txtfrag:src/app.py#line=10,20"))
+    'src/app.py#line=10,20'
+    """
+    path, frag_text, offset = split_reference(text)
+    check_path_syntax(path, text)
+    if frag_text is None:
+        return Reference(path, None, text)
+    try:
+        fragment = parse_fragment(frag_text, offset=offset, shown=text)
+    except FragmentSyntaxError as err:
+        err.reference = text
+        raise
+    return Reference(path, fragment, text)

@@ -1,0 +1,270 @@
+"""The ``textfrag`` command line (shared/CONTRACT.md section 3).
+
+Exit codes for every subcommand: 0 ok; 1 one or more references are stale; 2 a bad reference or bad
+usage. Errors go to standard error as ``WHERE: REFERENCE: what is wrong``, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TextIO
+
+from . import __version__
+from ._parser import parse_reference
+from .errors import StaleError, TextFragError
+from .quote import make_reference, quote
+from .resolve import Selection, select
+from .scan import Found, doc_files, scan_file
+from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Source, SourceCache
+
+__all__ = ["main"]
+
+OK, STALE, BAD = 0, 1, 2
+WHERE_ARGV = "command line"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(BAD, f"{self.prog}: error: {message}\n")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--root", default=".", metavar="DIR", help="folder that reference paths are relative to (default: .)")
+    p.add_argument("--charset", default=DEFAULT_CHARSET, metavar="NAME", help="charset of files without a BOM (default: UTF-8)")
+    p.add_argument(
+        "--max-size",
+        type=int,
+        default=DEFAULT_MAX_SIZE,
+        metavar="BYTES",
+        help=f"refuse larger files (default: {DEFAULT_MAX_SIZE})",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="textfrag",
+        description="Quote text files by RFC 5147 fragment references, and keep the quotes honest.",
+        epilog="Exit codes: 0 ok, 1 stale reference, 2 bad reference or usage.",
+    )
+    parser.add_argument("--version", action="version", version=f"textfrag {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+
+    show = sub.add_parser(
+        "show",
+        help="print the excerpt a reference selects",
+        description="Print the excerpt exactly as it stands in the file (UTF-8, original line endings, nothing added).",
+    )
+    _common(show)
+    show.add_argument("reference", metavar="REF", help="PATH#FRAGMENT, e.g. src/app.py#line=10,20")
+
+    make = sub.add_parser(
+        "make",
+        help="print an RFC 5147 reference with integrity checks",
+        description=(
+            "Print PATH#FRAGMENT with length and md5 for a selection. "
+            "--lines counts from 1 like an editor; the printed line= counts from 0."
+        ),
+    )
+    _common(make)
+    make.add_argument("path", metavar="PATH", help="file, relative to the root")
+    what = make.add_mutually_exclusive_group(required=True)
+    what.add_argument("--lines", metavar="A-B", help="lines A to B, 1-based and inclusive (e.g. 11-20, or 7 for one line)")
+    what.add_argument("--chars", metavar="S,E", help="RFC 5147 character positions (0-based, E exclusive)")
+    what.add_argument("--match", metavar="TEXT", help="the one occurrence of TEXT in the file")
+    make.add_argument("--no-length", action="store_true", help="leave out the length check")
+    make.add_argument("--no-md5", action="store_true", help="leave out the md5 check")
+
+    check = sub.add_parser(
+        "check",
+        help="verify every reference in documentation sources",
+        description="Find every reference in .rst/.md sources under the paths (without building) and verify it.",
+    )
+    _common(check)
+    check.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
+    return parser
+
+
+# -- show ----------------------------------------------------------------------------------------------
+
+
+def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    cache = SourceCache(args.root, charset=args.charset, max_size=args.max_size)
+    q = quote(cache, args.reference)
+    if q.stale is not None:
+        print(q.stale.describe(WHERE_ARGV), file=err)
+        return STALE
+    out.flush()
+    buffer = getattr(out, "buffer", None)
+    if buffer is not None:
+        buffer.write(q.text.encode("utf-8"))
+        buffer.flush()
+    else:
+        out.write(q.text)
+    return OK
+
+
+# -- make ----------------------------------------------------------------------------------------------
+
+
+def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> Selection:
+    if args.lines is not None:
+        first, sep, last = args.lines.partition("-")
+        if not (first.isascii() and first.isdigit()) or (sep and not (last.isascii() and last.isdigit())):
+            raise TextFragError(
+                f"--lines takes A-B, two line numbers from 1 (e.g. 11-20), not {args.lines!r}", reference=reference
+            )
+        a, b = int(first), int(last) if sep else int(first)
+        count = source.line_count
+        if a < 1 or b < a:
+            raise TextFragError(f"--lines {args.lines}: lines are numbered from 1 and A must not be after B", reference=reference)
+        if b > count:
+            raise TextFragError(f"--lines {args.lines}: the file has {count} lines", reference=reference)
+        return select(source, source.index_of_line(a - 1), source.index_of_line(b))
+    if args.chars is not None:
+        s, sep, e = args.chars.partition(",")
+        if not sep or not all(x.isascii() and x.isdigit() for x in (s, e)):
+            raise TextFragError(
+                f"--chars takes S,E, two RFC 5147 character positions (e.g. 0,40), not {args.chars!r}", reference=reference
+            )
+        start, end = int(s), int(e)
+        if start > end:
+            raise TextFragError(f"--chars {args.chars}: the start is after the end", reference=reference)
+        if end > source.length:
+            raise TextFragError(f"--chars {args.chars}: the file has {source.length} characters", reference=reference)
+        return select(source, source.index_of_char(start), source.index_of_char(end))
+    needle = args.match
+    if not needle:
+        raise TextFragError("--match needs a non-empty text", reference=reference)
+    hits: list[int] = []
+    at = source.text.find(needle)
+    while at >= 0 and len(hits) < 10:
+        hits.append(at)
+        at = source.text.find(needle, at + 1)
+    if not hits:
+        raise TextFragError(f"--match: the text {needle!r} does not occur in the file", reference=reference)
+    if len(hits) > 1:
+        lines = ", ".join(str(source.line_of_index(h)) for h in hits)
+        raise TextFragError(
+            f"--match: the text {needle!r} occurs more than once (lines {lines}); make it longer or use --lines",
+            reference=reference,
+        )
+    return select(source, hits[0], hits[0] + len(needle))
+
+
+def _make(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    cache = SourceCache(args.root, charset=args.charset, max_size=args.max_size)
+    source = cache.get(args.path, args.path)
+    selection = _selection_for(args, source, args.path)
+    lines = True if args.lines is not None else False
+    print(make_reference(selection, length=not args.no_length, md5=not args.no_md5, lines=lines), file=out)
+    return OK
+
+
+# -- check ---------------------------------------------------------------------------------------------
+
+
+def _shown(path: Path) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def _verify_group(args: argparse.Namespace, found: list[Found]) -> list[tuple[Found, TextFragError]]:
+    """Load one file once and verify every reference to it; the source is dropped afterwards."""
+    cache = SourceCache(args.root, charset=args.charset, max_size=args.max_size)
+    problems: list[tuple[Found, TextFragError]] = []
+    for f in found:
+        try:
+            q = quote(cache, f.text)
+        except TextFragError as e:
+            problems.append((f, e))
+            continue
+        if q.stale is not None:
+            problems.append((f, q.stale))
+    return problems
+
+
+def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    SourceCache(args.root, charset=args.charset)  # report a bad --charset once, up front
+    groups: dict[str, list[Found]] = defaultdict(list)
+    problems: list[tuple[Found, TextFragError]] = []
+    files = total = 0
+    for doc in doc_files(Path(p) for p in args.paths):
+        shown = _shown(doc)
+        try:
+            found = scan_file(doc, shown)
+        except FileNotFoundError:
+            problems.append((Found(shown, 0, "", 0, 0, "file"), TextFragError(f"no such file: {shown}")))
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append((Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot read {shown} as UTF-8 text: {exc}")))
+            continue
+        files += 1
+        for f in found:
+            total += 1
+            try:
+                ref = parse_reference(f.text)
+            except TextFragError as bad_ref:
+                problems.append((f, bad_ref))
+                continue
+            groups[os.path.normpath(ref.path)].append(f)
+    # Files are independent: two threads overlap one file's hashing (hashlib releases the GIL) with
+    # another's decoding. Each thread holds one file at a time, so memory stays flat.
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        for group_problems in pool.map(lambda g: _verify_group(args, g), groups.values()):
+            problems.extend(group_problems)
+    problems.sort(key=lambda p: (p[0].file, p[0].line, p[0].start))
+    stale = bad = 0
+    for f, e in problems:
+        where = f"{f.file}:{f.line}" if f.line else f.file
+        print(e.describe(where) if f.text else f"{where}: {e.message}", file=err)
+        if isinstance(e, StaleError):
+            stale += 1
+        else:
+            bad += 1
+    refs = f"{total} reference{'s' if total != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+    if not problems:
+        print(f"textfrag check: {refs}: all current", file=out)
+        return OK
+    print(f"textfrag check: {refs}: {stale} stale, {bad} bad", file=out)
+    return BAD if bad else STALE
+
+
+COMMANDS = {"show": _show, "make": _make, "check": _check}
+
+
+def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run the command line with ``argv`` (without the program name) and return the exit code."""
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else BAD
+    try:
+        return COMMANDS[args.command](args, out, err)
+    except TextFragError as e:
+        print(e.describe(WHERE_ARGV), file=err)
+        return e.exit_code
+    except BrokenPipeError:
+        # the reader went away (`textfrag show ... | head`); nothing more to say to it
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return OK
+    except KeyboardInterrupt:
+        return 130
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

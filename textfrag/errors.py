@@ -1,0 +1,115 @@
+"""One exception hierarchy for everything a user can get wrong.
+
+Adapters (CLI, Sphinx, MkDocs) catch :class:`TextFragError` and nothing else: any other exception is a
+bug and is allowed to surface as a traceback in the tests.
+
+Every error knows the reference it is about and which exit code the CLI maps it to
+(shared/CONTRACT.md section 3): 1 for a stale reference, 2 for everything else.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "TextFragError",
+    "FragmentSyntaxError",
+    "PathError",
+    "SourceError",
+    "DecodeError",
+    "StaleError",
+    "UnverifiableError",
+]
+
+
+class TextFragError(ValueError):
+    """Base class of every error textfrag reports to a user.
+
+    ``str(err)`` is the plain-words message without location; adapters prefix the location
+    (``FILE:LINE``) and the reference themselves, see :meth:`describe`.
+    """
+
+    #: exit code of the command line for this kind of problem
+    exit_code: int = 2
+    #: short machine-readable kind, used as the Sphinx warning subtype
+    kind: str = "error"
+
+    def __init__(self, message: str, *, reference: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reference = reference
+
+    def __str__(self) -> str:
+        return self.message
+
+    def detail(self) -> str:
+        """Extra lines shown below the one-line message (a caret diagram, a diff); may be empty."""
+        return ""
+
+    def describe(self, where: str) -> str:
+        """The full report: ``WHERE: REFERENCE: message`` plus any detail lines."""
+        head = f"{where}: {self.reference}: {self.message}" if self.reference else f"{where}: {self.message}"
+        extra = self.detail()
+        return f"{head}\n{extra}" if extra else head
+
+
+class FragmentSyntaxError(TextFragError):
+    """The reference does not follow the grammar (RFC 5147 section 3; never corrected, section 4.4).
+
+    Carries the text that was parsed and the span of the bad part so the report can put a caret under it.
+    """
+
+    kind = "syntax"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str,
+        span: tuple[int, int],
+        section: str = "3",
+        reference: str | None = None,
+    ) -> None:
+        self.source = source
+        self.span = span
+        self.section = section
+        super().__init__(f"{message} (RFC 5147 section {section})", reference=reference or source)
+
+    def detail(self) -> str:
+        start, end = self.span
+        width = max(1, end - start)
+        return f"    {self.source}\n    {' ' * start}{'^' * width}"
+
+
+class PathError(TextFragError):
+    """The PATH of a reference is refused: outside the root, missing, not a regular file, too large."""
+
+    kind = "missing"
+
+
+class SourceError(TextFragError):
+    """The file exists but cannot be used as text (an unknown charset, for example)."""
+
+    kind = "source"
+
+
+class DecodeError(SourceError):
+    """Bytes that do not decode in the file's charset."""
+
+    kind = "decode"
+
+    def __init__(self, message: str, *, offset: int, charset: str, reference: str | None = None) -> None:
+        self.offset = offset
+        self.charset = charset
+        super().__init__(message, reference=reference)
+
+
+class StaleError(TextFragError):
+    """An integrity check failed: the file is not the one the reference was made for (RFC 5147 4.3)."""
+
+    exit_code = 1
+    kind = "stale"
+
+
+class UnverifiableError(TextFragError):
+    """An integrity check names a charset the text cannot be transcoded to (RFC 5147 2.3)."""
+
+    kind = "unverifiable"

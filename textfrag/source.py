@@ -1,0 +1,313 @@
+"""bytes -> decoded text, md5, length and line index; the only module that reads files.
+
+A :class:`Source` is loaded once per build: the raw bytes are read once, hashed once and decoded once,
+then dropped; the length and the line index are computed on first use. :class:`SourceCache` owns the
+loaded sources of one build (no module-level state).
+
+Line endings are exactly those of RFC 5147 section 4.1: CR LF, LF, CR, NEL (U+0085) and CR NEL, each
+counted as one character and belonging to the line it ends. ``str.splitlines`` is not used: it also
+splits at FF, VT, FS, GS, RS, U+2028 and U+2029, which do not end lines here.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import os
+import posixpath
+import stat
+import threading
+from bisect import bisect_left, bisect_right
+from itertools import accumulate, count
+from operator import add
+from pathlib import Path
+
+from ._parser import check_path_syntax
+from .errors import DecodeError, PathError, SourceError, TextFragError
+
+__all__ = ["length_of", "Source", "SourceCache", "load_source", "resolve_path", "DEFAULT_CHARSET", "DEFAULT_MAX_SIZE"]
+
+DEFAULT_CHARSET = "UTF-8"
+#: Files larger than this are refused (override with ``max_size``); quoting a 64 MiB file is a mistake.
+DEFAULT_MAX_SIZE = 64 * 1024 * 1024
+
+# Byte order marks, longest first: the UTF-32LE BOM starts with the UTF-16LE one.
+_BOMS: tuple[tuple[bytes, str, str], ...] = (
+    (codecs.BOM_UTF32_LE, "UTF-32LE", "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "UTF-32BE", "utf-32-be"),
+    (codecs.BOM_UTF8, "UTF-8", "utf-8"),
+    (codecs.BOM_UTF16_LE, "UTF-16LE", "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "UTF-16BE", "utf-16-be"),
+)
+
+
+def codec_name(charset: str) -> str:
+    """Python's canonical codec name for a charset label; raises :class:`SourceError` if unknown."""
+    try:
+        return codecs.lookup(charset).name
+    except LookupError:
+        raise SourceError(f"unknown charset {charset!r}") from None
+
+
+def same_charset(a: str, b: str) -> bool:
+    """Whether two charset labels name the same encoding (``utf8`` and ``UTF-8`` do)."""
+    return codec_name(a) == codec_name(b)
+
+
+class Source:
+    """One decoded text file. Positions here are indices into :attr:`text` (Python string indices).
+
+    RFC 5147 character positions differ from them where a line ends in two characters (CR LF, CR NEL),
+    since each line ending counts as one character: :meth:`index_of_char` and :meth:`char_of_index`
+    convert.
+    """
+
+    __slots__ = ("path", "charset", "text", "md5", "size", "bom", "_line_starts", "_pairs", "_pair_chars")
+
+    def __init__(self, path: str, data: bytes, charset: str = DEFAULT_CHARSET) -> None:
+        self.path = path
+        self.size = len(data)
+        self.md5 = hashlib.md5(data).hexdigest()
+        self.bom = b""
+        codec = None
+        for bom, name, bom_codec in _BOMS:
+            if data.startswith(bom):
+                self.bom, charset, codec = bom, name, bom_codec
+                break
+        self.charset = charset
+        codec = codec or codec_name(charset)
+        body = memoryview(data)[len(self.bom) :]
+        try:
+            self.text = str(body, codec)
+        except UnicodeDecodeError as exc:
+            offset = len(self.bom) + exc.start
+            line = _line_ends(str(body[: exc.start], codec)) + 1  # the part before decodes
+            bad = bytes(data[offset : offset + min(4, max(1, exc.end - exc.start))]).hex(" ")
+            raise DecodeError(
+                f"byte {offset} (line {line}) does not decode as {charset}: {bad} ({exc.reason}); "
+                "set the charset if the file is not in it",
+                offset=offset,
+                charset=charset,
+            ) from None
+        self._line_starts: list[int] | None = None
+        self._pairs: list[int] | None = None
+        self._pair_chars: list[int] | None = None
+
+    def __repr__(self) -> str:
+        return f"Source({self.path!r}, charset={self.charset!r}, md5={self.md5!r})"
+
+    # -- line endings -------------------------------------------------------------------------------
+
+    def _index(self) -> None:
+        text = self.text
+        if "\r" not in text and "\x85" not in text:
+            # Only LF ends lines: cumulative lengths of the pieces between LFs, plus one per LF.
+            pieces = text.split("\n")
+            starts = [0]
+            if len(pieces) > 1:
+                starts.extend(map(add, accumulate(map(len, pieces[:-1])), count(1)))
+                if starts[-1] == len(text):
+                    starts.pop()
+            self._line_starts, self._pairs = starts, []
+        else:
+            starts, pairs = [0], []
+            i, n = 0, len(text)
+            find_any = _next_terminator
+            while True:
+                j = find_any(text, i)
+                if j < 0:
+                    break
+                if text[j] == "\r" and j + 1 < n and text[j + 1] in "\n\x85":
+                    pairs.append(j)
+                    i = j + 2
+                else:
+                    i = j + 1
+                if i < n:
+                    starts.append(i)
+            self._line_starts, self._pairs = starts, pairs
+        # RFC character position of each two-character line ending
+        self._pair_chars = [q - k for k, q in enumerate(self._pairs)]
+
+    @property
+    def line_starts(self) -> list[int]:
+        """Index in :attr:`text` where each line starts; a text without line endings is one line."""
+        if self._line_starts is None:
+            self._index()
+        assert self._line_starts is not None
+        return self._line_starts
+
+    @property
+    def line_count(self) -> int:
+        return len(self.line_starts)
+
+    @property
+    def length(self) -> int:
+        """Length in code points with each line ending counted once (RFC 5147 sections 2.1.2, 3.1)."""
+        return length_of(self.text)
+
+    def _pair_list(self) -> tuple[list[int], list[int]]:
+        if self._pairs is None:
+            self._index()
+        assert self._pairs is not None and self._pair_chars is not None
+        return self._pairs, self._pair_chars
+
+    def index_of_char(self, position: int) -> int:
+        """Index in :attr:`text` of RFC character position ``position`` (clamped to the end)."""
+        if "\r" not in self.text:
+            return min(position, len(self.text))
+        _, pair_chars = self._pair_list()
+        return min(position + bisect_left(pair_chars, position), len(self.text))
+
+    def char_of_index(self, index: int) -> int:
+        """RFC character position of the boundary at ``index`` in :attr:`text`."""
+        if "\r" not in self.text:
+            return index
+        pairs, _ = self._pair_list()
+        return index - bisect_left(pairs, index)
+
+    def index_of_line(self, position: int) -> int:
+        """Index in :attr:`text` of RFC line position ``position`` (past the last line: the end)."""
+        starts = self.line_starts
+        return starts[position] if position < len(starts) else len(self.text)
+
+    def line_of_index(self, index: int) -> int:
+        """1-based number of the line that holds the character at ``index``."""
+        return bisect_right(self.line_starts, index)
+
+
+def length_of(text: str) -> int:
+    """RFC 5147 length of a text: code points, with CR LF and CR NEL counted once.
+
+    >>> length_of("a\\r\\nb\\n")
+    4
+    """
+    if "\r" not in text:
+        return len(text)
+    return len(text) - text.count("\r\n") - text.count("\r\x85")
+
+
+def _line_ends(text: str) -> int:
+    """Number of line endings in ``text`` (CR LF and CR NEL count once)."""
+    pairs = text.count("\r\n") + text.count("\r\x85")
+    return text.count("\n") + text.count("\r") + text.count("\x85") - pairs
+
+
+def _next_terminator(text: str, start: int) -> int:
+    """Index of the next CR, LF or NEL at or after ``start``, or -1."""
+    best = -1
+    for ch in "\n\r\x85":
+        j = text.find(ch, start) if best < 0 else text.find(ch, start, best)
+        if j >= 0:
+            best = j
+    return best
+
+
+def resolve_path(root: Path, path: str, reference: str | None = None) -> Path:
+    """The real path of ``path`` under ``root``, or :class:`PathError`: never outside the root.
+
+    Refuses ``..``, absolute paths, NUL bytes, and anything whose real path (symlinks resolved) is not
+    inside the real root; a sibling with the root's name as prefix (``docs_evil`` for ``docs``) is
+    outside.
+    """
+    reference = reference if reference is not None else path
+    check_path_syntax(path, reference)
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(real_root, path))
+    if os.path.commonpath([real_root, real]) != real_root:
+        raise PathError(f"{path!r} resolves outside the root {str(root)!r} (through a symbolic link)", reference=reference)
+    return Path(real)
+
+
+def read_regular_file(real: Path, shown: str, reference: str, max_size: int) -> bytes:
+    """Read a regular file without ever opening a FIFO or device, refusing files over ``max_size``."""
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        raise PathError(f"no such file: {shown}", reference=reference) from None
+    except OSError as exc:
+        raise PathError(f"cannot read {shown}: {exc.strerror}", reference=reference) from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
+        raise PathError(f"{shown} is {kind}; only regular files can be quoted", reference=reference)
+    try:
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise PathError(f"cannot read {shown}: {exc.strerror}", reference=reference) from None
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):  # replaced between stat and open
+            raise PathError(f"{shown} is not a regular file", reference=reference)
+        if st.st_size > max_size:
+            raise PathError(
+                f"{shown} is {st.st_size} bytes, over the limit of {max_size} bytes (raise the size limit to quote it)",
+                reference=reference,
+            )
+        data = fh.read(max_size + 1)
+    if len(data) > max_size:
+        raise PathError(f"{shown} is over the limit of {max_size} bytes", reference=reference)
+    return data
+
+
+def load_source(
+    root: Path, path: str, *, charset: str = DEFAULT_CHARSET, max_size: int = DEFAULT_MAX_SIZE, reference: str | None = None
+) -> Source:
+    """Load ``path`` (relative to ``root``) as a :class:`Source`."""
+    reference = reference if reference is not None else path
+    real = resolve_path(root, path, reference)
+    data = read_regular_file(real, path, reference, max_size)
+    try:
+        return Source(path, data, charset)
+    except TextFragError as err:
+        err.reference = reference
+        raise
+
+
+class SourceCache:
+    """The sources of one build: each file is read, hashed and decoded at most once.
+
+    Failures are cached too, so a broken file is reported for every reference to it without being
+    read again. Safe to share between threads.
+    """
+
+    def __init__(self, root: str | os.PathLike[str], *, charset: str = DEFAULT_CHARSET, max_size: int = DEFAULT_MAX_SIZE) -> None:
+        self.root = Path(root)
+        self.charset = charset
+        self.max_size = max_size
+        codec_name(charset)  # an unknown charset is a configuration error, reported at once
+        self._entries: dict[str, Source | TextFragError] = {}
+        self._lock = threading.Lock()
+        self.loads = 0
+
+    def get(self, path: str, reference: str | None = None) -> Source:
+        """The source for ``path``; raises the (cached) :class:`TextFragError` if it cannot be loaded."""
+        check_path_syntax(path, reference if reference is not None else path)
+        path = posixpath.normpath(path)
+        entry = self._entries.get(path)
+        if entry is None:
+            try:
+                entry = load_source(self.root, path, charset=self.charset, max_size=self.max_size, reference=path)
+            except TextFragError as failure:
+                entry = failure
+            with self._lock:
+                self.loads += 1
+                entry = self._entries.setdefault(path, entry)
+        if isinstance(entry, TextFragError):
+            # a copy, so that each reference to the broken file is reported as written
+            copy = type(entry).__new__(type(entry))
+            copy.__dict__.update(entry.__dict__)
+            copy.args = entry.args
+            copy.reference = reference if reference is not None else entry.reference
+            raise copy
+        return entry
+
+    def forget(self, path: str) -> None:
+        """Drop a path (a file changed during ``mkdocs serve``, or memory is to be released)."""
+        with self._lock:
+            self._entries.pop(path, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def paths(self) -> list[str]:
+        return list(self._entries)

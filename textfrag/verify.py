@@ -1,0 +1,79 @@
+"""Integrity checks (RFC 5147 sections 2.3, 3.1 and 4.3). Pure: works on a loaded Source.
+
+Every ``length`` and ``md5`` check present is verified; checks with other names are ignored (3.1).
+md5 is over the file's raw bytes and compared case-insensitively (3.1: "uppercase or lowercase").
+A check naming a charset other than the file's is applied after transcoding the text to that charset
+(2.3 allows it); a text that cannot be transcoded makes the check unverifiable, which is reported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from .errors import SourceError, StaleError, UnverifiableError
+from .fragment import Fragment, IntegrityCheck
+from .source import Source, codec_name, length_of
+
+__all__ = ["Mismatch", "mismatches", "verify", "integrity_of"]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One failed check: what the reference says and what the file has."""
+
+    check: IntegrityCheck
+    actual: str
+
+    def __str__(self) -> str:
+        cs = f" in {self.check.charset}" if self.check.charset else ""
+        return f"{self.check.name} is {self.check.value}{cs} in the reference but {self.actual} for the file"
+
+
+def integrity_of(source: Source, check: IntegrityCheck) -> str:
+    """The value ``check`` must have for ``source`` (transcoding first if it names another charset)."""
+    if check.charset is None:
+        return source.md5 if check.name == "md5" else str(source.length)
+    try:
+        codec = codec_name(check.charset)
+    except SourceError:
+        raise UnverifiableError(
+            f"the {check.name} check names the charset {check.charset!r}, which textfrag does not know; "
+            "it cannot be verified (RFC 5147 section 2.3)"
+        ) from None
+    if codec == codec_name(source.charset):
+        return source.md5 if check.name == "md5" else str(source.length)
+    try:
+        data = source.text.encode(codec)
+    except UnicodeEncodeError as exc:
+        line = source.line_of_index(exc.start)
+        raise UnverifiableError(
+            f"the {check.name} check is for {check.charset}, but the file is {source.charset} and "
+            f"{exc.object[exc.start]!r} (line {line}) has no {check.charset} form, so it cannot be verified "
+            "(RFC 5147 section 2.3)"
+        ) from None
+    if check.name == "md5":
+        return hashlib.md5(data).hexdigest()
+    return str(length_of(data.decode(codec)))
+
+
+def mismatches(source: Source, fragment: Fragment | None) -> list[Mismatch]:
+    """Every known check of ``fragment`` that ``source`` fails; raises :class:`UnverifiableError`."""
+    if fragment is None:
+        return []
+    found = []
+    for check in fragment.known_checks:
+        actual = integrity_of(source, check)
+        if actual != check.value.lower():
+            found.append(Mismatch(check, actual))
+    return found
+
+
+def verify(source: Source, fragment: Fragment | None, *, reference: str | None = None) -> None:
+    """Raise :class:`StaleError` naming every failed check (RFC 5147 section 4.3)."""
+    found = mismatches(source, fragment)
+    if found:
+        raise StaleError(
+            "stale (RFC 5147 section 4.3): " + "; ".join(map(str, found)) + ": the file changed since the reference was made",
+            reference=reference,
+        )
