@@ -27,10 +27,11 @@ textfrag reports it instead of quoting nothing).
 
 from __future__ import annotations
 
-import string
+import re
+from typing import cast
 
 from .errors import FragmentSyntaxError, PathError
-from .fragment import Fragment, IntegrityCheck, Reference, Scheme
+from .fragment import Fragment, IntegrityCheck, Reference, Scheme, SchemeName
 
 __all__ = ["parse_fragment", "parse_reference", "split_reference", "PREFIX", "MAX_DIGITS"]
 
@@ -41,16 +42,16 @@ PREFIX = "txtfrag:"
 #: add nothing but cost: Python refuses to convert integers of more than 4300 digits.
 MAX_DIGITS = 100
 
-# ABNF core rules (RFC 5234 appendix B.1): ASCII only, unlike str.isdigit().
-DIGIT = frozenset(string.digits)
-HEXDIG = frozenset(string.hexdigits)
+# ABNF core rules (RFC 5234 appendix B.1): ASCII only, unlike str.isdigit() or \d.
+DIGIT = re.compile(r"[0-9]*")
+HEXDIG = re.compile(r"[0-9A-Fa-f]*")
 # RFC 2978 section 2.3, mime-charset-chars.
-MIME_CHARSET_CHARS = frozenset(string.ascii_letters + string.digits + "!#$%&'+-^_`{}~")
+MIME_CHARSET_CHARS = re.compile(r"[A-Za-z0-9!#$%&'+\-^_`{}~]*")
 # Names of integrity checks this version verifies (RFC 5147 section 3).
 KNOWN_CHECKS = ("length", "md5")
-CHECK_NAME_CHARS = frozenset(string.ascii_letters + string.digits + "-_.")
+CHECK_NAME_CHARS = re.compile(r"[A-Za-z0-9\-_.]*")
 # RFC 3986 fragment characters, less ";" and "," which delimit checks and charsets.
-CHECK_VALUE_CHARS = frozenset(string.ascii_letters + string.digits + "-._~!$&'()*+=:@/?%")
+CHECK_VALUE_CHARS = re.compile(r"[A-Za-z0-9\-._~!$&'()*+=:@/?%]*")
 
 
 class _Cursor:
@@ -80,11 +81,12 @@ class _Cursor:
             return True
         return False
 
-    def run(self, chars: frozenset[str]) -> str:
-        start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos] in chars:
-            self.pos += 1
-        return self.text[start : self.pos]
+    def run(self, chars: re.Pattern[str]) -> str:
+        """Take the longest run of characters matched by the class ``chars``."""
+        m = chars.match(self.text, self.pos)
+        assert m is not None  # every class is written with '*'
+        self.pos = m.end()
+        return m.group(0)
 
     def describe_here(self) -> str:
         if self.at_end():
@@ -183,6 +185,37 @@ def _check(cur: _Cursor) -> IntegrityCheck:
     return IntegrityCheck(name, value, _charset(cur))
 
 
+# The whole grammar above as one expression, for the common case of a well-formed fragment; anything
+# it does not match goes through the cursor parser, which finds and reports the error.
+_N = f"[0-9]{{0,{MAX_DIGITS}}}"
+_FAST = re.compile(
+    rf"(char|line)=(?:([0-9]{{1,{MAX_DIGITS}}})|({_N}),({_N}))"
+    rf"((?:;(?:length=[0-9]{{1,{MAX_DIGITS}}}|md5=[0-9A-Fa-f]{{32}})(?:,[A-Za-z0-9!#$%&'+\-^_`{{}}~]+)?)*)\Z"
+)
+_FAST_CHECK = re.compile(r";(length|md5)=([0-9A-Fa-f]+)(?:,([^;]+))?")
+
+
+def _parse_fast(text: str) -> Fragment | None:
+    m = _FAST.match(text)
+    if m is None:
+        return None
+    name, pos, a, b, tail = m.groups()
+    if pos is not None:
+        scheme = Scheme(cast(SchemeName, name), int(pos))
+    else:
+        if not a and not b:
+            return None  # "char=," : let the cursor parser explain
+        start, end = (int(a) if a else None), (int(b) if b else None)
+        if start is not None and end is not None and start > end:
+            return None
+        scheme = Scheme(cast(SchemeName, name), start, end, True)
+    checks = tuple(
+        IntegrityCheck(c.group(1), c.group(2).lower() if c.group(1) == "md5" else str(int(c.group(2))), c.group(3))
+        for c in _FAST_CHECK.finditer(tail)
+    )
+    return Fragment(scheme, checks)
+
+
 def parse_fragment(text: str, *, offset: int = 0, shown: str | None = None) -> Fragment:
     """Parse an RFC 5147 fragment (the part after ``#``).
 
@@ -195,6 +228,14 @@ def parse_fragment(text: str, *, offset: int = 0, shown: str | None = None) -> F
     ...
     textfrag.errors.FragmentSyntaxError: the range 20,10 starts after it ends; a range is written start,end (RFC 5147 section 4.2)
     """
+    fast = _parse_fast(text)
+    if fast is not None:
+        return fast
+    return _parse_cursor(text, offset, shown)
+
+
+def _parse_cursor(text: str, offset: int = 0, shown: str | None = None) -> Fragment:
+    """The reference parser: slower, and the one that explains what is wrong."""
     cur = _Cursor(text, offset, shown)
     if not text:
         raise cur.error("the fragment after '#' is empty; expected 'char=' or 'line=' (or no '#' for the whole file)", 0, 1)

@@ -9,19 +9,22 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections import defaultdict
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
 
 from . import __version__
 from ._parser import parse_reference
 from .errors import StaleError, TextFragError
+from .fragment import Reference
 from .quote import make_reference, quote
 from .resolve import Selection, select
 from .scan import Found, doc_files, scan_file
-from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Source, SourceCache
+from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Digest, Source, SourceCache, digest_batch
+from .verify import mismatches, needs_text
 
 __all__ = ["main"]
 
@@ -178,26 +181,82 @@ def _shown(path: Path) -> str:
     return str(path) if rel.startswith("..") else rel
 
 
-def _verify_group(args: argparse.Namespace, found: list[Found]) -> list[tuple[Found, TextFragError]]:
-    """Load one file once and verify every reference to it; the source is dropped afterwards."""
-    cache = SourceCache(args.root, charset=args.charset, max_size=args.max_size)
-    problems: list[tuple[Found, TextFragError]] = []
-    for f in found:
-        try:
-            q = quote(cache, f.text)
-        except TextFragError as e:
-            problems.append((f, e))
-            continue
-        if q.stale is not None:
-            problems.append((f, q.stale))
-    return problems
+def _problem_of(cache: SourceCache, ref: Reference) -> TextFragError | None:
+    """Verify one reference against its file's digest; the text is loaded only to explain a problem."""
+    digest = cache.digest(ref.path, ref.text)
+    if not needs_text(ref.fragment, digest.charset) and not mismatches(digest, ref.fragment):
+        return None
+    # stale, or a check in another charset: the full pipeline, with the selection for the message
+    return quote(cache, ref).stale
+
+
+def _hash_pool() -> Executor:
+    """Two worker processes where fork is cheap, else one thread.
+
+    Hashing is the floor of ``check`` (it is what md5sum does). Threads gain nothing on typical source
+    files: for a 50 KB file the GIL hand-off around each md5 costs about what the overlap saves
+    (bench/bench_core.py). Forked workers hash in parallel; they are started here, before this process
+    has any other thread.
+    """
+    import multiprocessing  # only `check` of a large tree pays for importing it
+
+    if (os.cpu_count() or 1) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        from concurrent.futures import ProcessPoolExecutor
+
+        return ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork"))
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(max_workers=1)
+
+
+class _Digester:
+    """Digests files in worker processes as their paths are found, each file once.
+
+    A tree with few files is digested on first use, in this process: workers would cost more than
+    they save. Only digests come back, never texts, so memory stays flat whatever the size of the tree.
+    """
+
+    BATCH = 128
+
+    def __init__(self, cache: SourceCache, args: argparse.Namespace) -> None:
+        self.cache, self.args = cache, args
+        self.seen: set[str] = set()
+        self.batch: list[str] = []
+        self.jobs: list[Future[list[tuple[str, Digest | TextFragError]]]] = []
+        self.pool: Executor | None = None
+
+    def add(self, path: str) -> None:
+        if path in self.seen:
+            return
+        self.seen.add(path)
+        self.batch.append(path)
+        if len(self.batch) == self.BATCH:
+            self._submit()
+
+    def _submit(self) -> None:
+        if self.pool is None:
+            self.pool = _hash_pool()
+        a = self.args
+        self.jobs.append(self.pool.submit(digest_batch, str(a.root), a.charset, a.max_size, self.batch))
+        self.batch = []
+
+    def finish(self) -> None:
+        if self.pool is None:
+            return  # fewer than BATCH files: digested on first use
+        if self.batch:
+            self._submit()
+        with self.pool:
+            for job in self.jobs:
+                for path, entry in job.result():
+                    self.cache.add_digest(path, entry)
 
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    SourceCache(args.root, charset=args.charset)  # report a bad --charset once, up front
-    groups: dict[str, list[Found]] = defaultdict(list)
+    cache = SourceCache(args.root, charset=args.charset, max_size=args.max_size)  # a bad --charset fails here
     problems: list[tuple[Found, TextFragError]] = []
+    entries: list[tuple[Found, Reference]] = []
     files = total = 0
+    digester = _Digester(cache, args)
     for doc in doc_files(Path(p) for p in args.paths):
         shown = _shown(doc)
         try:
@@ -216,21 +275,23 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             except TextFragError as bad_ref:
                 problems.append((f, bad_ref))
                 continue
-            groups[os.path.normpath(ref.path)].append(f)
-    # Files are independent: two threads overlap one file's hashing (hashlib releases the GIL) with
-    # another's decoding. Each thread holds one file at a time, so memory stays flat.
-    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-        for group_problems in pool.map(lambda g: _verify_group(args, g), groups.values()):
-            problems.extend(group_problems)
+            entries.append((f, ref))
+            digester.add(ref.path)
+    digester.finish()
+    for f, ref in entries:
+        try:
+            problem = _problem_of(cache, ref)
+        except TextFragError as failure:
+            problem = failure
+        if problem is not None:
+            problems.append((f, problem))
     problems.sort(key=lambda p: (p[0].file, p[0].line, p[0].start))
-    stale = bad = 0
+    stale = 0
     for f, e in problems:
         where = f"{f.file}:{f.line}" if f.line else f.file
         print(e.describe(where) if f.text else f"{where}: {e.message}", file=err)
-        if isinstance(e, StaleError):
-            stale += 1
-        else:
-            bad += 1
+        stale += isinstance(e, StaleError)
+    bad = len(problems) - stale
     refs = f"{total} reference{'s' if total != 1 else ''} in {files} file{'s' if files != 1 else ''}"
     if not problems:
         print(f"textfrag check: {refs}: all current", file=out)

@@ -9,6 +9,8 @@ Every error knows the reference it is about and which exit code the CLI maps it 
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "TextFragError",
     "FragmentSyntaxError",
@@ -40,6 +42,17 @@ class TextFragError(ValueError):
     def __str__(self) -> str:
         return self.message
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # keyword-only constructor arguments defeat Exception's default pickling (worker processes)
+        return (_restore, (type(self), dict(self.__dict__), self.args))
+
+    def with_reference(self, reference: str | None) -> TextFragError:
+        """A copy about ``reference`` (a cached error, reported for each reference to a broken file)."""
+        copy = _restore(type(self), dict(self.__dict__), self.args)
+        if reference is not None:
+            copy.reference = reference
+        return copy
+
     def detail(self) -> str:
         """Extra lines shown below the one-line message (a caret diagram, a diff); may be empty."""
         return ""
@@ -49,6 +62,13 @@ class TextFragError(ValueError):
         head = f"{where}: {self.reference}: {self.message}" if self.reference else f"{where}: {self.message}"
         extra = self.detail()
         return f"{head}\n{extra}" if extra else head
+
+
+def _restore(cls: type[TextFragError], state: dict[str, Any], args: tuple[Any, ...]) -> TextFragError:
+    error = cls.__new__(cls)
+    error.__dict__.update(state)
+    error.args = args
+    return error
 
 
 class FragmentSyntaxError(TextFragError):

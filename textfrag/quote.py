@@ -5,8 +5,6 @@ This is what the CLI and both engine adapters call; none of them parses or count
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ._parser import parse_reference
 from .errors import StaleError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme
@@ -17,45 +15,55 @@ from .verify import verify
 __all__ = ["Quote", "quote", "make_fragment", "make_reference"]
 
 
-@dataclass(frozen=True)
 class Quote:
-    """A resolved reference: the selection, and the stale error if an integrity check failed.
+    """A verified reference: its source, the stale error if an integrity check failed, and its selection.
 
-    A stale quote still has its selection, so an engine configured to only warn can embed it.
+    The selection is resolved on first use: verifying needs only the file's md5 and length, and an
+    RFC 5147 fragment that parsed always resolves, so ``textfrag check`` never builds a line index for
+    a current reference. A stale quote still has its selection, so an engine set to warn can embed it.
     """
 
-    reference: Reference
-    selection: Selection
-    stale: StaleError | None = None
+    __slots__ = ("reference", "source", "stale", "_selection")
+
+    def __init__(self, reference: Reference, source: Source, stale: StaleError | None = None) -> None:
+        self.reference = reference
+        self.source = source
+        self.stale = stale
+        self._selection: Selection | None = None
+
+    def __repr__(self) -> str:
+        return f"Quote({self.reference.text!r}, stale={self.stale is not None})"
 
     @property
-    def source(self) -> Source:
-        return self.selection.source
+    def selection(self) -> Selection:
+        if self._selection is None:
+            self._selection = resolve(self.source, self.reference.fragment)
+        return self._selection
 
     @property
     def text(self) -> str:
         return self.selection.text
 
 
-def quote(cache: SourceCache, text: str) -> Quote:
-    """Resolve the reference ``text`` (``[txtfrag:]PATH[#FRAGMENT]``) against the cache's root.
+def quote(cache: SourceCache, reference: str | Reference) -> Quote:
+    """Resolve a reference (``[txtfrag:]PATH[#FRAGMENT]``, or one already parsed) against the cache.
 
     Raises :class:`~textfrag.errors.TextFragError` for a bad reference; a failed integrity check is
     returned in :attr:`Quote.stale`, with the selection as it is now and a way to mint a fresh one.
     """
-    ref = parse_reference(text)
-    source = cache.get(ref.path, text)
-    selection = resolve(source, ref.fragment)
-    stale = None
+    ref = parse_reference(reference) if isinstance(reference, str) else reference
+    source = cache.get(ref.path, ref.text)
+    result = Quote(ref, source)
     try:
-        verify(source, ref.fragment, reference=text)
+        verify(source, ref.fragment, reference=ref.text)
     except StaleError as err:
         assert ref.fragment is not None
+        selection = result.selection
         where = f"{ref.fragment.scheme} is {selection.lines_display()} of the file as it is now"
         fresh = make_reference(selection)
         err.message = f"{err.message} ({where}; if that is still the text to quote, the reference is {fresh})"
-        stale = err
-    return Quote(ref, selection, stale)
+        result.stale = err
+    return result
 
 
 def make_fragment(selection: Selection, *, length: bool = True, md5: bool = True, lines: bool | None = None) -> Fragment:

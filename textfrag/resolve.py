@@ -105,4 +105,3 @@ def resolve(source: Source, fragment: Fragment | None) -> Selection:
 
 def whole(source: Source) -> Selection:
     return select(source, 0, len(source.text))
-

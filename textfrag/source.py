@@ -18,6 +18,7 @@ import posixpath
 import stat
 import threading
 from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
 from itertools import accumulate, count
 from operator import add
 from pathlib import Path
@@ -25,7 +26,18 @@ from pathlib import Path
 from ._parser import check_path_syntax
 from .errors import DecodeError, PathError, SourceError, TextFragError
 
-__all__ = ["length_of", "Source", "SourceCache", "load_source", "resolve_path", "DEFAULT_CHARSET", "DEFAULT_MAX_SIZE"]
+__all__ = [
+    "DEFAULT_CHARSET",
+    "DEFAULT_MAX_SIZE",
+    "Digest",
+    "Source",
+    "SourceCache",
+    "decode",
+    "digest_batch",
+    "length_of",
+    "load_source",
+    "resolve_path",
+]
 
 DEFAULT_CHARSET = "UTF-8"
 #: Files larger than this are refused (override with ``max_size``); quoting a 64 MiB file is a mistake.
@@ -54,6 +66,59 @@ def same_charset(a: str, b: str) -> bool:
     return codec_name(a) == codec_name(b)
 
 
+def decode(data: bytes, charset: str) -> tuple[bytes, str, str]:
+    """(BOM, charset, text without the BOM): a BOM decides the charset, else ``charset`` is used.
+
+    Raises :class:`DecodeError` naming the byte offset, the line and the charset.
+    """
+    bom, codec = b"", None
+    for mark, name, bom_codec in _BOMS:
+        if data.startswith(mark):
+            bom, charset, codec = mark, name, bom_codec
+            break
+    codec = codec or codec_name(charset)
+    body = memoryview(data)[len(bom) :]
+    try:
+        return bom, charset, str(body, codec)
+    except UnicodeDecodeError as exc:
+        offset = len(bom) + exc.start
+        line = _line_ends(str(body[: exc.start], codec)) + 1  # the part before decodes
+        bad = bytes(data[offset : offset + min(4, max(1, exc.end - exc.start))]).hex(" ")
+        raise DecodeError(
+            f"byte {offset} (line {line}) does not decode as {charset}: {bad} ({exc.reason}); "
+            "set the charset if the file is not in it",
+            offset=offset,
+            charset=charset,
+        ) from None
+
+
+def _ascii_compatible(codec: str) -> bool:
+    """Whether ASCII bytes mean the same ASCII characters in this codec (not so in UTF-16 or UTF-7)."""
+    return codec in ("utf-8", "ascii", "latin-1") or codec.startswith(("iso8859-", "cp125"))
+
+
+@dataclass(frozen=True)
+class Digest:
+    """What integrity checks need of a file, without its text: enough to verify a reference."""
+
+    path: str
+    charset: str
+    md5: str
+    length: int
+    size: int
+
+    @classmethod
+    def of(cls, path: str, data: bytes, charset: str = DEFAULT_CHARSET) -> Digest:
+        """Hash and measure ``data``; pure ASCII in an ASCII-compatible charset is not decoded at all."""
+        md5 = hashlib.md5(data).hexdigest()
+        if data.isascii() and _ascii_compatible(codec_name(charset)):
+            # no BOM, no NEL in ASCII: CR LF is the only two-character line ending
+            pairs = data.count(b"\r\n") if b"\r" in data else 0  # `in` is a memchr; count is not
+            return cls(path, charset, md5, len(data) - pairs, len(data))
+        _, charset, text = decode(data, charset)
+        return cls(path, charset, md5, length_of(text), len(data))
+
+
 class Source:
     """One decoded text file. Positions here are indices into :attr:`text` (Python string indices).
 
@@ -68,30 +133,14 @@ class Source:
         self.path = path
         self.size = len(data)
         self.md5 = hashlib.md5(data).hexdigest()
-        self.bom = b""
-        codec = None
-        for bom, name, bom_codec in _BOMS:
-            if data.startswith(bom):
-                self.bom, charset, codec = bom, name, bom_codec
-                break
-        self.charset = charset
-        codec = codec or codec_name(charset)
-        body = memoryview(data)[len(self.bom) :]
-        try:
-            self.text = str(body, codec)
-        except UnicodeDecodeError as exc:
-            offset = len(self.bom) + exc.start
-            line = _line_ends(str(body[: exc.start], codec)) + 1  # the part before decodes
-            bad = bytes(data[offset : offset + min(4, max(1, exc.end - exc.start))]).hex(" ")
-            raise DecodeError(
-                f"byte {offset} (line {line}) does not decode as {charset}: {bad} ({exc.reason}); "
-                "set the charset if the file is not in it",
-                offset=offset,
-                charset=charset,
-            ) from None
+        self.bom, self.charset, self.text = decode(data, charset)
         self._line_starts: list[int] | None = None
         self._pairs: list[int] | None = None
         self._pair_chars: list[int] | None = None
+
+    @property
+    def digest(self) -> Digest:
+        return Digest(self.path, self.charset, self.md5, self.length, self.size)
 
     def __repr__(self) -> str:
         return f"Source({self.path!r}, charset={self.charset!r}, md5={self.md5!r})"
@@ -218,43 +267,86 @@ def resolve_path(root: Path, path: str, reference: str | None = None) -> Path:
     return Path(real)
 
 
-def read_regular_file(real: Path, shown: str, reference: str, max_size: int) -> bytes:
-    """Read a regular file without ever opening a FIFO or device, refusing files over ``max_size``."""
+def _opened_path(fd: int) -> str | None:
+    """The real path of an open file from /proc (Linux): one syscall instead of a realpath walk."""
     try:
-        st = os.stat(real)
-    except FileNotFoundError:
-        raise PathError(f"no such file: {shown}", reference=reference) from None
+        target = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+    return target if target.startswith("/") and not target.endswith(" (deleted)") else None
+
+
+def _inside(real_root: str, real: str) -> bool:
+    # compare whole path components: /x/docs_evil is not inside /x/docs
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def read_under_root(real_root: str, path: str, reference: str, max_size: int) -> bytes:
+    """Read ``path`` under the real root ``real_root``, refusing anything that is not a regular file
+    inside the root or is over ``max_size`` bytes. A FIFO or device is never opened: its type is known
+    from ``stat`` first, and the opened file is checked to be the one that was stat'ed.
+    """
+    check_path_syntax(path, reference)
+    full = os.path.join(real_root, path)
+    try:
+        st = os.stat(full)
+    except (FileNotFoundError, NotADirectoryError):
+        if os.path.islink(full) and not _inside(real_root, os.path.realpath(full)):
+            raise PathError(f"{path!r} resolves outside the root (through a symbolic link)", reference=reference) from None
+        raise PathError(f"no such file: {path}", reference=reference) from None
     except OSError as exc:
-        raise PathError(f"cannot read {shown}: {exc.strerror}", reference=reference) from None
+        raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
     if not stat.S_ISREG(st.st_mode):
+        if not _inside(real_root, os.path.realpath(full)):
+            raise PathError(f"{path!r} resolves outside the root (through a symbolic link)", reference=reference)
         kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
-        raise PathError(f"{shown} is {kind}; only regular files can be quoted", reference=reference)
+        raise PathError(f"{path} is {kind}; only regular files can be quoted", reference=reference)
     try:
-        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise PathError(f"cannot read {shown}: {exc.strerror}", reference=reference) from None
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode):  # replaced between stat and open
-            raise PathError(f"{shown} is not a regular file", reference=reference)
-        if st.st_size > max_size:
+        raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
+    try:
+        fst = os.fstat(fd)
+        if not stat.S_ISREG(fst.st_mode) or (fst.st_dev, fst.st_ino) != (st.st_dev, st.st_ino):
+            raise PathError(f"{path} changed while it was being opened", reference=reference)
+        real = _opened_path(fd) or os.path.realpath(full)
+        if not _inside(real_root, real):
+            raise PathError(f"{path!r} resolves outside the root (through a symbolic link)", reference=reference)
+        if fst.st_size > max_size:
             raise PathError(
-                f"{shown} is {st.st_size} bytes, over the limit of {max_size} bytes (raise the size limit to quote it)",
+                f"{path} is {fst.st_size} bytes, over the limit of {max_size} bytes (raise the size limit to quote it)",
                 reference=reference,
             )
-        data = fh.read(max_size + 1)
+        # read what fstat announced plus one byte, not max_size bytes (which would allocate the whole
+        # limit for every file); a short read or a file that grew reads on to EOF, up to the limit
+        data = os.read(fd, fst.st_size + 1)
+        if len(data) != fst.st_size:
+            parts, size = [data], len(data)
+            while size <= max_size:
+                chunk = os.read(fd, max_size + 1 - size)
+                if not chunk:
+                    break
+                parts.append(chunk)
+                size += len(chunk)
+            data = b"".join(parts)
+    finally:
+        os.close(fd)
     if len(data) > max_size:
-        raise PathError(f"{shown} is over the limit of {max_size} bytes", reference=reference)
+        raise PathError(f"{path} is over the limit of {max_size} bytes", reference=reference)
     return data
 
 
 def load_source(
-    root: Path, path: str, *, charset: str = DEFAULT_CHARSET, max_size: int = DEFAULT_MAX_SIZE, reference: str | None = None
+    root: str | os.PathLike[str],
+    path: str,
+    *,
+    charset: str = DEFAULT_CHARSET,
+    max_size: int = DEFAULT_MAX_SIZE,
+    reference: str | None = None,
 ) -> Source:
     """Load ``path`` (relative to ``root``) as a :class:`Source`."""
     reference = reference if reference is not None else path
-    real = resolve_path(root, path, reference)
-    data = read_regular_file(real, path, reference, max_size)
+    data = read_under_root(os.path.realpath(root), path, reference, max_size)
     try:
         return Source(path, data, charset)
     except TextFragError as err:
@@ -274,7 +366,9 @@ class SourceCache:
         self.charset = charset
         self.max_size = max_size
         codec_name(charset)  # an unknown charset is a configuration error, reported at once
+        self.real_root = os.path.realpath(self.root)
         self._entries: dict[str, Source | TextFragError] = {}
+        self._digests: dict[str, Digest | TextFragError] = {}
         self._lock = threading.Lock()
         self.loads = 0
 
@@ -285,29 +379,64 @@ class SourceCache:
         entry = self._entries.get(path)
         if entry is None:
             try:
-                entry = load_source(self.root, path, charset=self.charset, max_size=self.max_size, reference=path)
+                entry = Source(path, read_under_root(self.real_root, path, path, self.max_size), self.charset)
             except TextFragError as failure:
                 entry = failure
             with self._lock:
                 self.loads += 1
                 entry = self._entries.setdefault(path, entry)
         if isinstance(entry, TextFragError):
-            # a copy, so that each reference to the broken file is reported as written
-            copy = type(entry).__new__(type(entry))
-            copy.__dict__.update(entry.__dict__)
-            copy.args = entry.args
-            copy.reference = reference if reference is not None else entry.reference
-            raise copy
+            raise entry.with_reference(reference)
         return entry
+
+    def digest(self, path: str, reference: str | None = None) -> Digest:
+        """The file's :class:`Digest`, reading it once but keeping no text (``textfrag check``)."""
+        check_path_syntax(path, reference if reference is not None else path)
+        path = posixpath.normpath(path)
+        entry = self._digests.get(path)
+        if entry is None:
+            loaded = self._entries.get(path)
+            if isinstance(loaded, (Source, TextFragError)):
+                entry = loaded.digest if isinstance(loaded, Source) else loaded
+            else:
+                try:
+                    entry = Digest.of(path, read_under_root(self.real_root, path, path, self.max_size), self.charset)
+                except TextFragError as failure:
+                    entry = failure
+            with self._lock:
+                entry = self._digests.setdefault(path, entry)
+        if isinstance(entry, TextFragError):
+            raise entry.with_reference(reference)
+        return entry
+
+    def add_digest(self, path: str, entry: Digest | TextFragError) -> None:
+        """Record a digest (or the failure) computed elsewhere, e.g. by a worker process."""
+        with self._lock:
+            self._digests.setdefault(posixpath.normpath(path), entry)
 
     def forget(self, path: str) -> None:
         """Drop a path (a file changed during ``mkdocs serve``, or memory is to be released)."""
+        path = posixpath.normpath(path)
         with self._lock:
             self._entries.pop(path, None)
+            self._digests.pop(path, None)
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._digests.clear()
 
     def paths(self) -> list[str]:
         return list(self._entries)
+
+
+def digest_batch(root: str, charset: str, max_size: int, paths: list[str]) -> list[tuple[str, Digest | TextFragError]]:
+    """Digests of ``paths`` (or why each failed), for a worker process of ``textfrag check``."""
+    cache = SourceCache(root, charset=charset, max_size=max_size)
+    out: list[tuple[str, Digest | TextFragError]] = []
+    for path in paths:
+        try:
+            out.append((path, cache.digest(path)))
+        except TextFragError as failure:
+            out.append((path, failure))
+    return out

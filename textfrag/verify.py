@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from .errors import SourceError, StaleError, UnverifiableError
 from .fragment import Fragment, IntegrityCheck
-from .source import Source, codec_name, length_of
+from .source import Digest, Source, codec_name, length_of
 
-__all__ = ["Mismatch", "mismatches", "verify", "integrity_of"]
+__all__ = ["Mismatch", "mismatches", "needs_text", "verify", "integrity_of"]
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,22 @@ class Mismatch:
         return f"{self.check.name} is {self.check.value}{cs} in the reference but {self.actual} for the file"
 
 
-def integrity_of(source: Source, check: IntegrityCheck) -> str:
+def needs_text(fragment: Fragment | None, charset: str) -> bool:
+    """Whether verifying ``fragment`` needs the decoded text (a check in a charset other than ``charset``),
+    so that a :class:`~textfrag.source.Digest` alone is not enough."""
+    if fragment is None:
+        return False
+    for check in fragment.known_checks:
+        if check.charset is not None:
+            try:
+                if codec_name(check.charset) != codec_name(charset):
+                    return True
+            except SourceError:
+                return True
+    return False
+
+
+def integrity_of(source: Source | Digest, check: IntegrityCheck) -> str:
     """The value ``check`` must have for ``source`` (transcoding first if it names another charset)."""
     if check.charset is None:
         return source.md5 if check.name == "md5" else str(source.length)
@@ -43,6 +58,8 @@ def integrity_of(source: Source, check: IntegrityCheck) -> str:
         ) from None
     if codec == codec_name(source.charset):
         return source.md5 if check.name == "md5" else str(source.length)
+    if not isinstance(source, Source):
+        raise TypeError("a check in another charset needs the Source, not its Digest (see needs_text)")
     try:
         data = source.text.encode(codec)
     except UnicodeEncodeError as exc:
@@ -57,7 +74,7 @@ def integrity_of(source: Source, check: IntegrityCheck) -> str:
     return str(length_of(data.decode(codec)))
 
 
-def mismatches(source: Source, fragment: Fragment | None) -> list[Mismatch]:
+def mismatches(source: Source | Digest, fragment: Fragment | None) -> list[Mismatch]:
     """Every known check of ``fragment`` that ``source`` fails; raises :class:`UnverifiableError`."""
     if fragment is None:
         return []
@@ -69,7 +86,7 @@ def mismatches(source: Source, fragment: Fragment | None) -> list[Mismatch]:
     return found
 
 
-def verify(source: Source, fragment: Fragment | None, *, reference: str | None = None) -> None:
+def verify(source: Source | Digest, fragment: Fragment | None, *, reference: str | None = None) -> None:
     """Raise :class:`StaleError` naming every failed check (RFC 5147 section 4.3)."""
     found = mismatches(source, fragment)
     if found:

@@ -108,3 +108,22 @@ def test_reference_parser_raises_only_textfrag_errors(text: str) -> None:
         parse_reference(text)
     except TextFragError:
         pass
+
+
+@settings(max_examples=1000)
+@given(
+    st.one_of(
+        fragments.map(str),
+        st.text(alphabet=st.sampled_from(list("charlinemd5gth=,;0123456789ABCDEFabcdef-_xU8T")), max_size=70),
+    )
+)
+def test_fast_path_agrees_with_the_cursor_parser(text: str) -> None:
+    from textfrag._parser import _parse_cursor, _parse_fast
+
+    fast = _parse_fast(text)
+    try:
+        slow = _parse_cursor(text)
+    except FragmentSyntaxError:
+        assert fast is None
+    else:
+        assert fast is None or fast == slow
