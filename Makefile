@@ -25,10 +25,11 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 example: $(STAMP)
-	$(BIN)/textfrag check --root example_site example_site/docs
+	$(BIN)/textfrag check --root example_site example_site/sphinx
+	$(BIN)/python -m sphinx -b html -q example_site/sphinx example_site/_build/sphinx
 	@echo
-	@echo "== the excerpt of example_site/src/NOTES.txt lines 4-6, as textfrag show prints it:"
-	@$(BIN)/textfrag show --root example_site 'src/NOTES.txt#line=3,6' | cat -A | sed 's/^/    /'
+	@echo "Sphinx site built: file://$(CURDIR)/example_site/_build/sphinx/index.html"
+	@echo "(serve it with: $(BIN)/python -m http.server -d example_site/_build/sphinx 8000)"
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_core.py

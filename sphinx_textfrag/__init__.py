@@ -1,3 +1,59 @@
-"""Sphinx extension for textfrag (see the Sphinx issue); a shell until then."""
+"""Sphinx extension: ``extensions = ["sphinx_textfrag"]``.
+
+- ``.. txtfrag:: PATH#FRAGMENT`` embeds a verified block excerpt, ``:txtfrag:`PATH#FRAGMENT``` an inline
+  one; both work from reStructuredText and MyST.
+- A stale, missing or malformed reference is a warning with ``docname:line``, type ``textfrag`` and a
+  subtype (``stale``, ``syntax``, ``missing``, ``decode``...), and fails the build after all of them are
+  reported.
+
+The extension is thin: the textfrag core parses, loads, counts and verifies.
+"""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from sphinx.application import Sphinx
+from sphinx.config import Config
+
+import textfrag
+
+from .directive import TxtfragDirective, TxtfragRole
+from .nodes import setup_nodes
+from .state import setup_state
+
+__all__ = ["setup", "CONFIG_VALUES"]
+
+#: (name, default, rebuild, types, description): declared once, registered in a loop, listed in the README.
+CONFIG_VALUES: tuple[tuple[str, Any, Literal["env"], tuple[type, ...], str], ...] = (
+    ("textfrag_root", ".", "env", (str,), "folder that reference paths are relative to, from the folder of conf.py"),
+    ("textfrag_charset", textfrag.DEFAULT_CHARSET, "env", (str,), "charset of quoted files without a BOM"),
+    ("textfrag_on_stale", "error", "env", (str,), "'error' fails the build on a stale reference, 'warning' only warns"),
+    ("textfrag_source_url", None, "env", (str, type(None)), "template of a 'view source' link: {path}, {first}, {last}"),
+    ("textfrag_max_size", textfrag.DEFAULT_MAX_SIZE, "env", (int,), "larger quoted files are refused (bytes)"),
+)
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def _check_config(app: Sphinx, config: Config) -> None:
+    if config.textfrag_on_stale not in ("error", "warning"):
+        from sphinx.errors import ConfigError
+
+        raise ConfigError(f"textfrag_on_stale must be 'error' or 'warning', not {config.textfrag_on_stale!r}")
+    static = str(STATIC)
+    if static not in config.html_static_path:
+        config.html_static_path.append(static)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    for name, default, rebuild, types, _doc in CONFIG_VALUES:
+        app.add_config_value(name, default, rebuild, types=types)
+    app.connect("config-inited", _check_config)
+    app.add_directive("txtfrag", TxtfragDirective)
+    app.add_role("txtfrag", TxtfragRole())
+    app.add_css_file("textfrag.css")
+    setup_nodes(app)
+    metadata = setup_state(app)
+    return {"version": textfrag.__version__, "parallel_read_safe": True, "parallel_write_safe": True, **metadata}

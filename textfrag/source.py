@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import accumulate, count
 from operator import add
 from pathlib import Path
+from typing import Any
 
 from ._parser import check_path_syntax
 from .errors import DecodeError, PathError, SourceError, TextFragError
@@ -354,6 +355,10 @@ def load_source(
         raise
 
 
+def _empty_cache(root: str, charset: str, max_size: int) -> SourceCache:
+    return SourceCache(root, charset=charset, max_size=max_size)
+
+
 class SourceCache:
     """The sources of one build: each file is read, hashed and decoded at most once.
 
@@ -388,6 +393,10 @@ class SourceCache:
         if isinstance(entry, TextFragError):
             raise entry.with_reference(reference)
         return entry
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a cache does not outlive its build: it pickles (with an engine's state) as an empty one
+        return (_empty_cache, (str(self.root), self.charset, self.max_size))
 
     def digest(self, path: str, reference: str | None = None) -> Digest:
         """The file's :class:`Digest`, reading it once but keeping no text (``textfrag check``)."""

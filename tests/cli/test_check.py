@@ -26,7 +26,9 @@ def tree(tmp_path: Path) -> Path:
     (docs / "index.rst").write_text(
         f"Intro\n=====\n\n.. txtfrag:: src/app.txt#line=10,20;md5={MD5}\n\nSee :txtfrag:`src/app.txt#char=0,4;length={len(TEXT)}`.\n"
     )
-    (docs / "page.md").write_text(f"# Page\n\n![cap](txtfrag:src/app.txt#line=0,1;md5={MD5.upper()})\n\n`![no](txtfrag:nothing)`\n")
+    (docs / "page.md").write_text(
+        f"# Page\n\n![cap](txtfrag:src/app.txt#line=0,1;md5={MD5.upper()})\n\n`![no](txtfrag:nothing)`\n"
+    )
     (docs / "_build").mkdir()
     (docs / "_build" / "junk.md").write_text("![x](txtfrag:missing)\n")
     return tmp_path
@@ -63,7 +65,11 @@ def test_only_stale_exits_1(tree: Path) -> None:
     r = run("check", "docs", cwd=tree)
     assert r.returncode == 1
     assert r.stdout == "textfrag check: 3 references in 2 files: 3 stale, 0 bad\n"
-    assert [line.split(":")[0:2] for line in r.stderr.splitlines()] == [["docs/index.rst", "4"], ["docs/index.rst", "6"], ["docs/page.md", "3"]]
+    assert [line.split(":")[0:2] for line in r.stderr.splitlines()] == [
+        ["docs/index.rst", "4"],
+        ["docs/index.rst", "6"],
+        ["docs/page.md", "3"],
+    ]
 
 
 def test_root_option_and_single_files(tree: Path) -> None:
@@ -102,7 +108,9 @@ def test_a_large_tree_is_hashed_in_workers_each_file_once_with_errors_reported(
         data = f"file {i}\r\nsecond line\n".encode()
         (src / f"f{i}.txt").write_bytes(data)
         md5 = hashlib.md5(data).hexdigest()
-        lines.append(f"![a](txtfrag:src/f{i}.txt#line=0,1;length={len(data) - 1};md5={md5})\n\n![b](txtfrag:src/f{i}.txt#char=0,4)\n\n")
+        lines.append(
+            f"![a](txtfrag:src/f{i}.txt#line=0,1;length={len(data) - 1};md5={md5})\n\n![b](txtfrag:src/f{i}.txt#char=0,4)\n\n"
+        )
     (src / "bad.txt").write_bytes(b"\xff\xfe\xfa")
     lines.append("![c](txtfrag:src/bad.txt#line=1)\n\n![d](txtfrag:src/none.txt)\n")
     (tmp_path / "index.md").write_text("".join(lines))

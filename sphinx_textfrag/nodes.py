@@ -1,0 +1,80 @@
+"""Doctree nodes for excerpts and their HTML. Other builders get plain Sphinx nodes instead.
+
+``txtfrag_block`` is a literal-block container (caption + highlighted ``literal_block``) whose HTML
+element carries the contract's class, id and ``data-txtfrag-*`` attributes (shared/CONTRACT.md section
+6); being a ``literal_block`` container, Sphinx gives its caption the permalink to its id.
+``txtfrag_inline`` is a ``code`` element inside a ``span`` with the same attributes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.writers.html5 import HTML5Translator
+
+DATA_KEYS = ("ref", "md5", "length", "charset")
+
+
+class txtfrag_block(nodes.container):  # noqa: N801 (docutils node names are lower case)
+    """A block excerpt: ``caption`` then ``literal_block``; attributes ``txtfrag_<key>``."""
+
+
+class txtfrag_inline(nodes.literal):  # noqa: N801
+    """An inline excerpt; its text is the excerpt."""
+
+
+def _data_attributes(node: nodes.Element) -> dict[str, Any]:
+    return {f"data-txtfrag-{key}": str(node[f"txtfrag_{key}"]) for key in DATA_KEYS}
+
+
+def visit_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
+    self.body.append(self.starttag(node, "div", CLASS="docutils container", **_data_attributes(node)))
+
+
+def depart_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
+    self.body.append("</div>\n")
+
+
+def visit_inline_html(self: HTML5Translator, node: txtfrag_inline) -> None:
+    attrs = _data_attributes(node)
+    self.body.append(self.starttag(node, "span", "", **attrs))
+    code_classes = "docutils literal notranslate txtfrag-code"
+    self.body.append(f'<code class="{code_classes}">{self.encode(node.astext())}</code>')
+    title = "Link to this excerpt"
+    if node["ids"] and self.config.html_permalinks and self.builder.add_permalinks:
+        icon = self.config.html_permalinks_icon
+        self.body.append(f'<a class="headerlink" href="#{node["ids"][0]}" title="{title}">{icon}</a>')
+    if node.get("txtfrag_source_url"):
+        url = self.attval(node["txtfrag_source_url"])
+        self.body.append(f'<a class="txtfrag-source reference external" href="{url}">source</a>')
+    self.body.append("</span>")
+    raise nodes.SkipNode
+
+
+def plain_nodes(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """For builders other than HTML (latex, text, man, texinfo...), replace the excerpt nodes by the
+    plain nodes Sphinx renders everywhere: a captioned literal block and an inline literal."""
+    if app.builder.format == "html":
+        return
+    for block in list(doctree.findall(txtfrag_block)):
+        plain = nodes.container("", *block.children, literal_block=True, classes=["literal-block-wrapper"])
+        plain["ids"] = block["ids"]
+        block.replace_self(plain)
+    for inline in list(doctree.findall(txtfrag_inline)):
+        literal = nodes.literal(inline.astext(), inline.astext())
+        literal["ids"] = inline["ids"]
+        inline.replace_self(literal)
+
+
+def _caption_of(node: nodes.Node) -> str:
+    """The caption without its "view source" link: the title of :ref: and :numref: links."""
+    return str(node.get("txtfrag_caption", "")) if isinstance(node, nodes.Element) else ""
+
+
+def setup_nodes(app: Sphinx) -> None:
+    # enumerable like a code-block, so that :name: works with :ref: and :numref:
+    app.add_enumerable_node(txtfrag_block, "code-block", _caption_of, html=(visit_block_html, depart_block_html))
+    app.add_node(txtfrag_inline, html=(visit_inline_html, None))
+    app.connect("doctree-resolved", plain_nodes)

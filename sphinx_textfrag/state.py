@@ -1,0 +1,158 @@
+"""What the extension keeps between builds, and how a build with problems fails.
+
+Per document, on the environment (pickled between builds, merged after parallel reads):
+
+- ``textfrag_problems``: every problem its references had when it was last read, so that an incremental
+  build that does not re-read it still reports them and still fails;
+- ``textfrag_deps``: the md5 of every file it quotes, so that a quoted file whose content changed is
+  noticed even when its mtime did not (``env-get-outdated``).
+
+The source cache belongs to one build (kept on the environment, replaced at the start of every build,
+pickled as an empty cache): each quoted file is read, hashed and decoded once per build.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+
+from textfrag import SourceCache, TextFragError
+
+logger = logging.getLogger("sphinx_textfrag")
+
+WARNING_TYPE = "textfrag"
+
+
+@dataclass(frozen=True)
+class Problem:
+    line: int
+    message: str
+    subtype: str
+    error: bool
+
+
+def cache_of(env: BuildEnvironment) -> SourceCache:
+    """The build's source cache, kept on the environment (it pickles as an empty cache)."""
+    cache: SourceCache | None = getattr(env, "textfrag_cache", None)
+    if cache is None:
+        cache = new_cache(env, Path(env.srcdir))
+    return cache
+
+
+def new_cache(env: BuildEnvironment, confdir: Path) -> SourceCache:
+    config = env.config
+    root = (confdir / config.textfrag_root).resolve()
+    cache = SourceCache(root, charset=config.textfrag_charset, max_size=config.textfrag_max_size)
+    env.textfrag_cache = cache  # type: ignore[attr-defined]
+    return cache
+
+
+def _problems(env: BuildEnvironment) -> dict[str, list[Problem]]:
+    if not hasattr(env, "textfrag_problems"):
+        env.textfrag_problems = {}  # type: ignore[attr-defined]
+    return env.textfrag_problems  # type: ignore[attr-defined,no-any-return]
+
+
+def _deps(env: BuildEnvironment) -> dict[str, dict[str, str | None]]:
+    if not hasattr(env, "textfrag_deps"):
+        env.textfrag_deps = {}  # type: ignore[attr-defined]
+    return env.textfrag_deps  # type: ignore[attr-defined,no-any-return]
+
+
+def _emit(docname: str, problem: Problem) -> None:
+    logger.warning(problem.message, location=(docname, problem.line), type=WARNING_TYPE, subtype=problem.subtype)
+
+
+def record_problem(env: BuildEnvironment, docname: str, line: int, err: TextFragError, *, error: bool) -> None:
+    """Report a problem now (a warning with docname:line, type and subtype) and keep it on the env."""
+    message = err.describe("").removeprefix(": ") if err.reference else err.message
+    problem = Problem(line, message, err.kind, error)
+    _problems(env).setdefault(docname, []).append(problem)
+    _emit(docname, problem)
+
+
+def record_dependency(env: BuildEnvironment, docname: str, path: str, md5: str | None) -> None:
+    _deps(env).setdefault(docname, {})[path] = md5
+
+
+# -- events --------------------------------------------------------------------------------------------
+
+
+def on_env_get_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    """Start the build's cache; re-read documents whose quoted files changed content (mtime or not)."""
+    cache = new_cache(env, Path(app.confdir))
+    app.textfrag_read = set()  # type: ignore[attr-defined]
+    outdated = []
+    for docname, files in _deps(env).items():
+        if docname in changed or docname in removed or docname in added:
+            continue
+        for path, md5 in files.items():
+            try:
+                now: str | None = cache.get(path).md5
+            except TextFragError:
+                now = None
+            if now != md5:
+                outdated.append(docname)
+                break
+    return outdated
+
+
+def on_env_before_read_docs(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    app.textfrag_read = set(docnames)  # type: ignore[attr-defined]
+
+
+def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    _problems(env).pop(docname, None)
+    _deps(env).pop(docname, None)
+
+
+def on_env_merge_info(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
+    mine, theirs = _problems(env), _problems(other)
+    mine_deps, their_deps = _deps(env), _deps(other)
+    for docname in docnames:
+        if docname in theirs:
+            mine[docname] = theirs[docname]
+        if docname in their_deps:
+            mine_deps[docname] = their_deps[docname]
+
+
+def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
+    """Report the problems of documents not re-read in this build, then fail the build if any problem
+    is an error. Raising here would print a traceback and delete the environment, so the build's
+    status code is set instead, as Sphinx's linkcheck and doctest builders do."""
+    if exception is not None:
+        return
+    env = app.env
+    read: set[str] = getattr(app, "textfrag_read", set())
+    suppressed = set(app.config.suppress_warnings)
+    errors = 0
+    for docname in sorted(_problems(env)):
+        for problem in _problems(env)[docname]:
+            if docname not in read:
+                _emit(docname, problem)
+            if problem.error and not {WARNING_TYPE, f"{WARNING_TYPE}.{problem.subtype}"} & suppressed:
+                errors += 1
+    if errors:
+        logger.error(
+            "textfrag: %d reference%s stale or broken; the build fails "
+            "(textfrag_on_stale = 'warning' makes stale references warnings)",
+            errors,
+            " is" if errors == 1 else "s are",
+            type=WARNING_TYPE,
+            subtype="summary",
+        )
+        app.statuscode = 1
+
+
+def setup_state(app: Sphinx) -> dict[str, Any]:
+    app.connect("env-get-outdated", on_env_get_outdated)
+    app.connect("env-before-read-docs", on_env_before_read_docs)
+    app.connect("env-purge-doc", on_env_purge_doc)
+    app.connect("env-merge-info", on_env_merge_info)
+    app.connect("build-finished", on_build_finished)
+    return {"env_version": 1}
