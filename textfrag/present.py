@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Container
+from functools import lru_cache
 
 from .errors import TextFragError
 from .fragment import Reference
@@ -66,16 +67,22 @@ def display_text(text: str) -> str:
 
 def language_for(path: str, default: str = "text") -> str:
     """The Pygments alias for a file name (``app.py`` -> ``python``); ``default`` when unknown."""
+    return _language_for_name(path.rsplit("/", 1)[-1]) or default
+
+
+@lru_cache(maxsize=512)
+def _language_for_name(name: str) -> str | None:
+    # a pure function, memoised: Pygments matches the name against every lexer's patterns (~2 ms)
     try:
         from pygments.lexers import find_lexer_class_for_filename
         from pygments.util import ClassNotFound
     except ImportError:  # Pygments is a dependency of the engines, not of the core
-        return default
+        return None
     try:
-        lexer = find_lexer_class_for_filename(path.rsplit("/", 1)[-1])
+        lexer = find_lexer_class_for_filename(name)
     except ClassNotFound:
-        return default
-    return lexer.aliases[0] if lexer is not None and lexer.aliases else default
+        return None
+    return lexer.aliases[0] if lexer is not None and lexer.aliases else None
 
 
 def source_url(template: str | None, selection: Selection) -> str | None:
