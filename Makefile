@@ -25,11 +25,13 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 example: $(STAMP)
-	$(BIN)/textfrag check --root example_site example_site/sphinx
+	$(BIN)/textfrag check --root example_site example_site/sphinx example_site/mkdocs/docs
 	$(BIN)/python -m sphinx -b html -q example_site/sphinx example_site/_build/sphinx
+	cd example_site/mkdocs && NO_MKDOCS_2_WARNING=1 ../../$(BIN)/mkdocs build -q -d ../_build/mkdocs
 	@echo
-	@echo "Sphinx site built: file://$(CURDIR)/example_site/_build/sphinx/index.html"
-	@echo "(serve it with: $(BIN)/python -m http.server -d example_site/_build/sphinx 8000)"
+	@echo "Sphinx site: file://$(CURDIR)/example_site/_build/sphinx/index.html"
+	@echo "MkDocs site: file://$(CURDIR)/example_site/_build/mkdocs/index.html"
+	@echo "(or serve one: $(BIN)/python -m http.server -d example_site/_build/mkdocs 8000)"
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_core.py

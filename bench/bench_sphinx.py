@@ -36,7 +36,8 @@ def generate(work: Path, files: int, refs: int, lines_per_file: int) -> None:
     meta = []
     for i in range(files):
         text = "".join(
-            f"    value_{n} = compute({n}, {rng.randrange(1000)})  # {'x' * rng.randrange(10, 60)}\n" for n in range(lines_per_file)
+            f"    value_{n} = compute({n}, {rng.randrange(1000)})  # {'x' * rng.randrange(10, 60)}\n"
+            for n in range(lines_per_file)
         )
         (src / f"mod{i:03d}.py").write_text(text)
         meta.append((f"src/mod{i:03d}.py", len(text), hashlib.md5(text.encode()).hexdigest()))
@@ -47,7 +48,9 @@ def generate(work: Path, files: int, refs: int, lines_per_file: int) -> None:
         docs.mkdir()
         ext = '["sphinx_textfrag"]' if kind == "txtfrag" else "[]"
         (docs / "conf.py").write_text(f"extensions = {ext}\ntextfrag_root = '..'\nexclude_patterns = ['_build']\n")
-        (docs / "index.rst").write_text("Bench\n=====\n\n.. toctree::\n\n" + "".join(f"   page{d}\n" for d in range(docs_per_project)))
+        (docs / "index.rst").write_text(
+            "Bench\n=====\n\n.. toctree::\n\n" + "".join(f"   page{d}\n" for d in range(docs_per_project))
+        )
     for d in range(docs_per_project):
         pages = {"txtfrag": [f"Page {d}\n=======\n\n"], "literalinclude": [f"Page {d}\n=======\n\n"]}
         for r in range(per_doc):
@@ -65,7 +68,9 @@ def build(docs: Path) -> tuple[float, float]:
     out = docs / "_build"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(docs), str(out)], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(docs), str(out)], capture_output=True, text=True
+    )
     elapsed = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
@@ -94,7 +99,9 @@ def main() -> None:
             cpu[kind].append(cpu_s)
     t, li = statistics.median(times["txtfrag"]), statistics.median(times["literalinclude"])
     size = sum(p.stat().st_size for p in (args.work / "src").glob("*.py"))
-    print(f"{args.refs} references over {args.files} files ({size / 1e6:.1f} MB), 60 pages, {args.runs} alternating full builds each")
+    print(
+        f"{args.refs} references over {args.files} files ({size / 1e6:.1f} MB), 60 pages, {args.runs} alternating full builds each"
+    )
     print(f"literalinclude: median {li:.2f} s   {' '.join(f'{x:.2f}' for x in times['literalinclude'])}")
     print(f"txtfrag:        median {t:.2f} s   {' '.join(f'{x:.2f}' for x in times['txtfrag'])}")
     ct, cli = statistics.median(cpu["txtfrag"]), statistics.median(cpu["literalinclude"])

@@ -12,7 +12,7 @@ from docutils.parsers.rst import directives
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from textfrag import Quote, Reference, TextFragError, parse_reference, quote
+from textfrag import PREFIX, Quote, Reference, TextFragError, parse_reference, quote
 from textfrag.present import (
     anchor_id,
     dedent,
@@ -64,7 +64,7 @@ def anchor_and_data(node: nodes.Element, q: Quote, document: nodes.document) -> 
     document.ids[anchor] = node
     node["classes"].append("txtfrag")
     ref = q.reference
-    node["txtfrag_ref"] = str(ref) if ref.text.startswith("txtfrag:") else ref.text
+    node["txtfrag_ref"] = ref.text.removeprefix(PREFIX)  # as written
     node["txtfrag_md5"] = q.source.md5
     node["txtfrag_length"] = q.source.length
     node["txtfrag_charset"] = q.source.charset

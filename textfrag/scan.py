@@ -40,6 +40,10 @@ class Found:
     start: int
     end: int
     kind: str
+    #: offsets of the whole construct (``![label](txtfrag:REF "title")``); equal to start/end otherwise
+    span: tuple[int, int] | None = None
+    #: the caption of an image, the text of a link
+    label: str = ""
 
 
 def _mask(text: str, spans: list[tuple[int, int]]) -> str:
@@ -63,7 +67,7 @@ def _line_at(text: str, offset: int) -> int:
 
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,}|:{3,})[ \t]*(.*)$")
 _MYST_DIRECTIVE = re.compile(r"^\{txtfrag\}[ \t]+(\S+)[ \t]*$")
-_MD_LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(\s*<?(txtfrag:[^\s)>]+)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
+_MD_LINK = re.compile(r"!?\[((?:[^\[\]\\]|\\.|\[[^\[\]]*\])*)\]\(\s*<?(txtfrag:[^\s)>]+)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
 _MD_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*<?(txtfrag:[^\s>]+)>?", re.MULTILINE)
 _BACKTICKS = re.compile(r"`+")
 _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
@@ -153,10 +157,11 @@ def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
     found: list[Found] = []
     masked = _md_blocks(text, file, found)
     masked = _md_inline(masked, file, found)
-    for rx, kind in ((_MD_LINK, "link"), (_MD_DEFINITION, "link")):
-        for m in rx.finditer(masked):
-            k = "image" if kind == "link" and m.group(0).startswith("!") else kind
-            found.append(Found(file, _line_at(masked, m.start(1)), m.group(1), m.start(1), m.end(1), k))
+    for m in _MD_LINK.finditer(masked):
+        kind = "image" if m.group(0).startswith("!") else "link"
+        found.append(Found(file, _line_at(masked, m.start(2)), m.group(2), m.start(2), m.end(2), kind, m.span(), m.group(1)))
+    for m in _MD_DEFINITION.finditer(masked):
+        found.append(Found(file, _line_at(masked, m.start(1)), m.group(1), m.start(1), m.end(1), "definition", m.span()))
     found.sort(key=lambda f: f.start)
     return found
 

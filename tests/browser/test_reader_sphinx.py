@@ -35,7 +35,10 @@ def test_reader_follows_an_excerpt_anchor_and_sees_the_quoted_text(
     assert excerpt.is_visible()
     box = excerpt.bounding_box()
     assert box is not None and 0 <= box["y"] < 700  # scrolled into view
-    assert excerpt.locator("pre").inner_text() == "Version 1.2 (2026-10-01)\n  * Faster startup.\n  * Fixed the crash when the shelf is empty.\n"
+    assert (
+        excerpt.locator("pre").inner_text()
+        == "Version 1.2 (2026-10-01)\n  * Faster startup.\n  * Fixed the crash when the shelf is empty.\n"
+    )
     assert excerpt.locator(".caption-text").inner_text().startswith("src/NOTES.txt, lines 4-6")
     page.screenshot(path=str(tmp_path / "anchor.png"))
     page.close()

@@ -97,7 +97,7 @@ def test_markdown_finds_images_links_myst_and_skips_code() -> None:
         (22, "src/myst.py#line=3,4", "directive"),
         (26, "src/colon.py", "directive"),
         (29, "src/role.py#char=0,5", "role"),
-        (31, "txtfrag:src/def.py#line=1", "link"),
+        (31, "txtfrag:src/def.py#line=1", "definition"),
     ]
     for f in scan_markdown(MD, "index.md"):
         assert MD[f.start : f.end] == f.text
@@ -116,3 +116,12 @@ def test_unclosed_backticks_do_not_hide_the_rest() -> None:
 def test_many_unclosed_backticks_stay_linear() -> None:
     text = "`a " * 20000 + "\n\n![x](txtfrag:a.txt)\n"
     assert [f.text for f in scan_markdown(text)] == ["txtfrag:a.txt"]
+
+
+def test_markdown_images_and_links_carry_their_whole_span_and_label() -> None:
+    text = 'Before ![A *caption*](txtfrag:a.txt#line=1 "t") after [link text](txtfrag:b.txt).\n'
+    image, link = scan_markdown(text)
+    assert text[image.span[0] : image.span[1]] == '![A *caption*](txtfrag:a.txt#line=1 "t")'
+    assert image.label == "A *caption*"
+    assert text[link.span[0] : link.span[1]] == "[link text](txtfrag:b.txt)"
+    assert link.label == "link text"

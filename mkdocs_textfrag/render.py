@@ -1,0 +1,142 @@
+"""HTML of excerpts for MkDocs, in the classes of the site's own code highlighter.
+
+With ``pymdownx.highlight`` (Material) or ``codehilite`` configured, excerpts are highlighted by Pygments
+into ``div.<css_class>`` like the site's other code blocks; with neither, a plain
+``<pre><code class="language-x">`` that the theme's highlight.js styles, unless line numbers or
+highlighted lines are asked for (then Pygments, with the plugin's stylesheet).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_by_name
+from pygments.lexers.special import TextLexer
+from pygments.util import ClassNotFound
+
+
+@dataclass(frozen=True)
+class Highlighter:
+    """How the site highlights code: ``pymdownx``, ``codehilite`` or ``plain``, and its CSS class."""
+
+    kind: str
+    css_class: str
+
+    @classmethod
+    def of(cls, extensions: list[str], configs: dict[str, dict[str, object]]) -> Highlighter:
+        names = {e.removeprefix("markdown.extensions.") for e in extensions}
+        if names & {"pymdownx.highlight", "pymdownx.superfences"}:
+            return cls("pymdownx", str(configs.get("pymdownx.highlight", {}).get("css_class", "highlight")))
+        if "codehilite" in names:
+            return cls(
+                "codehilite",
+                str(configs.get("codehilite", configs.get("markdown.extensions.codehilite", {})).get("css_class", "codehilite")),
+            )
+        return cls("plain", "highlight")
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """Everything the HTML of one excerpt shows (the contract's attributes included)."""
+
+    anchor: str
+    ref: str
+    md5: str
+    length: int
+    charset: str
+    text: str  # line endings already as \n
+
+
+def _data(e: Excerpt) -> str:
+    attrs = {"ref": e.ref, "md5": e.md5, "length": str(e.length), "charset": e.charset}
+    return " ".join(f'data-txtfrag-{k}="{escape(v)}"' for k, v in attrs.items())
+
+
+def _permalink(anchor: str) -> str:
+    return f'<a class="headerlink" href="#{anchor}" title="Link to this excerpt">&para;</a>'
+
+
+def _source_link(url: str | None, text: str) -> str:
+    return f' <a class="txtfrag-source" href="{escape(url)}">{text}</a>' if url else ""
+
+
+def _pygments(text: str, language: str, css_class: str, linenostart: int | None, hl_lines: list[int]) -> str:
+    try:
+        lexer = get_lexer_by_name(language, stripnl=False)
+    except ClassNotFound:
+        lexer = TextLexer(stripnl=False)
+    formatter = HtmlFormatter(
+        cssclass=css_class,
+        wrapcode=True,
+        linenos="table" if linenostart is not None else False,
+        linenostart=linenostart or 1,
+        hl_lines=hl_lines,
+    )
+    return highlight(text, lexer, formatter)
+
+
+def block(
+    e: Excerpt,
+    *,
+    caption: str,
+    language: str,
+    highlighter: Highlighter,
+    linenostart: int | None,
+    hl_lines: list[int],
+    source_url: str | None,
+    classes: list[str],
+) -> str:
+    """A block excerpt: ``div.txtfrag`` with the caption (permalink, view-source link) and the code."""
+    title = f'<span class="filename">{escape(caption)}{_permalink(e.anchor)}{_source_link(source_url, "view source")}</span>'
+    if highlighter.kind == "plain" and linenostart is None and not hl_lines:
+        code = (
+            f'<p class="txtfrag-caption">{title}</p><pre><code class="language-{escape(language)}">{escape(e.text)}</code></pre>'
+        )
+    else:
+        html = _pygments(e.text, language, highlighter.css_class, linenostart, hl_lines)
+        opening = f'<div class="{highlighter.css_class}">'
+        code = html.replace(opening, opening + title, 1) if html.startswith(opening) else title + html
+    cls = " ".join(["txtfrag", *classes])
+    return f'<div class="{escape(cls)}" id="{e.anchor}" {_data(e)}>{code}</div>'
+
+
+def inline(e: Excerpt, *, source_url: str | None) -> str:
+    """An inline excerpt: ``span.txtfrag`` holding the ``code``."""
+    return (
+        f'<span class="txtfrag" id="{e.anchor}" {_data(e)}><code>{escape(e.text)}</code>'
+        f"{_permalink(e.anchor)}{_source_link(source_url, 'source')}</span>"
+    )
+
+
+def broken(message: str, *, inline: bool) -> str:
+    """What stands in the page for a reference that cannot be quoted (the build fails, or serve shows it)."""
+    tag = "span" if inline else "div"
+    return f'<{tag} class="txtfrag-error">textfrag: {escape(message)}</{tag}>'
+
+
+CSS = """\
+/* textfrag: excerpts quoted from source files */
+.txtfrag .filename .headerlink, span.txtfrag > .headerlink { opacity: 0; margin-left: 0.3em; text-decoration: none; }
+.txtfrag .filename:hover .headerlink, span.txtfrag:hover > .headerlink, .txtfrag .headerlink:focus { opacity: 1; }
+.txtfrag .filename { display: block; font-size: 85%; padding: 0.3em 0.6em; }
+.txtfrag .txtfrag-source { font-size: 85%; margin-left: 0.5em; }
+span.txtfrag > code { white-space: pre-wrap; }
+span.txtfrag > .txtfrag-source { font-size: 75%; vertical-align: super; }
+.txtfrag-error { display: block; color: #b00020; font-weight: bold; white-space: pre-wrap; font-family: monospace; }
+span.txtfrag-error { display: inline; }
+"""
+
+
+def stylesheet(highlighter: Highlighter) -> str:
+    """The plugin's CSS; with no highlighter of the site's own, a Pygments style for its blocks too."""
+    if highlighter.kind != "plain":
+        return CSS
+    style: str = HtmlFormatter().get_style_defs(".txtfrag .highlight")
+    return (
+        CSS
+        + style
+        + "\n.txtfrag .highlight .hll { background-color: #ffffcc; }\n"
+    )

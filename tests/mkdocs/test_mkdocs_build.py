@@ -1,0 +1,177 @@
+"""Failing the build on drift, links, loading once, and `mkdocs serve` on a loopback port."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from urllib.parse import urljoin
+
+import pytest
+
+from .conftest import APP, MATERIAL, Site, md5
+
+GOOD = f"src/app.py#line=10,20;length={len(APP)};md5={md5(APP)}"
+STALE = "src/app.py#line=0,2;md5=" + "0" * 32
+
+
+def two_stale(site: Site) -> None:
+    site.page("index.md", f"# Index\n\nSome text.\n\n![](txtfrag:{STALE})\n")
+    site.page("other.md", f"# Other\n\nInline ![x](txtfrag:src/app.py#char=0,4;length=3) here.\n\n![](txtfrag:{GOOD})\n")
+
+
+def test_two_stale_references_fail_mkdocs_build_listing_both(site: Site) -> None:
+    two_stale(site)
+    r = site.mkdocs("build")
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr
+    assert re.search(r"ERROR\s+-\s+index\.md:5: txtfrag:src/app\.py#line=0,2;md5=0+: stale", r.stderr), r.stderr
+    assert re.search(r"ERROR\s+-\s+other\.md:3: txtfrag:src/app\.py#char=0,4;length=3: stale .*length is 3", r.stderr), r.stderr
+    tail = r.stderr[r.stderr.index("2 references stale or broken") :]
+    assert "index.md:5" in tail and "other.md:3" in tail  # the final error lists them all
+    assert (site.root / "site/other/index.html").exists()  # every page was built first
+
+
+def test_on_stale_warning_builds_but_strict_fails(site: Site) -> None:
+    two_stale(site)
+    site.config(MATERIAL.replace("  - textfrag\n", "  - textfrag:\n      on_stale: warning\n"))
+    r = site.mkdocs("build")
+    assert r.returncode == 0, r.stderr
+    assert len(re.findall(r"WARNING\s+-\s+\S+\.md:\d+: .*stale", r.stderr)) == 2
+    strict = site.mkdocs("build", "--strict")
+    assert strict.returncode == 1
+    assert "strict mode" in strict.stdout + strict.stderr
+
+
+@pytest.mark.parametrize(
+    ("ref", "words"),
+    [
+        ("src/app.py#line=2,1", "starts after it ends"),
+        ("src/nope.py", "no such file: src/nope.py"),
+        ("../secret.txt", "'..'"),
+        ("src/bin.dat", "does not decode as UTF-8"),
+    ],
+)
+def test_bad_references_fail_with_location(site: Site, caplog: pytest.LogCaptureFixture, ref: str, words: str) -> None:
+    site.write("src/bin.dat", b"ok\x00\xff\x80")
+    site.page("index.md", f"# T\n\n![](txtfrag:{ref})\n")
+    r = site.build(caplog)
+    assert not r.ok
+    assert any(m.startswith(f"index.md:3: txtfrag:{ref}: ") and words in m for m in r.messages), r.messages
+    assert r.error == "Aborted with a BuildError!"
+    assert any(m.startswith("textfrag: 1 reference stale or broken:\n  index.md:3: ") for m in r.messages)
+    assert site.soup().select_one(".txtfrag-error") is not None
+
+
+def test_links_go_to_the_embedding_page_or_the_source(site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    site.config(
+        MATERIAL.replace("  - textfrag\n", "  - textfrag:\n      source_url: https://example.org/{path}#L{first}-L{last}\n")
+    )
+    site.page(
+        "index.md",
+        f"# I\n\n[here](txtfrag:{GOOD}) and [there](txtfrag:src/app.py#line=30,31) and [first](txtfrag:src/app.py#line=0,1).\n\n![](txtfrag:{GOOD})\n",
+    )
+    site.page("sub/other.md", "# O\n\n[back](txtfrag:src/app.py#line=10,20)\n\n![](txtfrag:src/app.py#line=0,1)\n")
+    r = site.build(caplog)
+    assert r.ok, r.error
+    links = {a.get_text(): a["href"] for a in site.soup().select("article a") if a.get_text() in ("here", "there", "first")}
+    assert links == {
+        "here": "#txtfrag-src-app-py-line-10-20",
+        "there": "https://example.org/src/app.py#L31-L31",
+        "first": "sub/other/#txtfrag-src-app-py-line-0-1",
+    }
+    back = [a["href"] for a in site.soup("sub/other/index.html").select("article a") if a.get_text() == "back"]
+    assert [urljoin("http://h/sub/other/", b) for b in back] == ["http://h/#txtfrag-src-app-py-line-10-20"]
+
+
+def test_a_link_without_target_warns(site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    site.page("index.md", "# I\n\n[nowhere](txtfrag:src/app.py#line=1,2)\n")
+    r = site.build(caplog)
+    assert r.ok
+    assert any(m.startswith("index.md:3: txtfrag:src/app.py#line=1,2: this link has no target") for m in r.messages)
+
+
+def test_each_quoted_file_is_read_once_per_build_and_plain_pages_are_not_scanned(
+    site: Site, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mkdocs_textfrag.plugin as plugin_module
+    import textfrag.source as source_module
+
+    reads: list[str] = []
+    scans: list[str] = []
+    real_read, real_scan = source_module.read_under_root, plugin_module.scan_markdown
+
+    def counting_read(real_root: str, path: str, *args: object) -> bytes:
+        reads.append(path)
+        return real_read(real_root, path, *args)  # type: ignore[arg-type]
+
+    def counting_scan(text: str, file: str = "") -> list[object]:
+        scans.append(file)
+        return real_scan(text, file)  # type: ignore[return-value]
+
+    monkeypatch.setattr(source_module, "read_under_root", counting_read)
+    monkeypatch.setattr(plugin_module, "scan_markdown", counting_scan)
+    refs = "\n\n".join(f"![](txtfrag:src/app.py#line={i},{i + 2})" for i in range(10))
+    site.page("index.md", f"# I\n\n{refs}\n")
+    site.page("b.md", f"# B\n\n{refs}\n\n[l](txtfrag:src/app.py#line=0,2)\n")
+    site.page("plain.md", "# Plain\n\nNo references here.\n")
+    assert site.build(caplog).ok
+    assert reads == ["src/app.py"]
+    assert sorted(scans) == ["b.md", "index.md"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310 (loopback only)
+        return str(response.read().decode())
+
+
+def _wait_for(predicate: object, timeout: float = 40.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if predicate():  # type: ignore[operator]
+                return True
+        except OSError:
+            pass
+        time.sleep(0.3)
+    return False
+
+
+def test_serve_rebuilds_when_a_quoted_file_changes_and_survives_a_stale_reference(site: Site) -> None:
+    site.write("src/note.txt", "first version\n")
+    site.page("index.md", "# I\n\n![](txtfrag:src/note.txt)\n")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+        cwd=site.root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        assert _wait_for(lambda: "first version" in _get(url)), "serve did not come up"
+        site.write("src/note.txt", "second version\n")
+        assert _wait_for(lambda: "second version" in _get(url)), "the edit of the quoted file was not picked up"
+        # now a stale reference: serve shows the problem and keeps serving
+        site.page("index.md", "# I\n\n![](txtfrag:src/note.txt#line=0,1;md5=" + "0" * 32 + ")\n")
+        # (the page keeps the excerpt, as the file is now; the build log carries the error)
+        assert _wait_for(lambda: "md5=" + "0" * 32 in _get(url)), "the stale page was not rebuilt"
+        site.write("src/note.txt", "third version\n")
+        assert _wait_for(lambda: "third version" in _get(url)), "serve stopped rebuilding after a stale reference"
+        assert proc.poll() is None
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=20)[0]
+    assert "Traceback" not in out, out
+    assert re.search(r"ERROR\s+-\s+index\.md:3: txtfrag:src/note\.txt#line=0,1;md5=0+: stale", out), out
+    assert "1 reference stale or broken" in out
