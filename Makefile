@@ -35,6 +35,8 @@ example: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_core.py
+	$(BIN)/python bench/bench_sphinx.py
+	$(BIN)/python bench/bench_mkdocs.py
 
 clean:
 	rm -rf $(VENV) example_site/_build example_site/site bench/.tree bench/.work

@@ -6,6 +6,7 @@ the MkDocs plugin must make the same way.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 import textwrap
 from collections.abc import Container
@@ -66,13 +67,22 @@ def display_text(text: str) -> str:
 
 
 def language_for(path: str, default: str = "text") -> str:
-    """The Pygments alias for a file name (``app.py`` -> ``python``); ``default`` when unknown."""
-    return _language_for_name(path.rsplit("/", 1)[-1]) or default
+    """The Pygments alias for a file name (``app.py`` -> ``python``); ``default`` when unknown.
+
+    >>> language_for("src/app.py"), language_for("Makefile"), language_for("notes.unknown-ext")
+    ('python', 'make', 'text')
+    """
+    name = path.rsplit("/", 1)[-1]
+    stem, dot, ext = name.rpartition(".")
+    if dot and stem and not _special_name(name):
+        # Pygments matches a name against every lexer's patterns (~8 ms); for a name that no
+        # pattern other than "*.ext" fits, the answer depends on the extension alone
+        return _language_for_name(f"x.{ext}") or default
+    return _language_for_name(name) or default
 
 
 @lru_cache(maxsize=512)
 def _language_for_name(name: str) -> str | None:
-    # a pure function, memoised: Pygments matches the name against every lexer's patterns (~2 ms)
     try:
         from pygments.lexers import find_lexer_class_for_filename
         from pygments.util import ClassNotFound
@@ -83,6 +93,23 @@ def _language_for_name(name: str) -> str | None:
     except ClassNotFound:
         return None
     return lexer.aliases[0] if lexer is not None and lexer.aliases else None
+
+
+@lru_cache(maxsize=1)
+def _special_patterns() -> re.Pattern[str] | None:
+    """Pygments' file name patterns other than ``*.ext`` (Makefile, *.[1-9], Dockerfile...), as one regex."""
+    try:
+        from pygments.lexers._mapping import LEXERS
+    except ImportError:
+        return None
+    simple = re.compile(r"\*\.[^*?\[\].]+")  # one extension: "*.css.j2" is special
+    special = {p for entry in LEXERS.values() for p in entry[3] if not simple.fullmatch(p)}
+    return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in sorted(special)))
+
+
+def _special_name(name: str) -> bool:
+    rx = _special_patterns()
+    return rx is None or rx.match(name) is not None
 
 
 def source_url(template: str | None, selection: Selection) -> str | None:

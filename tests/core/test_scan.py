@@ -125,3 +125,19 @@ def test_markdown_images_and_links_carry_their_whole_span_and_label() -> None:
     assert image.label == "A *caption*"
     assert text[link.span[0] : link.span[1]] == "[link text](txtfrag:b.txt)"
     assert link.label == "link text"
+
+
+def test_language_guess_keyed_by_extension_agrees_with_pygments_on_every_pattern() -> None:
+    from pygments.lexers import find_lexer_class_for_filename
+    from pygments.lexers._mapping import LEXERS
+
+    from textfrag.present import language_for
+
+    names = ["app.py", "Makefile", "Makefile.am", "x.1", "CMakeLists.txt", "notes.txt", "Dockerfile", "a.h", "a.tsx", "meson.build", "setup.cfg", "x.unknown"]
+    for entry in LEXERS.values():
+        for pattern in entry[3][:2]:
+            names.append(pattern.replace("*", "name").replace("[", "").replace("]", "")[:40])
+    for name in names:
+        lexer = find_lexer_class_for_filename(name)
+        expected = lexer.aliases[0] if lexer is not None and lexer.aliases else "text"
+        assert language_for(f"dir/{name}") == expected, name
