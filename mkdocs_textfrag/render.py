@@ -135,8 +135,4 @@ def stylesheet(highlighter: Highlighter) -> str:
     if highlighter.kind != "plain":
         return CSS
     style: str = HtmlFormatter().get_style_defs(".txtfrag .highlight")
-    return (
-        CSS
-        + style
-        + "\n.txtfrag .highlight .hll { background-color: #ffffcc; }\n"
-    )
+    return CSS + style + "\n.txtfrag .highlight .hll { background-color: #ffffcc; }\n"

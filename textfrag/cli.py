@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -22,6 +23,7 @@ from .errors import StaleError, TextFragError
 from .fragment import Reference
 from .quote import make_reference, quote
 from .resolve import Selection, select
+from .rewrite import DocText, apply_edits, read_doc, unified_diff, write_atomic
 from .scan import Found, doc_files, scan_file
 from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Digest, Source, SourceCache, digest_batch
 from .verify import mismatches, needs_text
@@ -91,6 +93,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _common(check)
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
+
+    update = sub.add_parser(
+        "update",
+        help="rewrite stale references whose quoted text only moved",
+        description=(
+            "For every stale reference, find the version of the file it was made for in git history; if the "
+            "quoted text is unchanged and occurs once in the file now, rewrite the reference (range and checks) "
+            "and nothing else. Without --write, print the diff and change nothing."
+        ),
+    )
+    _common(update)
+    update.add_argument("--write", action="store_true", help="rewrite the files (atomically); default: show a diff")
+    update.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
     return parser
 
 
@@ -251,56 +266,136 @@ class _Digester:
                     self.cache.add_digest(path, entry)
 
 
-def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    cache = SourceCache(args.root, charset=args.charset, max_size=args.max_size)  # a bad --charset fails here
-    problems: list[tuple[Found, TextFragError]] = []
-    entries: list[tuple[Found, Reference]] = []
-    files = total = 0
-    digester = _Digester(cache, args)
+@dataclass
+class _Scan:
+    """Every reference found under the paths, and what could not even be parsed."""
+
+    entries: list[tuple[Found, Reference]] = field(default_factory=list)
+    problems: list[tuple[Found, TextFragError]] = field(default_factory=list)
+    docs: dict[str, Path] = field(default_factory=dict)  # shown name -> path
+    total: int = 0
+
+    def summary(self) -> str:
+        files = len(self.docs)
+        return f"{self.total} reference{'s' if self.total != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+
+
+def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
+    result = _Scan()
     for doc in doc_files(Path(p) for p in args.paths):
         shown = _shown(doc)
         try:
             found = scan_file(doc, shown)
         except FileNotFoundError:
-            problems.append((Found(shown, 0, "", 0, 0, "file"), TextFragError(f"no such file: {shown}")))
+            result.problems.append((Found(shown, 0, "", 0, 0, "file"), TextFragError(f"no such file: {shown}")))
             continue
         except (OSError, UnicodeDecodeError) as exc:
-            problems.append((Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot read {shown} as UTF-8 text: {exc}")))
+            result.problems.append(
+                (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot read {shown} as UTF-8 text: {exc}"))
+            )
             continue
-        files += 1
+        result.docs[shown] = doc
         for f in found:
-            total += 1
+            result.total += 1
             try:
                 ref = parse_reference(f.text)
             except TextFragError as bad_ref:
-                problems.append((f, bad_ref))
+                result.problems.append((f, bad_ref))
                 continue
-            entries.append((f, ref))
-            digester.add(ref.path)
-    digester.finish()
-    for f, ref in entries:
-        try:
-            problem = _problem_of(cache, ref)
-        except TextFragError as failure:
-            problem = failure
-        if problem is not None:
-            problems.append((f, problem))
+            result.entries.append((f, ref))
+            if digester is not None:
+                digester.add(ref.path)
+    return result
+
+
+def _report(problems: list[tuple[Found, TextFragError]], err: TextIO) -> int:
+    """Print the problems sorted by place; the number of stale ones."""
     problems.sort(key=lambda p: (p[0].file, p[0].line, p[0].start))
     stale = 0
     for f, e in problems:
         where = f"{f.file}:{f.line}" if f.line else f.file
         print(e.describe(where) if f.text else f"{where}: {e.message}", file=err)
         stale += isinstance(e, StaleError)
+    return stale
+
+
+def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    cache = SourceCache(args.root, charset=args.charset, max_size=args.max_size)  # a bad --charset fails here
+    digester = _Digester(cache, args)
+    scan = _scan(args, digester)
+    digester.finish()
+    problems = scan.problems
+    for f, ref in scan.entries:
+        try:
+            problem = _problem_of(cache, ref)
+        except TextFragError as failure:
+            problem = failure
+        if problem is not None:
+            problems.append((f, problem))
+    stale = _report(problems, err)
     bad = len(problems) - stale
-    refs = f"{total} reference{'s' if total != 1 else ''} in {files} file{'s' if files != 1 else ''}"
     if not problems:
-        print(f"textfrag check: {refs}: all current", file=out)
+        print(f"textfrag check: {scan.summary()}: all current", file=out)
         return OK
-    print(f"textfrag check: {refs}: {stale} stale, {bad} bad", file=out)
+    print(f"textfrag check: {scan.summary()}: {stale} stale, {bad} bad", file=out)
     return BAD if bad else STALE
 
 
-COMMANDS = {"show": _show, "make": _make, "check": _check}
+def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Rewrite the references whose quoted text only moved; list the others; change nothing else."""
+    cache = SourceCache(args.root, charset=args.charset, max_size=args.max_size)
+    scan = _scan(args)
+    problems = scan.problems
+    docs: dict[str, DocText] = {}
+    moved = 0
+    for f, ref in scan.entries:
+        try:
+            q = quote(cache, ref)
+        except TextFragError as failure:
+            problems.append((f, failure))
+            continue
+        if q.stale is None:
+            continue
+        new = q.drift.new_reference(ref) if q.drift is not None else None
+        if new is None:
+            problems.append((f, q.stale))
+            continue
+        if f.file not in docs:
+            try:
+                docs[f.file] = read_doc(scan.docs[f.file])
+            except (OSError, UnicodeDecodeError) as exc:
+                problems.append((f, TextFragError(f"cannot read {f.file}: {exc}")))
+                continue
+        doc = docs[f.file]
+        if doc.text[f.start : f.end] != f.text:  # the scanner and the reader must agree, or nothing is written
+            problems.append((f, TextFragError(f"{f.file} changed while textfrag was reading it")))
+            continue
+        doc.edits.append((f.start, f.end, new))
+        moved += 1
+        print(f"{f.file}:{f.line}: {ref.text}: moved -> {new}", file=err)
+    written = 0
+    for shown, doc in docs.items():
+        new_text = apply_edits(doc)
+        if args.write:
+            write_atomic(doc.path, doc.encoded(new_text))
+            written += 1
+        else:
+            out.write(unified_diff(doc, new_text, shown))
+    stale = _report(problems, err)
+    bad = len(problems) - stale
+    remaining = stale + (0 if args.write else moved)
+    if args.write:
+        head = f"rewrote {moved} moved reference{'s' if moved != 1 else ''} in {written} file{'s' if written != 1 else ''}"
+    else:
+        files = f"{len(docs)} file{'s' if len(docs) != 1 else ''}"
+        head = f"{moved} moved reference{'s' if moved != 1 else ''} would be rewritten in {files} (run with --write)"
+    print(f"textfrag update: {scan.summary()}: {head}; {stale} stale left as they are, {bad} bad", file=out)
+    if bad:
+        return BAD
+    return STALE if remaining else OK
+
+
+COMMANDS = {"show": _show, "make": _make, "check": _check, "update": _update}
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:

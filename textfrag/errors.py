@@ -53,9 +53,12 @@ class TextFragError(ValueError):
             copy.reference = reference
         return copy
 
+    #: lines shown below the message (a diff), set by whoever knows more
+    notes: str = ""
+
     def detail(self) -> str:
         """Extra lines shown below the one-line message (a caret diagram, a diff); may be empty."""
-        return ""
+        return self.notes
 
     def describe(self, where: str) -> str:
         """The full report: ``WHERE: REFERENCE: message`` plus any detail lines."""
@@ -96,7 +99,8 @@ class FragmentSyntaxError(TextFragError):
     def detail(self) -> str:
         start, end = self.span
         width = max(1, end - start)
-        return f"    {self.source}\n    {' ' * start}{'^' * width}"
+        caret = f"    {self.source}\n    {' ' * start}{'^' * width}"
+        return f"{caret}\n{self.notes}" if self.notes else caret
 
 
 class PathError(TextFragError):

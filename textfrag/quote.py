@@ -5,7 +5,11 @@ This is what the CLI and both engine adapters call; none of them parses or count
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from ._parser import parse_reference
+from .drift import Drift, classify
 from .errors import StaleError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme
 from .resolve import Selection, resolve
@@ -23,12 +27,14 @@ class Quote:
     a current reference. A stale quote still has its selection, so an engine set to warn can embed it.
     """
 
-    __slots__ = ("reference", "source", "stale", "_selection")
+    __slots__ = ("reference", "source", "stale", "drift", "_selection")
 
     def __init__(self, reference: Reference, source: Source, stale: StaleError | None = None) -> None:
         self.reference = reference
         self.source = source
         self.stale = stale
+        #: for a stale quote, whether the quoted text moved or changed (see textfrag.drift)
+        self.drift: Drift | None = None
         self._selection: Selection | None = None
 
     def __repr__(self) -> str:
@@ -45,11 +51,12 @@ class Quote:
         return self.selection.text
 
 
-def quote(cache: SourceCache, reference: str | Reference) -> Quote:
+def quote(cache: SourceCache, reference: str | Reference, *, explain: bool = True) -> Quote:
     """Resolve a reference (``[txtfrag:]PATH[#FRAGMENT]``, or one already parsed) against the cache.
 
     Raises :class:`~textfrag.errors.TextFragError` for a bad reference; a failed integrity check is
-    returned in :attr:`Quote.stale`, with the selection as it is now and a way to mint a fresh one.
+    returned in :attr:`Quote.stale`; with ``explain``, its message says whether the quoted text moved
+    (and the new reference) or changed (with a diff), from the file's git history (textfrag.drift).
     """
     ref = parse_reference(reference) if isinstance(reference, str) else reference
     source = cache.get(ref.path, ref.text)
@@ -57,13 +64,31 @@ def quote(cache: SourceCache, reference: str | Reference) -> Quote:
     try:
         verify(source, ref.fragment, reference=ref.text)
     except StaleError as err:
-        assert ref.fragment is not None
-        selection = result.selection
-        where = f"{ref.fragment.scheme} is {selection.lines_display()} of the file as it is now"
-        fresh = make_reference(selection)
-        err.message = f"{err.message} ({where}; if that is still the text to quote, the reference is {fresh})"
         result.stale = err
+        if explain:
+            _explain(cache, result, err)
     return result
+
+
+def _explain(cache: SourceCache, q: Quote, err: StaleError) -> None:
+    fragment = q.reference.fragment
+    assert fragment is not None
+    selection = q.selection
+    real = Path(os.path.realpath(os.path.join(cache.real_root, q.reference.path)))
+    drift = classify(q.reference, q.source, real)
+    q.drift = drift
+    where = f"{fragment.scheme} is {selection.lines_display()} of the file as it is now"
+    if drift.kind == "moved":
+        err.message = f"{err.message}; {drift.explanation} (new reference: {drift.new_reference(q.reference)})"
+    elif drift.kind == "changed":
+        err.message = f"{err.message}; {drift.explanation}"
+        err.notes = drift.diff
+    else:
+        fresh = make_reference(selection)
+        err.message = (
+            f"{err.message} ({where}; if that is still the text to quote, the reference is {fresh}); "
+            f"moved or changed is unknown: {drift.explanation}"
+        )
 
 
 def make_fragment(selection: Selection, *, length: bool = True, md5: bool = True, lines: bool | None = None) -> Fragment:

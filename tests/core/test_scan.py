@@ -133,7 +133,20 @@ def test_language_guess_keyed_by_extension_agrees_with_pygments_on_every_pattern
 
     from textfrag.present import language_for
 
-    names = ["app.py", "Makefile", "Makefile.am", "x.1", "CMakeLists.txt", "notes.txt", "Dockerfile", "a.h", "a.tsx", "meson.build", "setup.cfg", "x.unknown"]
+    names = [
+        "app.py",
+        "Makefile",
+        "Makefile.am",
+        "x.1",
+        "CMakeLists.txt",
+        "notes.txt",
+        "Dockerfile",
+        "a.h",
+        "a.tsx",
+        "meson.build",
+        "setup.cfg",
+        "x.unknown",
+    ]
     for entry in LEXERS.values():
         for pattern in entry[3][:2]:
             names.append(pattern.replace("*", "name").replace("[", "").replace("]", "")[:40])

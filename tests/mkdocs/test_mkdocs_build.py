@@ -175,3 +175,22 @@ def test_serve_rebuilds_when_a_quoted_file_changes_and_survives_a_stale_referenc
     assert "Traceback" not in out, out
     assert re.search(r"ERROR\s+-\s+index\.md:3: txtfrag:src/note\.txt#line=0,1;md5=0+: stale", out), out
     assert "1 reference stale or broken" in out
+
+
+def test_stale_messages_say_moved_or_changed_and_what_to_run(site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    site.page("index.md", f"# I\n\n![](txtfrag:{GOOD})\n")
+    for args in (
+        ["init", "-q"],
+        ["config", "user.email", "t@example.org"],
+        ["config", "user.name", "T"],
+        ["add", "."],
+        ["commit", "-qm", "docs"],
+    ):
+        subprocess.run(["git", *args], cwd=site.root, check=True, capture_output=True)
+    site.write("src/app.py", "# inserted\n" + APP)
+    r = site.build(caplog)
+    assert not r.ok
+    assert any(
+        m.startswith("index.md:3: ") and "moved: the quoted text (lines 11-20 in " in m and "run `textfrag update --write`" in m
+        for m in r.messages
+    ), r.messages

@@ -202,3 +202,32 @@ def test_other_builders_get_a_captioned_literal_block(site: Site, builder: str) 
     assert "value_11" in out and "value_1 =" in out
     if builder in ("text", "latex"):
         assert "src/app.py, lines 11-20" in out
+
+
+def _git_repo(root: Path) -> None:
+    import subprocess
+
+    for args in (
+        ["init", "-q"],
+        ["config", "user.email", "t@example.org"],
+        ["config", "user.name", "T"],
+        ["add", "."],
+        ["commit", "-qm", "docs"],
+    ):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+def test_stale_warnings_say_moved_or_changed_and_what_to_run(site: Site) -> None:
+    site.page("index.rst", f"T\n=\n\n.. txtfrag:: {GOOD}\n\n.. txtfrag:: src/app.py#line=0,2;length={len(APP)};md5={md5(APP)}\n")
+    _git_repo(site.root)
+    site.write("src/app.py", "# inserted\n" + APP.replace("value_1 = 1", "value_1 = 100"))
+    b = site.build()
+    assert b.statuscode == 1
+    assert re.search(
+        r"index\.rst:4: WARNING: .*moved: the quoted text \(lines 11-20 in \w+\) is unchanged and now lines 12-21; run `textfrag update --write`",
+        b.warnings,
+    )
+    assert re.search(
+        r"index\.rst:6: WARNING: .*changed: the quoted text \(lines 1-2 in \w+\) is no longer in the file", b.warnings
+    )
+    assert "-line 1: value_1 = 1 * 2" in b.warnings and "+line 1: value_1 = 100 * 2" in b.warnings

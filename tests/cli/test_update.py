@@ -1,0 +1,204 @@
+"""Drift: moved vs changed vs unknown from git history, and `textfrag update` (issue 6).
+
+Every test builds a real git repository in a temporary folder with the git command line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from textfrag import SourceCache, quote
+from textfrag.cli import main
+
+SRC = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(1, 11))  # 30 lines
+
+
+def git(repo: Path, *args: str) -> str:
+    r = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
+    return r.stdout
+
+
+def run(repo: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "textfrag", *argv], cwd=repo, capture_output=True, text=True, timeout=120)
+
+
+def ref_for(text: str, first: int, last: int, path: str = "src/mod.py") -> str:
+    """line=first-1,last with length and md5 of ``text``."""
+    return f"{path}#line={first - 1},{last};length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    r = tmp_path / "repo"
+    (r / "src").mkdir(parents=True)
+    (r / "docs").mkdir()
+    git(r, "init", "-q")
+    git(r, "config", "user.email", "t@example.org")
+    git(r, "config", "user.name", "T")
+    git(r, "config", "core.autocrlf", "false")
+    (r / "src" / "mod.py").write_text(SRC)
+    git(r, "add", ".")
+    git(r, "commit", "-qm", "first")
+    return r
+
+
+def doc_bytes(ref: str) -> bytes:
+    """A doc with a BOM, CR LF line endings and non-ASCII text around the reference."""
+    return (
+        "\ufeffTitel — Überblick\r\n=================\r\n\r\nDer Code:\r\n\r\n"
+        f".. txtfrag:: {ref}\r\n\r\nUnd inline :txtfrag:`src/mod.py#char=0,6`.\r\n"
+    ).encode()
+
+
+def test_moved_is_classified_and_update_rewrites_only_the_reference(repo: Path) -> None:
+    old_ref = ref_for(SRC, 4, 6)  # def f2(): ... lines 4-6
+    (repo / "docs" / "index.rst").write_bytes(doc_bytes(old_ref))
+    new_src = "# a new header\n# of two lines\n" + SRC
+    (repo / "src" / "mod.py").write_text(new_src)
+    q = quote(SourceCache(repo), old_ref)
+    assert q.stale is not None and q.drift is not None and q.drift.kind == "moved"
+    new_ref = ref_for(new_src, 6, 8)
+    assert q.drift.new_reference(q.reference) == new_ref
+    assert "run `textfrag update --write`" in q.stale.message and "lines 6-8" in q.stale.message
+
+    r = run(repo, "check", "docs")
+    assert r.returncode == 1 and "moved: the quoted text (lines 4-6 in " in r.stderr
+
+    dry = run(repo, "update", "docs")
+    assert dry.returncode == 1
+    assert (repo / "docs" / "index.rst").read_bytes() == doc_bytes(old_ref)  # the dry run changed nothing
+    assert f"-.. txtfrag:: {old_ref}\n" in dry.stdout and f"+.. txtfrag:: {new_ref}\n" in dry.stdout
+    assert "1 moved reference would be rewritten in 1 file (run with --write)" in dry.stdout
+
+    wet = run(repo, "update", "--write", "docs")
+    assert wet.returncode == 0, wet.stderr
+    assert (repo / "docs" / "index.rst").read_bytes() == doc_bytes(new_ref)  # byte-identical but for the reference
+    assert run(repo, "check", "docs").returncode == 0
+
+
+def test_update_keeps_the_prefix_checks_order_charsets_and_unknown_checks(repo: Path) -> None:
+    md5 = hashlib.md5(SRC.encode()).hexdigest()
+    old = f"txtfrag:src/mod.py#char=0,22;md5={md5.upper()},UTF-8;sha256=abc;length={len(SRC)}"
+    (repo / "docs" / "page.md").write_text(f"# P\n\n![cap]({old})\n")
+    new_src = "\n" + SRC
+    (repo / "src" / "mod.py").write_text(new_src)
+    assert run(repo, "update", "--write", "docs").returncode == 0
+    new_md5 = hashlib.md5(new_src.encode()).hexdigest()
+    assert (
+        repo / "docs" / "page.md"
+    ).read_text() == f"# P\n\n![cap](txtfrag:src/mod.py#char=1,23;md5={new_md5},UTF-8;sha256=abc;length={len(new_src)})\n"
+
+
+def test_changed_shows_a_diff_and_leaves_the_file_untouched(repo: Path) -> None:
+    old_ref = ref_for(SRC, 4, 6)
+    (repo / "docs" / "index.rst").write_bytes(doc_bytes(old_ref))
+    (repo / "src" / "mod.py").write_text(SRC.replace("return 2\n", "return 2 * 21\n"))
+    r = run(repo, "update", "--write", "docs")
+    assert r.returncode == 1
+    assert (repo / "docs" / "index.rst").read_bytes() == doc_bytes(old_ref)
+    assert "changed: the quoted text (lines 4-6 in " in r.stderr
+    assert "-    return 2\n+    return 2 * 21\n" in r.stderr
+    assert "(quoted, " in r.stderr and "lines 4-6 (now)" in r.stderr
+    assert "0 moved references would" not in r.stdout and "1 stale left as they are" in r.stdout
+
+
+def test_text_that_now_occurs_twice_is_not_guessed(repo: Path) -> None:
+    old_ref = ref_for(SRC, 4, 6)
+    (repo / "docs" / "index.rst").write_bytes(doc_bytes(old_ref))
+    (repo / "src" / "mod.py").write_text(SRC + "def f2():\n    return 2\n\n")
+    r = run(repo, "update", "--write", "docs")
+    assert r.returncode == 1
+    assert "now occurs 2 times (starting at lines 4, 31); textfrag will not guess" in r.stderr
+    assert (repo / "docs" / "index.rst").read_bytes() == doc_bytes(old_ref)
+
+
+def test_a_renamed_file_is_followed(repo: Path) -> None:
+    git(repo, "mv", "src/mod.py", "src/renamed.py")
+    git(repo, "commit", "-qm", "rename")
+    old_ref = ref_for(SRC, 4, 6, path="src/renamed.py")  # the md5 of the file when it was src/mod.py
+    (repo / "docs" / "index.rst").write_bytes(doc_bytes(old_ref))
+    new_src = "import os\n" + SRC
+    (repo / "src" / "renamed.py").write_text(new_src)
+    git(repo, "commit", "-qam", "edit")
+    q = quote(SourceCache(repo), old_ref)
+    assert q.drift is not None and q.drift.kind == "moved"
+    assert q.drift.new_reference(q.reference) == ref_for(new_src, 5, 7, path="src/renamed.py")
+
+
+def test_history_is_searched_back_to_the_described_version(repo: Path) -> None:
+    old_ref = ref_for(SRC, 7, 9)
+    for n in range(3):  # three later commits, each moving the text further down
+        (repo / "src" / "mod.py").write_text("#\n" * (n + 1) + SRC)
+        git(repo, "commit", "-qam", f"edit {n}")
+    q = quote(SourceCache(repo), old_ref)
+    assert q.drift is not None and q.drift.kind == "moved"
+    assert "lines 10-12" in q.drift.explanation
+
+
+def test_a_file_outside_git_is_unknown(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("one\ntwo\n")
+    q = quote(SourceCache(tmp_path), "a.txt#line=0,1;md5=" + "0" * 32)
+    assert q.drift is not None and q.drift.kind == "unknown"
+    assert "not in a git work tree" in q.stale.message  # type: ignore[union-attr]
+    assert "if that is still the text to quote, the reference is a.txt#line=0,1" in q.stale.message  # type: ignore[union-attr]
+
+
+def test_no_version_with_that_md5_is_unknown(repo: Path) -> None:
+    q = quote(SourceCache(repo), "src/mod.py#line=0,1;md5=" + "1" * 32)
+    assert q.drift is not None and q.drift.kind == "unknown"
+    assert "no version of src/mod.py in its git history (1 commits) has the reference's md5" in q.drift.explanation
+
+
+def test_an_untracked_file_is_unknown(repo: Path) -> None:
+    (repo / "src" / "new.py").write_text("x = 1\n")
+    q = quote(SourceCache(repo), "src/new.py#line=0,1;length=99")
+    assert q.drift is not None and q.drift.kind == "unknown"
+
+
+def test_an_interrupted_update_leaves_each_file_old_or_new(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old_ref = ref_for(SRC, 4, 6)
+    for name in ("a.rst", "b.rst", "c.rst"):
+        (repo / "docs" / name).write_bytes(doc_bytes(old_ref))
+    (repo / "docs" / "b.rst").chmod(0o640)
+    new_src = "\n" + SRC
+    (repo / "src" / "mod.py").write_text(new_src)
+    real_replace = os.replace
+    calls = []
+
+    def failing_replace(src: str, dst: str) -> None:
+        calls.append(dst)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # the user pressed ^C between the second and third file
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    monkeypatch.chdir(repo)
+    with pytest.raises(KeyboardInterrupt):
+        from textfrag.cli import _update, build_parser
+
+        _update(build_parser().parse_args(["update", "--write", "docs"]), sys.stdout, sys.stderr)
+    new = doc_bytes(ref_for(new_src, 5, 7))
+    contents = [(repo / "docs" / n).read_bytes() for n in ("a.rst", "b.rst", "c.rst")]
+    assert contents == [new, doc_bytes(old_ref), doc_bytes(old_ref)]
+    assert sorted(p.name for p in (repo / "docs").iterdir()) == ["a.rst", "b.rst", "c.rst"]  # no temporary files left
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert main(["update", "--write", "docs"]) == 0
+    assert all((repo / "docs" / n).read_bytes() == new for n in ("a.rst", "b.rst", "c.rst"))
+    assert (repo / "docs" / "b.rst").stat().st_mode & 0o777 == 0o640  # same permissions
+
+
+def test_update_with_nothing_stale_changes_nothing(repo: Path) -> None:
+    (repo / "docs" / "index.rst").write_bytes(doc_bytes(ref_for(SRC, 4, 6)))
+    before = (repo / "docs" / "index.rst").stat().st_mtime_ns
+    r = run(repo, "update", "--write", "docs")
+    assert r.returncode == 0
+    assert (repo / "docs" / "index.rst").stat().st_mtime_ns == before
+    assert "rewrote 0 moved references in 0 files" in r.stdout

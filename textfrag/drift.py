@@ -1,0 +1,220 @@
+"""Why a reference is stale: did the quoted text only move, or did it change?
+
+RFC 5147's md5 covers the whole file, so any edit anywhere makes every reference to the file stale. For
+a stale reference in a git work tree, the version of the file that the reference's md5 (or, lacking one,
+its length) describes is looked up in the file's history (renames followed); the excerpt the reference
+selected there is then looked for, as exact text, in the file as it is now:
+
+- *moved*: found exactly once; here is the new reference (``textfrag update`` writes it);
+- *changed*: not found, or found more than once (never guessed); a short diff shows what changed;
+- *unknown*: no git, the file is not tracked, or no version in its history has that md5 or length.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import TextFragError
+from .fragment import Fragment, IntegrityCheck, Reference, Scheme
+from .resolve import Selection, resolve, select
+from .source import Source
+from .verify import integrity_of
+
+__all__ = ["Drift", "classify", "refresh_fragment"]
+
+#: Versions of a file looked at, newest first; history older than this is not searched.
+MAX_VERSIONS = 200
+#: Lines of the current file compared against the old excerpt to find "the closest current text".
+MAX_DIFF_SEARCH_LINES = 20000
+
+
+@dataclass(frozen=True)
+class Drift:
+    """The outcome for one stale reference."""
+
+    kind: str  # "moved", "changed" or "unknown"
+    explanation: str
+    new_fragment: Fragment | None = None  # when moved
+    diff: str = ""  # when changed
+    commit: str | None = None  # the version the reference was made for
+
+    def new_reference(self, reference: Reference) -> str | None:
+        """The reference as written, with only its fragment replaced (prefix and path kept)."""
+        if self.new_fragment is None:
+            return None
+        head = reference.text.split("#", 1)[0]
+        return f"{head}#{self.new_fragment}"
+
+
+def _git(cwd: Path, *args: str, input: bytes | None = None) -> bytes | None:
+    try:
+        r = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return r.stdout if r.returncode == 0 else None
+
+
+def _history(top: Path, rel: str) -> list[tuple[str, str]]:
+    """(commit, path at that commit) for the file, newest first, following renames."""
+    out = _git(top, "log", "--follow", f"--max-count={MAX_VERSIONS}", "--name-only", "--format=%x00%H", "--", rel)
+    if not out:
+        return []
+    versions = []
+    for chunk in out.decode("utf-8", "surrogateescape").split("\x00")[1:]:
+        lines = [line for line in chunk.splitlines() if line.strip()]
+        if len(lines) >= 2:
+            versions.append((lines[0], lines[-1]))
+    return versions
+
+
+def _blobs(top: Path, versions: list[tuple[str, str]]) -> list[tuple[str, bytes]]:
+    """The file's bytes at each version, fetched in one ``git cat-file --batch``."""
+    request = "".join(f"{commit}:{path}\n" for commit, path in versions).encode("utf-8", "surrogateescape")
+    out = _git(top, "cat-file", "--batch", input=request)
+    if out is None:
+        return []
+    blobs, pos = [], 0
+    for commit, _ in versions:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split()
+        pos = end + 1
+        if len(header) < 3 or header[1] != b"blob":
+            continue  # "missing"
+        size = int(header[2])
+        blobs.append((commit, out[pos : pos + size]))
+        pos += size + 1
+    return blobs
+
+
+def _described(old: Source, fragment: Fragment) -> bool:
+    """Whether ``old`` is the version the reference's checks describe (its md5 first, else its length)."""
+    checks = fragment.known_checks
+    md5s = [c for c in checks if c.name == "md5"]
+    wanted = md5s or [c for c in checks if c.name == "length"]
+    try:
+        return bool(wanted) and all(integrity_of(old, c) == c.value.lower() for c in wanted)
+    except TextFragError:
+        return False
+
+
+def refresh_fragment(selection: Selection, old: Fragment) -> Fragment:
+    """``old`` rewritten for ``selection``: the same kind of scheme where possible, the same checks (names,
+    order and charsets) with the values of the file as it is now; unknown checks are kept as written."""
+    scheme: Scheme | None = selection.to_line_scheme() if old.scheme.name == "line" else None
+    if scheme is None:
+        scheme = Scheme("char", selection.char_start, selection.char_end, True)
+    checks = tuple(IntegrityCheck(c.name, integrity_of(selection.source, c), c.charset) if c.known else c for c in old.checks)
+    return Fragment(scheme, checks)
+
+
+def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str) -> str:
+    """A unified diff between the old excerpt and the window of the current file most like it."""
+    old_lines = old_sel.text.splitlines(keepends=True)
+    cur_lines = current.text.splitlines(keepends=True)
+    n = max(1, len(old_lines))
+    best_start, best_ratio = 0, -1.0
+    if len(cur_lines) <= MAX_DIFF_SEARCH_LINES:
+        matcher = difflib.SequenceMatcher(autojunk=False)
+        matcher.set_seq2(old_lines)
+        for start in range(max(1, len(cur_lines) - n + 1)):
+            matcher.set_seq1(cur_lines[start : start + n])
+            if matcher.real_quick_ratio() <= best_ratio or matcher.quick_ratio() <= best_ratio:
+                continue
+            ratio = matcher.ratio()
+            if ratio > best_ratio:
+                best_start, best_ratio = start, ratio
+    else:
+        best_start = min(old_sel.first_line - 1, max(0, len(cur_lines) - n))
+    window = cur_lines[best_start : best_start + n]
+    first_old = old_sel.first_line
+    diff = difflib.unified_diff(
+        old_lines,
+        window,
+        fromfile=f"{label} lines {first_old}-{first_old + len(old_lines) - 1} (quoted, {commit[:10]})",
+        tofile=f"{label} lines {best_start + 1}-{best_start + len(window)} (now)",
+        n=1,
+    )
+    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in diff)
+    lines = text.splitlines()
+    if len(lines) > 40:
+        lines = lines[:40] + [f"... ({len(lines) - 40} more lines of diff)"]
+    return "\n".join(lines)
+
+
+def classify(reference: Reference, current: Source, real_path: Path) -> Drift:
+    """Classify a stale RFC 5147 reference to ``current`` (the file at ``real_path``)."""
+    fragment = reference.fragment
+    if fragment is None or not any(c.name in ("md5", "length") for c in fragment.checks):
+        return Drift("unknown", "the reference has no md5 or length to find the version it was made for")
+    top_out = _git(real_path.parent, "rev-parse", "--show-toplevel")
+    if top_out is None:
+        return Drift("unknown", "the file is not in a git work tree, so the version the reference was made for cannot be found")
+    top = Path(os.fsdecode(top_out.strip()))
+    try:
+        rel = real_path.relative_to(top.resolve()).as_posix()
+    except ValueError:
+        return Drift("unknown", "the file is outside its git work tree")
+    versions = _history(top, rel)
+    if not versions:
+        return Drift("unknown", f"git has no history of {rel}")
+    found: tuple[str, Source] | None = None
+    seen: set[bytes] = set()
+    for commit, data in _blobs(top, versions):
+        if data in seen:
+            continue
+        seen.add(data)
+        try:
+            old = Source(current.path, data, current.charset)
+        except TextFragError:
+            continue
+        if _described(old, fragment):
+            found = (commit, old)
+            break
+    if found is None:
+        return Drift(
+            "unknown", f"no version of {rel} in its git history ({len(versions)} commits) has the reference's md5 or length"
+        )
+    commit, old = found
+    old_sel = resolve(old, fragment)
+    short = commit[:10]
+    if old_sel.empty:
+        return Drift(
+            "changed",
+            f"the reference selects no text (a position), so where it moved to cannot be told (made for {short})",
+            commit=commit,
+        )
+    hits: list[int] = []
+    at = current.text.find(old_sel.text)
+    while at >= 0 and len(hits) < 5:
+        hits.append(at)
+        at = current.text.find(old_sel.text, at + 1)
+    if len(hits) == 1:
+        new_sel = select(current, hits[0], hits[0] + len(old_sel.text))
+        new_fragment = refresh_fragment(new_sel, fragment)
+        return Drift(
+            "moved",
+            f"moved: the quoted text ({old_sel.lines_display()} in {short}) is unchanged and now {new_sel.lines_display()}; "
+            "run `textfrag update --write` to rewrite the reference",
+            new_fragment=new_fragment,
+            commit=commit,
+        )
+    if hits:
+        where = ", ".join(str(current.line_of_index(h)) for h in hits)
+        return Drift(
+            "changed",
+            f"the quoted text ({old_sel.lines_display()} in {short}) now occurs {len(hits)}{'+' if len(hits) == 5 else ''} times "
+            f"(starting at lines {where}); textfrag will not guess which one: edit the reference by hand "
+            "(`textfrag make` prints one)",
+            commit=commit,
+        )
+    return Drift(
+        "changed",
+        f"changed: the quoted text ({old_sel.lines_display()} in {short}) is no longer in the file; "
+        "review the diff and make a new reference (`textfrag make`)",
+        diff=_closest_diff(old_sel, current, current.path, commit),
+        commit=commit,
+    )
