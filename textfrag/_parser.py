@@ -277,13 +277,22 @@ def parse_reference(text: str) -> Reference:
     >>> str(parse_reference("txtfrag:src/app.py#line=10,20"))
     'src/app.py#line=10,20'
     """
-    path, frag_text, offset = split_reference(text)
-    check_path_syntax(path, text)
-    if frag_text is None:
-        return Reference(path, None, text)
+    from .dialects import parse_selector
+    from .dialects.pdi import is_pdi, parse_pdi
+
+    body = text[len(PREFIX) :] if text.startswith(PREFIX) else text
     try:
-        fragment = parse_fragment(frag_text, offset=offset, shown=text)
+        if is_pdi(body):  # the whole reference is a URN, mapped to a file later (SourceCache.pdi_map)
+            pdi = parse_pdi(body)
+            return Reference(pdi.resource, None, text, pdi)
+        path, frag_text, offset = split_reference(text)
+        check_path_syntax(path, text)
+        if frag_text is None:
+            return Reference(path, None, text)
+        selector = parse_selector(frag_text, offset=offset, shown=text)
+        if selector is not None:
+            return Reference(path, None, text, selector)
+        return Reference(path, parse_fragment(frag_text, offset=offset, shown=text), text)
     except FragmentSyntaxError as err:
         err.reference = text
         raise
-    return Reference(path, fragment, text)

@@ -50,6 +50,24 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="BYTES",
         help=f"refuse larger files (default: {DEFAULT_MAX_SIZE})",
     )
+    p.add_argument(
+        "--pdi",
+        action="append",
+        default=[],
+        metavar="PDI=PATH",
+        help="map a Persistent Document Identifier (pdi://...) to a file under the root; repeatable",
+    )
+
+
+def _cache(args: argparse.Namespace) -> SourceCache:
+    """The run's source cache, from --root, --charset, --max-size and --pdi."""
+    table = {}
+    for item in args.pdi:
+        key, sep, path = item.rpartition("=")
+        if not sep or not key or not path:
+            raise TextFragError(f"--pdi takes PDI=PATH, e.g. pdi://oma.eop.gov.us/1997/09/01/1.text.1=speech.txt, not {item!r}")
+        table[key] = path
+    return SourceCache(args.root, charset=args.charset, max_size=args.max_size, pdi_map=table)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -78,8 +96,14 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     _common(make)
-    make.add_argument("path", metavar="PATH", help="file, relative to the root")
+    make.add_argument("path", metavar="PATH", nargs="?", help="file, relative to the root")
     what = make.add_mutually_exclusive_group(required=True)
+    what.add_argument(
+        "--from",
+        dest="from_ref",
+        metavar="REF",
+        help="a reference of any dialect: print the RFC 5147 reference(s) for the same text, one per piece",
+    )
     what.add_argument("--lines", metavar="A-B", help="lines A to B, 1-based and inclusive (e.g. 11-20, or 7 for one line)")
     what.add_argument("--chars", metavar="S,E", help="RFC 5147 character positions (0-based, E exclusive)")
     what.add_argument("--match", metavar="TEXT", help="the one occurrence of TEXT in the file")
@@ -113,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    cache = SourceCache(args.root, charset=args.charset, max_size=args.max_size)
+    cache = _cache(args)
     q = quote(cache, args.reference)
     if q.stale is not None:
         print(q.stale.describe(WHERE_ARGV), file=err)
@@ -177,15 +201,22 @@ def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> 
 
 
 def _make(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    cache = SourceCache(args.root, charset=args.charset, max_size=args.max_size)
+    cache = _cache(args)
+    checks = {"length": not args.no_length, "md5": not args.no_md5}
+    if args.from_ref is not None:
+        if args.path is not None:
+            raise TextFragError("--from takes the file from the reference; give no PATH", reference=args.from_ref)
+        q = quote(cache, args.from_ref, explain=False)
+        for piece in q.selections:  # a disjoint selection becomes one reference per piece
+            print(make_reference(piece, **checks), file=out)
+        return OK
+    if args.path is None:
+        raise TextFragError("make needs the PATH of the file to quote (or --from REF)")
     source = cache.get(args.path, args.path)
     selection = _selection_for(args, source, args.path)
     lines = True if args.lines is not None else False
-    print(make_reference(selection, length=not args.no_length, md5=not args.no_md5, lines=lines), file=out)
+    print(make_reference(selection, lines=lines, **checks), file=out)
     return OK
-
-
-# -- check ---------------------------------------------------------------------------------------------
 
 
 def _shown(path: Path) -> str:
@@ -198,6 +229,9 @@ def _shown(path: Path) -> str:
 
 def _problem_of(cache: SourceCache, ref: Reference) -> TextFragError | None:
     """Verify one reference against its file's digest; the text is loaded only to explain a problem."""
+    if ref.selector is not None:
+        quote(cache, ref)  # a dialect: the text must be found (no integrity checks to verify)
+        return None
     digest = cache.digest(ref.path, ref.text)
     if not needs_text(ref.fragment, digest.charset) and not mismatches(digest, ref.fragment):
         return None
@@ -303,7 +337,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
                 result.problems.append((f, bad_ref))
                 continue
             result.entries.append((f, ref))
-            if digester is not None:
+            if digester is not None and ref.selector is None:
                 digester.add(ref.path)
     return result
 
@@ -320,7 +354,7 @@ def _report(problems: list[tuple[Found, TextFragError]], err: TextIO) -> int:
 
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    cache = SourceCache(args.root, charset=args.charset, max_size=args.max_size)  # a bad --charset fails here
+    cache = _cache(args)  # a bad --charset fails here
     digester = _Digester(cache, args)
     scan = _scan(args, digester)
     digester.finish()
@@ -343,7 +377,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Rewrite the references whose quoted text only moved; list the others; change nothing else."""
-    cache = SourceCache(args.root, charset=args.charset, max_size=args.max_size)
+    cache = _cache(args)
     scan = _scan(args)
     problems = scan.problems
     docs: dict[str, DocText] = {}

@@ -90,11 +90,13 @@ class FragmentSyntaxError(TextFragError):
         span: tuple[int, int],
         section: str = "3",
         reference: str | None = None,
+        spec: str | None = None,
     ) -> None:
         self.source = source
         self.span = span
         self.section = section
-        super().__init__(f"{message} (RFC 5147 section {section})", reference=reference or source)
+        # the document whose grammar was broken: RFC 5147 unless a dialect says otherwise
+        super().__init__(f"{message} ({spec or f'RFC 5147 section {section}'})", reference=reference or source)
 
     def detail(self) -> str:
         start, end = self.span

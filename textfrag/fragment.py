@@ -13,7 +13,7 @@ They are frozen and their ``str()`` is the canonical spelling, which parses back
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = ["Scheme", "IntegrityCheck", "Fragment", "Reference"]
 
@@ -119,6 +119,14 @@ class Reference:
     path: str
     fragment: Fragment | None
     text: str
+    #: a fragment of another dialect (textfrag.dialects); then ``fragment`` is None
+    selector: Any = None
 
     def __str__(self) -> str:
+        if self.selector is not None:
+            return f"{self.path}#{self.selector}"
         return self.path if self.fragment is None else f"{self.path}#{self.fragment}"
+
+    @property
+    def dialect(self) -> str:
+        return "rfc5147" if self.selector is None else str(self.selector.dialect)

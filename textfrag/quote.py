@@ -10,13 +10,16 @@ from pathlib import Path
 
 from ._parser import parse_reference
 from .drift import Drift, classify
-from .errors import StaleError
+from .errors import StaleError, TextFragError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme
-from .resolve import Selection, resolve
+from .resolve import Selection, resolve, select
 from .source import DEFAULT_CHARSET, Source, SourceCache, same_charset
 from .verify import verify
 
-__all__ = ["Quote", "quote", "make_fragment", "make_reference"]
+__all__ = ["Quote", "quote", "make_fragment", "make_reference", "ELISION"]
+
+#: what stands between the pieces of a disjoint selection when they are shown as one text
+ELISION = "\n\u22ef\n"
 
 
 class Quote:
@@ -27,7 +30,7 @@ class Quote:
     a current reference. A stale quote still has its selection, so an engine set to warn can embed it.
     """
 
-    __slots__ = ("reference", "source", "stale", "drift", "_selection")
+    __slots__ = ("reference", "source", "stale", "drift", "_selection", "_selections")
 
     def __init__(self, reference: Reference, source: Source, stale: StaleError | None = None) -> None:
         self.reference = reference
@@ -36,19 +39,42 @@ class Quote:
         #: for a stale quote, whether the quoted text moved or changed (see textfrag.drift)
         self.drift: Drift | None = None
         self._selection: Selection | None = None
+        self._selections: list[Selection] | None = None
 
     def __repr__(self) -> str:
         return f"Quote({self.reference.text!r}, stale={self.stale is not None})"
 
     @property
+    def selections(self) -> list[Selection]:
+        """The pieces selected, in file order: one, or several for a disjoint selection of a dialect."""
+        if self._selections is None:
+            if self.reference.selector is not None:
+                self._selections = self.reference.selector.select(self.source)
+            else:
+                self._selections = [resolve(self.source, self.reference.fragment)]
+        return self._selections
+
+    @property
     def selection(self) -> Selection:
+        """The selection, or for disjoint pieces the span from the first piece to the last."""
         if self._selection is None:
-            self._selection = resolve(self.source, self.reference.fragment)
+            pieces = self.selections
+            self._selection = pieces[0] if len(pieces) == 1 else select(self.source, pieces[0].start, pieces[-1].end)
         return self._selection
 
     @property
+    def disjoint(self) -> bool:
+        return len(self.selections) > 1
+
+    @property
     def text(self) -> str:
-        return self.selection.text
+        """The excerpt as it stands in the file; disjoint pieces are separated by a line ``⋯``."""
+        parts = []
+        for i, piece in enumerate(self.selections):
+            if i:  # the marker stands on a line of its own
+                parts.append(ELISION if not parts[-1].endswith(("\n", "\r", "\x85")) else ELISION.lstrip("\n"))
+            parts.append(piece.text)
+        return "".join(parts)
 
 
 def quote(cache: SourceCache, reference: str | Reference, *, explain: bool = True) -> Quote:
@@ -59,8 +85,16 @@ def quote(cache: SourceCache, reference: str | Reference, *, explain: bool = Tru
     (and the new reference) or changed (with a diff), from the file's git history (textfrag.drift).
     """
     ref = parse_reference(reference) if isinstance(reference, str) else reference
-    source = cache.get(ref.path, ref.text)
+    path = cache.pdi_path(ref.path, ref.text) if ref.dialect == "pdi" else ref.path
+    source = cache.get(path, ref.text)
     result = Quote(ref, source)
+    if ref.selector is not None:
+        try:
+            result.selections  # noqa: B018 (a dialect's selection can fail: not found, a timeout)
+        except TextFragError as err:
+            err.reference = ref.text
+            raise
+        return result  # only RFC 5147 carries integrity checks
     try:
         verify(source, ref.fragment, reference=ref.text)
     except StaleError as err:

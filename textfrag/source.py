@@ -355,8 +355,14 @@ def load_source(
         raise
 
 
-def _empty_cache(root: str, charset: str, max_size: int) -> SourceCache:
-    return SourceCache(root, charset=charset, max_size=max_size)
+def _empty_cache(root: str, charset: str, max_size: int, pdi_map: dict[str, str] | None = None) -> SourceCache:
+    return SourceCache(root, charset=charset, max_size=max_size, pdi_map=pdi_map)
+
+
+def _pdi_key(text: str) -> str:
+    from .dialects.pdi import resource_key
+
+    return resource_key(text)
 
 
 class SourceCache:
@@ -366,8 +372,17 @@ class SourceCache:
     read again. Safe to share between threads.
     """
 
-    def __init__(self, root: str | os.PathLike[str], *, charset: str = DEFAULT_CHARSET, max_size: int = DEFAULT_MAX_SIZE) -> None:
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        charset: str = DEFAULT_CHARSET,
+        max_size: int = DEFAULT_MAX_SIZE,
+        pdi_map: dict[str, str] | None = None,
+    ) -> None:
         self.root = Path(root)
+        #: Persistent Document Identifier -> path under the root (textfrag.dialects.pdi)
+        self.pdi_map = {_pdi_key(k): v for k, v in (pdi_map or {}).items()}
         self.charset = charset
         self.max_size = max_size
         codec_name(charset)  # an unknown charset is a configuration error, reported at once
@@ -396,7 +411,16 @@ class SourceCache:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # a cache does not outlive its build: it pickles (with an engine's state) as an empty one
-        return (_empty_cache, (str(self.root), self.charset, self.max_size))
+        return (_empty_cache, (str(self.root), self.charset, self.max_size, self.pdi_map))
+
+    def pdi_path(self, key: str, reference: str) -> str:
+        """The file a Persistent Document Identifier is mapped to; PathError when it is not mapped."""
+        try:
+            return self.pdi_map[_pdi_key(key)]
+        except KeyError:
+            raise PathError(
+                f"no file is mapped to {key} (map it with --pdi, textfrag_pdi_map or pdi_map)", reference=reference
+            ) from None
 
     def digest(self, path: str, reference: str | None = None) -> Digest:
         """The file's :class:`Digest`, reading it once but keeping no text (``textfrag check``)."""

@@ -1,0 +1,54 @@
+"""GitHub-style ``L10`` / ``L10-L20`` and w3m-style bare ``10``: 1-based inclusive lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import FragmentSyntaxError, TextFragError
+from ..resolve import Selection, select
+from ..source import Source
+
+
+@dataclass(frozen=True)
+class LineAnchor:
+    first: int
+    last: int
+    dialect: str
+
+    def __str__(self) -> str:
+        if self.dialect == "w3m":
+            return str(self.first)
+        return f"L{self.first}" if self.first == self.last else f"L{self.first}-L{self.last}"
+
+    def select(self, source: Source) -> list[Selection]:
+        count = source.line_count
+        if self.first > count:
+            raise TextFragError(f"line {self.first} is past the end: the file has {count} lines ({self.dialect} line anchor)")
+        last = min(self.last, count)
+        return [select(source, source.index_of_line(self.first - 1), source.index_of_line(last))]
+
+
+def parse_line_anchor(text: str, *, offset: int = 0, shown: str | None = None) -> LineAnchor:
+    shown = text if shown is None else shown
+    if text.startswith("L"):
+        first_s, _, last_s = text[1:].partition("-L")
+        first, last = int(first_s), int(last_s) if last_s else int(first_s)
+        dialect = "github"
+    else:
+        first = last = int(text)
+        dialect = "w3m"
+    if first < 1:
+        raise FragmentSyntaxError(
+            "lines are numbered from 1 in a line anchor",
+            source=shown,
+            span=(offset, offset + len(text)),
+            spec="GitHub/w3m line anchor",
+        )
+    if last < first:
+        raise FragmentSyntaxError(
+            f"the range L{first}-L{last} ends before it starts",
+            source=shown,
+            span=(offset, offset + len(text)),
+            spec="GitHub/w3m line anchor",
+        )
+    return LineAnchor(first, last, dialect)

@@ -1,0 +1,189 @@
+"""W3C Text Fragments: ``:~:text=[prefix-,]textStart[,textEnd][,-suffix]``, directives joined by ``&``.
+
+Parsing follows the spec and Firefox's parser tests (dom/base/fragmentdirectives/test.rs): the value is
+split on ``,`` first and each term percent-decoded after (a stray ``%`` stays literal); a first term
+ending in ``-`` is the prefix (that one ``-`` removed), a last term starting with ``-`` the suffix; one
+or two terms must remain, none empty. Directives other than ``text=`` are ignored; an ill-formed
+``text=`` directive is an error here (a browser would silently skip it).
+
+Matching follows the spec's "find a range from a text directive" on the file's text as one block:
+case-insensitive; ``textStart`` must start on a word boundary (unless a prefix precedes it) and end on
+one when there is no ``textEnd`` or no suffix; ``textEnd`` must start on one, and end on one unless a
+suffix follows; the prefix must start on one and the suffix end on one; only white space may separate
+the prefix and suffix from the match. Each directive selects its first match; several are a union.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from ..errors import FragmentSyntaxError, TextFragError
+from ..resolve import Selection, select
+from ..source import Source
+from . import merge
+
+SPEC = "W3C Text Fragments, text directive syntax"
+
+
+@dataclass(frozen=True)
+class TextDirective:
+    prefix: str | None
+    start: str
+    end: str | None
+    suffix: str | None
+    written: str
+
+
+@dataclass(frozen=True)
+class TextDirectives:
+    directives: tuple[TextDirective, ...]
+    written: str
+    dialect: str = "textfragments"
+
+    def __str__(self) -> str:
+        return self.written
+
+    def select(self, source: Source) -> list[Selection]:
+        finder = _Finder(source.text)
+        pieces = []
+        for d in self.directives:
+            span = finder.find(d)
+            if span is None:
+                raise TextFragError(f"the text directive text={d.written} matches nothing in the file (W3C Text Fragments)")
+            pieces.append(select(source, *span))
+        return merge(source, pieces)
+
+
+def _is_word(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    if cat[0] not in "LNM" and ch != "_":
+        return False
+    # scripts written without spaces: every position between two of their characters is a boundary
+    name = unicodedata.name(ch, "")
+    return not name.startswith(("CJK ", "HIRAGANA", "KATAKANA", "HANGUL", "THAI", "LAO", "KHMER", "MYANMAR"))
+
+
+class _Finder:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        folded = text.lower()
+        if len(folded) != len(text):  # keep indices: fold only characters whose lower case has one character
+            folded = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+        self.folded = folded
+
+    def boundary(self, i: int) -> bool:
+        t = self.text
+        if i <= 0 or i >= len(t):
+            return True
+        a, b = t[i - 1], t[i]
+        if a in "'\u2019" and i >= 2 and _is_word(t[i - 2]) and _is_word(b):
+            return False  # "don't": an apostrophe between letters does not end a word
+        if b in "'\u2019" and i + 1 < len(t) and _is_word(a) and _is_word(t[i + 1]):
+            return False
+        return not (_is_word(a) and _is_word(b))
+
+    def find_string(self, query: str, start: int, end: int, word_start: bool, word_end: bool) -> tuple[int, int] | None:
+        q = query.lower() if len(query.lower()) == len(query) else "".join(c.lower() if len(c.lower()) == 1 else c for c in query)
+        pos = start
+        while True:
+            i = self.folded.find(q, pos, end)
+            if i < 0:
+                return None
+            j = i + len(q)
+            if (not word_start or self.boundary(i)) and (not word_end or self.boundary(j)):
+                return i, j
+            pos = i + 1
+
+    def skip_space(self, i: int, end: int) -> int:
+        while i < end and self.text[i].isspace():
+            i += 1
+        return i
+
+    def find(self, d: TextDirective) -> tuple[int, int] | None:
+        search_start, search_end = 0, len(self.text)
+        while search_start < search_end:
+            if d.prefix is not None:
+                prefix = self.find_string(d.prefix, search_start, search_end, True, False)
+                if prefix is None:
+                    return None
+                search_start = prefix[0] + 1
+                match_start = self.skip_space(prefix[1], search_end)
+                if match_start >= search_end:
+                    return None
+                potential = self.find_string(d.start, match_start, search_end, False, d.end is not None or d.suffix is None)
+                if potential is None or potential[0] != match_start:
+                    continue
+            else:
+                potential = self.find_string(d.start, search_start, search_end, True, d.end is not None or d.suffix is None)
+                if potential is None:
+                    return None
+                search_start = potential[0] + 1
+            range_end_start = potential[1]
+            while range_end_start < search_end or d.end is None:
+                if d.end is not None:
+                    end_match = self.find_string(d.end, range_end_start, search_end, True, d.suffix is None)
+                    if end_match is None:
+                        return None
+                    potential = (potential[0], end_match[1])
+                if d.suffix is None:
+                    return potential
+                suffix_start = self.skip_space(potential[1], search_end)
+                suffix = self.find_string(d.suffix, suffix_start, search_end, False, True)
+                if suffix is None:
+                    return None
+                if suffix[0] == suffix_start:
+                    return potential
+                if d.end is None:
+                    break
+                range_end_start = potential[1]
+        return None
+
+
+def _parse_directive(value: str) -> TextDirective | None:
+    terms = value.split(",")
+    if any(t == "" for t in terms):
+        return None
+    prefix = suffix = None
+    if terms[0].endswith("-"):
+        prefix = terms.pop(0)[:-1]
+    if terms and terms[-1].startswith("-"):
+        suffix = terms.pop()[1:]
+    if len(terms) not in (1, 2) or prefix == "" or suffix == "":
+        return None
+    if any(t.startswith("-") or t.endswith("-") for t in terms):
+        return None
+    start = unquote(terms[0])
+    end = unquote(terms[1]) if len(terms) == 2 else None
+    return TextDirective(
+        None if prefix is None else unquote(prefix), start, end, None if suffix is None else unquote(suffix), value
+    )
+
+
+def parse_text_directives(text: str, *, offset: int = 0, shown: str | None = None) -> TextDirectives:
+    shown = text if shown is None else shown
+    body = text[3:]
+    if ":~:" in body:
+        raise FragmentSyntaxError(
+            "the fragment directive delimiter :~: may appear once", source=shown, span=(offset, offset + len(text)), spec=SPEC
+        )
+    directives = []
+    pos = 3
+    for part in body.split("&"):
+        if part.startswith("text="):
+            d = _parse_directive(part[5:])
+            if d is None:
+                raise FragmentSyntaxError(
+                    "expected text=[prefix-,]textStart[,textEnd][,-suffix] with no empty terms",
+                    source=shown,
+                    span=(offset + pos, offset + pos + len(part)),
+                    spec=SPEC,
+                )
+            directives.append(d)
+        pos += len(part) + 1
+    if not directives:
+        raise FragmentSyntaxError(
+            "the fragment directive has no text= directive", source=shown, span=(offset, offset + len(text)), spec=SPEC
+        )
+    return TextDirectives(tuple(directives), text)
