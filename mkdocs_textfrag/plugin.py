@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from mkdocs.utils import get_relative_url
 
 import textfrag
 from textfrag import Quote, SourceCache, TextFragError, parse_reference, quote
-from textfrag.present import anchor_id, default_caption, display_text, language_for, source_url, unique_anchor
+from textfrag.present import anchor_id, default_caption, display_text, identity, language_for, source_url, unique_anchor
 from textfrag.scan import Found, scan_markdown
 
 from . import render
@@ -62,6 +62,8 @@ class TextfragConfig(base.Config):
     """Template of a "view source" link: ``{path}``, ``{first}``, ``{last}``."""
     max_size = c.Type(int, default=textfrag.DEFAULT_MAX_SIZE)
     """Larger quoted files are refused (bytes)."""
+    pdi_map = c.Type(dict, default={})
+    """Persistent Document Identifier (``pdi://...``) -> file under the root."""
 
 
 @dataclass
@@ -108,7 +110,9 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         base_dir = Path(config.config_file_path or ".").resolve().parent
         root = (base_dir / self.config.root).resolve() if self.config.root else base_dir
         try:
-            self.cache = SourceCache(root, charset=self.config.charset, max_size=self.config.max_size)
+            self.cache = SourceCache(
+                root, charset=self.config.charset, max_size=self.config.max_size, pdi_map=dict(self.config.pdi_map)
+            )
         except TextFragError as err:
             raise PluginError(f"textfrag: {err.message}") from None
         self.highlighter = render.Highlighter.of(list(config.markdown_extensions), dict(config.mdx_configs))
@@ -119,7 +123,8 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         # a new cache for every build: `mkdocs serve` must never show an old version of a quoted file
         assert self.cache is not None
-        self.cache = SourceCache(self.cache.root, charset=self.cache.charset, max_size=self.cache.max_size)
+        old = self.cache
+        self.cache = SourceCache(old.root, charset=old.charset, max_size=old.max_size, pdi_map=old.pdi_map)
         self.problems, self.embeds, self.pages = [], {}, {}
         self.build_number += 1
 
@@ -214,7 +219,8 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         assert self.cache is not None
         try:
             ref = parse_reference(ref_text)
-            self.watched.add(str(self.cache.root / ref.path))
+            path = self.cache.pdi_path(ref.path, ref.text) if ref.dialect == "pdi" else ref.path
+            self.watched.add(str(self.cache.root / path))
             q = quote(self.cache, ref)
         except TextFragError as err:
             self._report(where, err, error=True)
@@ -230,26 +236,28 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         ref = q.reference
         anchor = unique_anchor(anchor_id(ref), state.anchors)
         state.anchors.add(anchor)
-        key = (ref.path, str(ref.fragment.scheme) if ref.fragment else "")
-        self.embeds.setdefault(key, _Embed(page.url, anchor))
+        self.embeds.setdefault(identity(ref), _Embed(page.url, anchor))
         selection = q.selection
+        pieces = q.selections
         excerpt = render.Excerpt(
             anchor=anchor,
             ref=ref.text.removeprefix(textfrag.PREFIX),
             md5=q.source.md5,
             length=q.source.length,
             charset=q.source.charset,
-            text=display_text(selection.text),
+            text=display_text(pieces[0].text),
         )
         try:
             url = source_url(self.config.source_url, selection)
             if not alone:
-                return render.inline(excerpt, source_url=url)
+                joined = " \u22ef ".join(display_text(p.text) for p in pieces)
+                return render.inline(replace(excerpt, text=joined), source_url=url)
             classes = [k[1:] for k in attrs if k.startswith(".")]
             language = classes[0] if classes else language_for(ref.path)
-            start = _linenums(attrs, selection.first_line)
+            start = _linenums(attrs, pieces[0].first_line)
             hl = [int(x) for x in (attrs.get("hl_lines") or "").split()]
-            if any(n < 1 or n > max(1, selection.last_line - selection.first_line + 1) for n in hl):
+            first_piece = pieces[0]
+            if any(n < 1 or n > max(1, first_piece.last_line - first_piece.first_line + 1) for n in hl):
                 raise TextFragError(
                     f"hl_lines {attrs.get('hl_lines')} is outside the excerpt of {selection.lines_display()}", reference=f.text
                 )
@@ -259,20 +267,21 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             return render.broken(failure.message, inline=not alone)
         return render.block(
             excerpt,
-            caption=f.label or default_caption(selection),
+            caption=f.label or default_caption(pieces),
             language=language,
             highlighter=self.highlighter,
             linenostart=start,
             hl_lines=hl,
             source_url=url,
             classes=classes[1:],
+            more=[(display_text(p.text), p.first_line if start is not None else None) for p in pieces[1:]],
         )
 
     def _link_target(self, f: Found, q: Quote | None, page: Page) -> str:
         if q is None:
             return "#"
         ref = q.reference
-        embed = self.embeds.get((ref.path, str(ref.fragment.scheme) if ref.fragment else ""))
+        embed = self.embeds.get(identity(ref))
         if embed is not None:
             if embed.page_url == page.url:
                 return f"#{embed.anchor}"

@@ -65,9 +65,9 @@ def _source_link(url: str | None, text: str) -> str:
 
 def _pygments(text: str, language: str, css_class: str, linenostart: int | None, hl_lines: list[int]) -> str:
     try:
-        lexer = get_lexer_by_name(language, stripnl=False)
+        lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
     except ClassNotFound:
-        lexer = TextLexer(stripnl=False)
+        lexer = TextLexer(stripnl=False, ensurenl=False)
     formatter = HtmlFormatter(
         cssclass=css_class,
         wrapcode=True,
@@ -75,7 +75,15 @@ def _pygments(text: str, language: str, css_class: str, linenostart: int | None,
         linenostart=linenostart or 1,
         hl_lines=hl_lines,
     )
-    return highlight(text, lexer, formatter)
+    html: str = highlight(text, lexer, formatter)
+    if not text.endswith("\n"):
+        # the formatter ends every line with a newline; the excerpt's text must stay as quoted
+        head, sep, tail = html.rpartition("\n</code></pre>")
+        html = head + "</code></pre>" + tail if sep else html
+    return html
+
+
+ELISION_HTML = '<div class="txtfrag-elision" aria-label="lines left out">\u22ef</div>'
 
 
 def block(
@@ -88,17 +96,27 @@ def block(
     hl_lines: list[int],
     source_url: str | None,
     classes: list[str],
+    more: list[tuple[str, int | None]] = (),  # type: ignore[assignment]
 ) -> str:
-    """A block excerpt: ``div.txtfrag`` with the caption (permalink, view-source link) and the code."""
+    """A block excerpt: ``div.txtfrag`` with the caption (permalink, view-source link) and the code.
+
+    ``more`` holds the further pieces of a disjoint selection, (text, first line number), rendered in
+    file order after ``e.text`` with an elision marker between pieces.
+    """
     title = f'<span class="filename">{escape(caption)}{_permalink(e.anchor)}{_source_link(source_url, "view source")}</span>'
-    if highlighter.kind == "plain" and linenostart is None and not hl_lines:
-        code = (
-            f'<p class="txtfrag-caption">{title}</p><pre><code class="language-{escape(language)}">{escape(e.text)}</code></pre>'
-        )
+    codes = []
+    for i, (text, start) in enumerate([(e.text, linenostart), *more]):
+        hl = hl_lines if i == 0 else []
+        if highlighter.kind == "plain" and start is None and not hl:
+            codes.append(f'<pre><code class="language-{escape(language)}">{escape(text)}</code></pre>')
+        else:
+            codes.append(_pygments(text, language, highlighter.css_class, start, hl))
+    body = ELISION_HTML.join(codes)
+    opening = f'<div class="{highlighter.css_class}">'
+    if body.startswith(opening):
+        code = body.replace(opening, opening + title, 1)
     else:
-        html = _pygments(e.text, language, highlighter.css_class, linenostart, hl_lines)
-        opening = f'<div class="{highlighter.css_class}">'
-        code = html.replace(opening, opening + title, 1) if html.startswith(opening) else title + html
+        code = f'<p class="txtfrag-caption">{title}</p>{body}'
     cls = " ".join(["txtfrag", *classes])
     return f'<div class="{escape(cls)}" id="{e.anchor}" {_data(e)}>{code}</div>'
 
@@ -125,6 +143,7 @@ CSS = """\
 .txtfrag .txtfrag-source { font-size: 85%; margin-left: 0.5em; }
 span.txtfrag > code { white-space: pre-wrap; }
 span.txtfrag > .txtfrag-source { font-size: 75%; vertical-align: super; }
+.txtfrag-elision { text-align: center; opacity: 0.6; line-height: 1; margin: 0.2em 0; }
 .txtfrag-error { display: block; color: #b00020; font-weight: bold; white-space: pre-wrap; font-family: monospace; }
 span.txtfrag-error { display: inline; }
 """

@@ -32,6 +32,7 @@ CONFIG_VALUES: tuple[tuple[str, Any, Literal["env"], tuple[type, ...], str], ...
     ("textfrag_on_stale", "error", "env", (str,), "'error' fails the build on a stale reference, 'warning' only warns"),
     ("textfrag_source_url", None, "env", (str, type(None)), "template of a 'view source' link: {path}, {first}, {last}"),
     ("textfrag_max_size", textfrag.DEFAULT_MAX_SIZE, "env", (int,), "larger quoted files are refused (bytes)"),
+    ("textfrag_pdi_map", {}, "env", (dict,), "Persistent Document Identifier (pdi://...) -> file under the root"),
 )
 
 STATIC = Path(__file__).resolve().parent / "static"

@@ -43,15 +43,20 @@ def quote_here(env: BuildEnvironment, lineno: int, text: str) -> Quote | None:
     except TextFragError as err:
         record_problem(env, docname, lineno, err, error=True)
         return None
+    try:
+        path = cache.pdi_path(ref.path, ref.text) if ref.dialect == "pdi" else ref.path
+    except TextFragError as err:
+        record_problem(env, docname, lineno, err, error=True)
+        return None
     # noted before the read: a file that cannot be read now still triggers a rebuild when it changes
-    env.note_dependency(str(cache.root / ref.path))
+    env.note_dependency(str(cache.root / path))
     try:
         q = quote(cache, ref)
     except TextFragError as err:
-        record_dependency(env, docname, ref.path, None)
+        record_dependency(env, docname, path, None)
         record_problem(env, docname, lineno, err, error=True)
         return None
-    record_dependency(env, docname, ref.path, q.source.md5)
+    record_dependency(env, docname, path, q.source.md5)
     if q.stale is not None:
         record_problem(env, docname, lineno, q.stale, error=env.config.textfrag_on_stale != "warning")
     return q
@@ -75,7 +80,7 @@ class TxtfragDirective(SphinxDirective):
 
     required_arguments = 1
     optional_arguments = 0
-    final_argument_whitespace = False
+    final_argument_whitespace = True  # so that a space in a reference gets textfrag's own message
     has_content = False
     option_spec = {
         "caption": directives.unchanged,
@@ -91,33 +96,46 @@ class TxtfragDirective(SphinxDirective):
         q = quote_here(self.env, self.lineno, self.arguments[0])
         if q is None:
             return [_broken(self.arguments[0])]
+        pieces = q.selections
         selection = q.selection
-        text = display_text(selection.text)
         try:
+            texts = [display_text(p.text) for p in pieces]
             if "dedent" in self.options:
-                text = dedent(text, self.options["dedent"])
-            hl_lines = emphasized_lines(self.options["emphasize-lines"], selection) if "emphasize-lines" in self.options else []
+                texts = [dedent(t, self.options["dedent"]) for t in texts]
+            spec = self.options.get("emphasize-lines")
+            if spec is None:
+                hl: list[list[int]] = [[] for _ in pieces]
+            elif len(pieces) == 1:
+                hl = [emphasized_lines(spec, pieces[0])]  # type: ignore[list-item]
+            else:
+                hl = emphasized_lines(spec, pieces)  # type: ignore[assignment]
             url = source_url(self.config.textfrag_source_url, selection)
         except TextFragError as err:
             err.reference = self.arguments[0]
             record_problem(self.env, self.env.docname, self.lineno, err, error=True)
             return [_broken(self.arguments[0])]
-        literal = nodes.literal_block(text, text)
-        literal["language"] = self.options.get("language") or language_for(q.source.path)
-        literal["linenos"] = "linenos" in self.options
-        literal["highlight_args"] = {"linenostart": selection.first_line}
-        if hl_lines:
-            literal["highlight_args"]["hl_lines"] = hl_lines
-        literal["classes"] += self.options.get("class", [])
-        self.set_source_info(literal)
+        language = self.options.get("language") or language_for(q.source.path)
+        blocks: list[nodes.Node] = []
+        for i, (piece, text, hl_lines) in enumerate(zip(pieces, texts, hl, strict=True)):
+            if i:  # disjoint pieces: an elision marker between them
+                blocks.append(nodes.paragraph("\u22ef", "\u22ef", classes=["txtfrag-elision"]))
+            literal = nodes.literal_block(text, text)
+            literal["language"] = language
+            literal["linenos"] = "linenos" in self.options
+            literal["highlight_args"] = {"linenostart": piece.first_line}  # each piece numbered as in the file
+            if hl_lines:
+                literal["highlight_args"]["hl_lines"] = hl_lines
+            literal["classes"] += self.options.get("class", [])
+            self.set_source_info(literal)
+            blocks.append(literal)
 
-        caption_text = self.options.get("caption") or default_caption(selection)
+        caption_text = self.options.get("caption") or default_caption(pieces)
         caption = nodes.caption(caption_text, caption_text)
         if url:
             caption += nodes.Text(" ")
             caption += nodes.reference("", "view source", refuri=url, classes=["txtfrag-source"])
         self.set_source_info(caption)
-        block = txtfrag_block("", caption, literal, literal_block=True, classes=["literal-block-wrapper"])
+        block = txtfrag_block("", caption, *blocks, literal_block=True, classes=["literal-block-wrapper"])
         block["txtfrag_caption"] = caption_text
         anchor_and_data(block, q, self.state.document)
         self.add_name(block)
@@ -131,7 +149,7 @@ class TxtfragRole(SphinxRole):
         q = quote_here(self.env, self.lineno, self.text)
         if q is None:
             return [_broken(self.text, inline=True)], []
-        text = display_text(q.selection.text)
+        text = " \u22ef ".join(display_text(p.text) for p in q.selections)
         node = txtfrag_inline(text, text)
         try:
             url = source_url(self.config.textfrag_source_url, q.selection)

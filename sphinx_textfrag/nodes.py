@@ -30,10 +30,20 @@ def _data_attributes(node: nodes.Element) -> dict[str, Any]:
 
 
 def visit_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
+    node["txtfrag_body_start"] = len(self.body)
     self.body.append(self.starttag(node, "div", CLASS="docutils container", **_data_attributes(node)))
 
 
 def depart_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
+    # Pygments ends every highlighted line with a newline; a piece that does not end with a line ending
+    # in the file must not gain one, since the pre's text is the excerpt (shared/CONTRACT.md section 6)
+    unterminated = [not lit.astext().endswith("\n") for lit in node.findall(nodes.literal_block)]
+    chunks = [i for i in range(node["txtfrag_body_start"], len(self.body)) if "</pre>" in self.body[i]]
+    for i, strip in zip(chunks, unterminated, strict=False):
+        if strip:
+            head, sep, tail = self.body[i].rpartition("\n</pre>")
+            if sep:
+                self.body[i] = head + "</pre>" + tail
     self.body.append("</div>\n")
 
 

@@ -47,7 +47,7 @@ def cache_of(env: BuildEnvironment) -> SourceCache:
 def new_cache(env: BuildEnvironment, confdir: Path) -> SourceCache:
     config = env.config
     root = (confdir / config.textfrag_root).resolve()
-    cache = SourceCache(root, charset=config.textfrag_charset, max_size=config.textfrag_max_size)
+    cache = SourceCache(root, charset=config.textfrag_charset, max_size=config.textfrag_max_size, pdi_map=config.textfrag_pdi_map)
     env.textfrag_cache = cache  # type: ignore[attr-defined]
     return cache
 

@@ -289,6 +289,14 @@ def parse_reference(text: str) -> Reference:
         check_path_syntax(path, text)
         if frag_text is None:
             return Reference(path, None, text)
+        space = next((i for i, ch in enumerate(frag_text) if ch.isspace()), None)
+        if space is not None and not frag_text.startswith(("char=", "line=")):
+            raise FragmentSyntaxError(
+                "a fragment has no white space; write a space as %20",
+                source=text,
+                span=(offset + space, offset + space + 1),
+                spec="RFC 3986 section 3.5",
+            )
         selector = parse_selector(frag_text, offset=offset, shown=text)
         if selector is not None:
             return Reference(path, None, text, selector)

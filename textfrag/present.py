@@ -18,6 +18,7 @@ from .resolve import Selection
 
 __all__ = [
     "anchor_id",
+    "identity",
     "unique_anchor",
     "default_caption",
     "display_text",
@@ -39,9 +40,17 @@ def anchor_id(reference: Reference) -> str:
     >>> anchor_id(parse_reference("src/app.py#line=10,20;md5=" + "0" * 32))
     'txtfrag-src-app-py-line-10-20'
     """
-    what = reference.path if reference.fragment is None else f"{reference.path}-{reference.fragment.scheme}"
+    what = f"{reference.path}-{identity(reference)[1]}" if reference.selector or reference.fragment else reference.path
     slug = _NOT_ID.sub("-", what.lower()).strip("-")
     return f"txtfrag-{slug or 'file'}"
+
+
+def identity(reference: Reference) -> tuple[str, str]:
+    """What makes two references "the same excerpt" for links and anchors: the path and what is
+    selected, not the integrity checks (so refreshing an md5 changes neither)."""
+    if reference.selector is not None:
+        return reference.path, str(reference.selector)
+    return reference.path, "" if reference.fragment is None else str(reference.fragment.scheme)
 
 
 def unique_anchor(base: str, taken: Container[str]) -> str:
@@ -54,9 +63,13 @@ def unique_anchor(base: str, taken: Container[str]) -> str:
     return f"{base}-{n}"
 
 
-def default_caption(selection: Selection) -> str:
-    """``src/app.py, lines 11-20`` (1-based, as editors number)."""
-    return f"{selection.source.path}, {selection.lines_display()}"
+def default_caption(selection: Selection | list[Selection]) -> str:
+    """``src/app.py, lines 11-20`` (1-based, as editors number); disjoint pieces are listed in order:
+    ``src/app.py, line 1 and lines 30-31``."""
+    pieces = selection if isinstance(selection, list) else [selection]
+    where = [p.lines_display() for p in pieces]
+    listed = where[0] if len(where) == 1 else ", ".join(where[:-1]) + " and " + where[-1]
+    return f"{pieces[0].source.path}, {listed}"
 
 
 def display_text(text: str) -> str:
@@ -125,10 +138,22 @@ def source_url(template: str | None, selection: Selection) -> str | None:
         ) from None
 
 
-def emphasized_lines(spec: str, selection: Selection) -> list[int]:
+def emphasized_lines(spec: str, selection: Selection | list[Selection]) -> list[int] | list[list[int]]:
     """Lines to emphasise, written in the source file's own line numbers (``12,14-16``), as positions
     1..n within the excerpt (what Pygments' ``hl_lines`` takes). Lines outside the excerpt are an error.
+    For disjoint pieces (a list), one such list per piece.
     """
+    if isinstance(selection, list):
+        wanted: set[int] = set()
+        for part in spec.replace(" ", "").split(","):
+            a, sep, b = part.partition("-")
+            if not a.isdigit() or (sep and not b.isdigit()):
+                raise TextFragError(f"emphasize-lines takes source line numbers such as 12,14-16, not {spec!r}")
+            wanted.update(range(int(a), (int(b) if sep else int(a)) + 1))
+        per_piece = [[n - p.first_line + 1 for n in sorted(wanted) if p.first_line <= n <= p.last_line] for p in selection]
+        if sum(map(len, per_piece)) != len(wanted):
+            raise TextFragError(f"emphasize-lines {spec} names lines outside the excerpt's pieces")
+        return per_piece
     first, last = selection.first_line, selection.last_line
     out: list[int] = []
     for part in spec.replace(" ", "").split(","):

@@ -69,7 +69,7 @@ class Quote:
     @property
     def text(self) -> str:
         """The excerpt as it stands in the file; disjoint pieces are separated by a line ``⋯``."""
-        parts = []
+        parts: list[str] = []
         for i, piece in enumerate(self.selections):
             if i:  # the marker stands on a line of its own
                 parts.append(ELISION if not parts[-1].endswith(("\n", "\r", "\x85")) else ELISION.lstrip("\n"))

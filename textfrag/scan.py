@@ -67,7 +67,11 @@ def _line_at(text: str, offset: int) -> int:
 
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,}|:{3,})[ \t]*(.*)$")
 _MYST_DIRECTIVE = re.compile(r"^\{txtfrag\}[ \t]+(\S+)[ \t]*$")
-_MD_LINK = re.compile(r"!?\[((?:[^\[\]\\]|\\.|\[[^\[\]]*\])*)\]\(\s*<?(txtfrag:[^\s)>]+)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
+# a link destination may hold balanced parentheses (CommonMark; Wilde's line(2)match(x) needs them)
+_DEST = r"(?:[^\s()<>]|\((?:[^\s()<>]|\([^\s()<>]*\))*\))+"
+_MD_LINK = re.compile(
+    r"!?\[((?:[^\[\]\\]|\\.|\[[^\[\]]*\])*)\]\(\s*<?(txtfrag:" + _DEST + r")>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
+)
 _MD_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*<?(txtfrag:[^\s>]+)>?", re.MULTILINE)
 _BACKTICKS = re.compile(r"`+")
 _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")

@@ -34,7 +34,7 @@ def test_reader_follows_an_excerpt_anchor_and_sees_the_quoted_text(
     excerpt = page.locator(f"#{anchor}")
     assert excerpt.is_visible()
     box = excerpt.bounding_box()
-    assert box is not None and 0 <= box["y"] < 700  # scrolled into view
+    assert box is not None and -2 <= box["y"] < 700  # scrolled into view (subpixel rounding at the top)
     assert (
         excerpt.locator("pre").inner_text()
         == "Version 1.2 (2026-10-01)\n  * Faster startup.\n  * Fixed the crash when the shelf is empty.\n"

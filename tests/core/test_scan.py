@@ -154,3 +154,8 @@ def test_language_guess_keyed_by_extension_agrees_with_pygments_on_every_pattern
         lexer = find_lexer_class_for_filename(name)
         expected = lexer.aliases[0] if lexer is not None and lexer.aliases else "text"
         assert language_for(f"dir/{name}") == expected, name
+
+
+def test_link_destinations_may_hold_balanced_parentheses() -> None:
+    text = "![x](txtfrag:a.txt#line(2)match(f(x))) and [y](txtfrag:b.txt#L1) (after)\n"
+    assert [f.text for f in scan_markdown(text)] == ["txtfrag:a.txt#line(2)match(f(x))", "txtfrag:b.txt#L1"]

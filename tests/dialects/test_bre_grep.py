@@ -18,8 +18,8 @@ pytestmark = pytest.mark.skipif(GREP is None, reason="GNU grep is not installed"
 
 
 @st.composite
-def bre(draw: st.DrawFn, depth: int = 0, groups: list[int] | None = None) -> str:
-    groups = [] if groups is None else groups
+def bre(draw: st.DrawFn, depth: int = 0, groups: dict[str, object] | None = None) -> str:
+    groups = {"opened": 0, "closed": []} if groups is None else groups
     pieces = []
     for _ in range(draw(st.integers(1, 4))):
         kind = draw(st.sampled_from(["lit", "lit", "lit", "dot", "set", "nset", "class", "group", "backref", "special"]))
@@ -34,15 +34,19 @@ def bre(draw: st.DrawFn, depth: int = 0, groups: list[int] | None = None) -> str
         elif kind == "class":
             atom = draw(st.sampled_from(["[[:alpha:]]", "[[:digit:]]", "[[:space:]]", "[[:punct:]]"]))
         elif kind == "group" and depth < 2:
+            groups["opened"] = number = int(groups["opened"]) + 1  # type: ignore[call-overload]
             atom = "\\(" + draw(bre(depth + 1, groups)) + "\\)"
-            groups.append(1)  # closed: later atoms may refer to it
-        elif kind == "backref" and groups:
-            atom = "\\1"
+            groups["closed"].append(number)  # type: ignore[attr-defined]  # later atoms may refer to it
+        elif kind == "backref" and groups["closed"]:
+            atom = "\\" + str(draw(st.sampled_from(groups["closed"])))  # type: ignore[arg-type]
         elif kind == "special":
             atom = draw(st.sampled_from(["+", "?", "|", "{", "}", "\\.", "\\*", "\\[", "(", ")"]))
         else:
             atom = "a"
         quant = draw(st.sampled_from(["", "", "*", "\\{1,2\\}", "\\{2\\}", "\\{0,1\\}"]))
+        if kind == "group" and quant and atom.startswith("\\("):
+            # glibc (GNU grep) mishandles back-references to a repeated group; see the test below
+            groups["closed"].remove(number)  # type: ignore[attr-defined]
         pieces.append(atom + quant)
     body = "".join(pieces)
     if depth == 0:
@@ -106,3 +110,11 @@ def test_bre_semantics_table(pattern: str, line: str, expected: list[str]) -> No
     got = [text for _, text in our_matches(pattern, [line])]
     assert got == expected
     assert [text for _, text in grep_matches(pattern, [line])] == expected
+
+
+def test_back_reference_to_a_repeated_group_follows_posix_not_glibc() -> None:
+    """POSIX: \\(a*\\)\\{2\\} matches "" twice, so \\1 is "" and the pattern matches "1". GNU grep
+    (glibc's regex, sed alike) finds no match for it although it matches .\\(a*\\)\\1: a known glibc
+    quirk, excluded from the agreement property above and pinned here."""
+    assert our_matches(".\\(a*\\)\\{2\\}\\1", ["1"]) == [(1, "1")]
+    assert our_matches(".\\(a*\\)\\1", ["1"]) == grep_matches(".\\(a*\\)\\1", ["1"]) == [(1, "1")]

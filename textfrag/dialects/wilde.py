@@ -22,6 +22,7 @@ selected. A pattern that takes longer than :data:`MATCH_TIMEOUT` seconds is stop
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -78,11 +79,15 @@ class Match:
         found: list[Selection] = []
         text = source.text
         starts = source.line_starts
+        deadline = time.monotonic() + MATCH_TIMEOUT  # one budget for the whole file, not per line
         try:
             for i, start in enumerate(starts):
                 end = starts[i + 1] if i + 1 < len(starts) else len(text)
                 line = text[start:end].rstrip("\r\n\x85")  # matching is line by line, as grep does
-                for m in self.compiled.finditer(line, timeout=MATCH_TIMEOUT):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                for m in self.compiled.finditer(line, timeout=left):
                     if m.end() > m.start():
                         found.append(select(source, start + m.start(), start + m.end()))
         except TimeoutError:
@@ -193,7 +198,9 @@ def translate_bre(bre: str) -> str:
     """
     out: list[str] = []
     i, n = 0, len(bre)
-    groups = 0
+    opened = 0  # groups are numbered in the order they open
+    open_stack: list[int] = []
+    closed: set[int] = set()
     at_start = True  # where '*' is literal and '^' an anchor
     while i < n:
         ch = bre[i]
@@ -203,11 +210,15 @@ def translate_bre(bre: str) -> str:
             nxt = bre[i + 1]
             i += 2
             if nxt == "(":
+                opened += 1
+                open_stack.append(opened)
                 out.append("(")
                 at_start = True
                 continue
             if nxt == ")":
-                groups += 1  # a back-reference may name closed groups only
+                if not open_stack:
+                    raise ValueError("\\) closes no group")
+                closed.add(open_stack.pop())  # a back-reference may name closed groups only
                 out.append(")")
             elif nxt == "{":
                 close = bre.find("\\}", i)
@@ -228,7 +239,7 @@ def translate_bre(bre: str) -> str:
                 out.append("{" + body + ("" if comma else "") + "}")
                 i = close + 2
             elif nxt.isdigit() and nxt != "0":
-                if int(nxt) > groups:
+                if int(nxt) not in closed:
                     raise ValueError(f"\\{nxt} refers to a group that is not closed before it")
                 out.append("\\" + nxt)
             elif nxt in ".[]*^$\\":
