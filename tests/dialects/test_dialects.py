@@ -90,12 +90,39 @@ def test_a_pathological_match_is_stopped_with_a_clear_error(monkeypatch: pytest.
 
 def test_yee_word_splitting_examples() -> None:
     assert [w for w, _, _ in words("Hey! That 'quick' brown fox didn't jump over the lazy dog?")] == [
-        "Hey", "That", "quick", "brown", "fox", "didnt", "jump", "over", "the", "lazy", "dog",
+        "Hey",
+        "That",
+        "quick",
+        "brown",
+        "fox",
+        "didnt",
+        "jump",
+        "over",
+        "the",
+        "lazy",
+        "dog",
     ]
     german = "Es brillig war. Die schlichten Toven\nWirrten und wimmelten in\nWaben;\nUnd aller-mümsige Burggoven\nDie mohmem Räth' ausgraben1."
     assert [w for w, _, _ in words(german)] == [
-        "Es", "brillig", "war", "Die", "schlichten", "Toven", "Wirrten", "und", "wimmelten", "in",
-        "Waben", "Und", "aller", "mumsige", "Burggoven", "Die", "mohmem", "Rath", "ausgraben1",
+        "Es",
+        "brillig",
+        "war",
+        "Die",
+        "schlichten",
+        "Toven",
+        "Wirrten",
+        "und",
+        "wimmelten",
+        "in",
+        "Waben",
+        "Und",
+        "aller",
+        "mumsige",
+        "Burggoven",
+        "Die",
+        "mohmem",
+        "Rath",
+        "ausgraben1",
     ]
 
 
@@ -153,16 +180,49 @@ FOLD = WPT.index("\n\n")  # a match starting after this scrolls
 @pytest.mark.parametrize(
     ("fragment", "scrolls"),
     [
-        ("jumped", True), ("u-,mped", False), ("ju-,mped", True), ("null-,The%20quick", False),
-        ("foo%20foo-,bar", True), ("a%20a-,b", True), ("quick%20brown-,brown%20fox", False), ("quick%20brown-,fox", True),
-        ("Lorem-,Ipsum", True), ("end%20of%20the%20document-,test", False), ("fox-,jum,over", False), ("fox-,jum", False),
-        ("fox-,jum,-ped", True), ("jum-,ped", True), ("jumped-,null", False), ("jumped-,null,lazy", False),
-        ("brown-,jumped", False), ("foo-,bar", True), ("jum,over", False), ("jum", False), ("jum,-ped", True),
-        ("umped", False), ("null", False), ("null,lazy", False), ("b%20b,-c", True), ("foo%20foo,-bar", True),
-        ("brown,fox", True), ("brown,quick", False), ("quick,bro", False), ("quick,bro,-wn", True), ("quick,ro,-wn", False),
-        ("bro,wn", False), ("quick,null", False), ("quick,jumped,-fox", False), ("The-,quick,brown", True),
-        ("The-,quick,fox,-brown", False), ("Lorem-,Ipsum,Whitespace,-Dipsum", True), ("quick,-bro", False), ("qu,-ick", True),
-        ("quick,-null", False), ("quick,-fox", False), ("match,-suffix2", True), ("prefix-,match,-suffix3", True),
+        ("jumped", True),
+        ("u-,mped", False),
+        ("ju-,mped", True),
+        ("null-,The%20quick", False),
+        ("foo%20foo-,bar", True),
+        ("a%20a-,b", True),
+        ("quick%20brown-,brown%20fox", False),
+        ("quick%20brown-,fox", True),
+        ("Lorem-,Ipsum", True),
+        ("end%20of%20the%20document-,test", False),
+        ("fox-,jum,over", False),
+        ("fox-,jum", False),
+        ("fox-,jum,-ped", True),
+        ("jum-,ped", True),
+        ("jumped-,null", False),
+        ("jumped-,null,lazy", False),
+        ("brown-,jumped", False),
+        ("foo-,bar", True),
+        ("jum,over", False),
+        ("jum", False),
+        ("jum,-ped", True),
+        ("umped", False),
+        ("null", False),
+        ("null,lazy", False),
+        ("b%20b,-c", True),
+        ("foo%20foo,-bar", True),
+        ("brown,fox", True),
+        ("brown,quick", False),
+        ("quick,bro", False),
+        ("quick,bro,-wn", True),
+        ("quick,ro,-wn", False),
+        ("bro,wn", False),
+        ("quick,null", False),
+        ("quick,jumped,-fox", False),
+        ("The-,quick,brown", True),
+        ("The-,quick,fox,-brown", False),
+        ("Lorem-,Ipsum,Whitespace,-Dipsum", True),
+        ("quick,-bro", False),
+        ("qu,-ick", True),
+        ("quick,-null", False),
+        ("quick,-fox", False),
+        ("match,-suffix2", True),
+        ("prefix-,match,-suffix3", True),
         ("prefix-,match,matchEnd,-suffix5", True),
     ],
 )
@@ -208,9 +268,20 @@ def test_w3c_parser_cases_from_firefox(directive: str, parsed: tuple[str | None,
 
 @pytest.mark.parametrize(
     "directive",
-    ["text=start,start,start", "text=prefix-,prefix-", "text=prefix-,-suffix", "text=prefix-,start,end,-suffix,foo",
-     "text=foo,prefix-,start", "text=prefix-,,start,", "text=,prefix,start", "text=", "text=&", "text=,",
-     "text=foo-,bar,-baz:~:text=foo", "foo"],
+    [
+        "text=start,start,start",
+        "text=prefix-,prefix-",
+        "text=prefix-,-suffix",
+        "text=prefix-,start,end,-suffix,foo",
+        "text=foo,prefix-,start",
+        "text=prefix-,,start,",
+        "text=,prefix,start",
+        "text=",
+        "text=&",
+        "text=,",
+        "text=foo-,bar,-baz:~:text=foo",
+        "foo",
+    ],
 )
 def test_w3c_invalid_directives_from_firefox_are_errors(directive: str) -> None:
     with pytest.raises(FragmentSyntaxError):
@@ -241,8 +312,11 @@ def test_pdi_examples_resolve_through_the_mapping_in_crlf_canonical_positions(tm
     (tmp_path / "speech.txt").write_bytes(b"Remarks by the President\nat the\r\ndedication of the memorial\n")
     cache = SourceCache(tmp_path, pdi_map={"pdi://oma.eop.gov.us/1997/09/01/1.text.1": "speech.txt"})
     # CRLF-canonical: "Remarks by the President\r\nat the\r\n" is 26 + 8 = 34 characters
-    for ref in ("urn:pdi://oma.eop.gov.us/1997/09/01/1.text.1#char=37,51", "pdi://oma.eop.gov.us/1997/09/01/1.text.1#37,51",
-                "txtfrag:URN:PDI://oma.eop.gov.us/1997/09/01/1.text.1#CHAR=37,51"):
+    for ref in (
+        "urn:pdi://oma.eop.gov.us/1997/09/01/1.text.1#char=37,51",
+        "pdi://oma.eop.gov.us/1997/09/01/1.text.1#37,51",
+        "txtfrag:URN:PDI://oma.eop.gov.us/1997/09/01/1.text.1#CHAR=37,51",
+    ):
         assert quote(cache, ref).text == "ication of the"  # 34 = the "d" of dedication
     assert quote(cache, "pdi://oma.eop.gov.us/1997/09/01/1.text.1#char=0,26").text == "Remarks by the President\n"
 
@@ -297,3 +371,41 @@ def test_make_from_turns_every_dialect_into_rfc5147_for_the_same_text(tmp_path: 
         original = [s.text for s in quote(cache, f"t.txt#{frag}").selections]
         assert [quote(cache, m).text for m in made] == original
         assert all(";length=" in m and ";md5=" in m for m in made)
+
+
+# -- hostile input ---------------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FORMS = [
+    "",
+    "char(",
+    "line(",
+    "match(",
+    ":words:",
+    ":~:text=",
+    ":~:",
+    "L",
+    "L1-L",
+    "pdi://a.b.us/1997/09/01/1.text.1#",
+    "urn:pdi:",
+]
+TAILS = st.lists(
+    st.sampled_from(list("()^,-%&=:#0123456789LaAbz\\[]*.{}$ \u00e9\ufffd") + ["%FF", "%E2%9C", "9" * 5000]), max_size=30
+).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from(FORMS), TAILS, st.text(alphabet=st.sampled_from(list("ab ()\n\r\x85fox.")), max_size=40))
+def test_any_dialect_input_raises_only_textfrag_errors_and_never_hangs(form: str, tail: str, text: str) -> None:
+    try:
+        ref = parse_reference(f"t.txt#{form}{tail}" if not form.startswith(("pdi", "urn")) else form + tail)
+    except TextFragError:
+        return
+    if ref.selector is None or ref.dialect == "pdi":
+        return
+    try:
+        ref.selector.select(Source("t.txt", text.encode()))
+    except TextFragError:
+        pass

@@ -30,6 +30,10 @@ class LineAnchor:
 
 def parse_line_anchor(text: str, *, offset: int = 0, shown: str | None = None) -> LineAnchor:
     shown = text if shown is None else shown
+    if len(text) > 40:  # any line past the end is an error anyway; Python refuses int() of 4300+ digits
+        raise FragmentSyntaxError(
+            "a line number of more than 18 digits", source=shown, span=(offset, offset + len(text)), spec="GitHub/w3m line anchor"
+        )
     if text.startswith("L"):
         first_s, _, last_s = text[1:].partition("-L")
         first, last = int(first_s), int(last_s) if last_s else int(first_s)

@@ -125,7 +125,10 @@ def _error(message: str, shown: str, start: int, end: int) -> FragmentSyntaxErro
 def parse_wilde(text: str, *, offset: int = 0, shown: str | None = None) -> WildeFragment:
     """Parse concatenated ``char()``/``line()``/``match()`` parts (percent-decoded first)."""
     shown = text if shown is None else shown
-    decoded = unquote(text, errors="strict") if "%" in text else text
+    try:
+        decoded = unquote(text, errors="strict") if "%" in text else text
+    except UnicodeDecodeError as exc:
+        raise _error(f"a percent-escape does not decode as UTF-8 ({exc.reason})", shown, offset, offset + len(text)) from None
     if decoded != text:
         # positions in errors refer to the decoded text, shown on its own
         shown, offset = decoded, 0
