@@ -26,3 +26,34 @@ def root(tmp_path: Path) -> Path:
     r = tmp_path / "root"
     r.mkdir()
     return r
+
+
+def commit_all(repo: Path, message: str = "snapshot") -> None:
+    """Make ``repo`` a git repository (if it is not) and commit everything in it, with the git CLI."""
+    import subprocess
+
+    steps = (
+        []
+        if (repo / ".git").exists()
+        else [["init", "-q"], ["config", "user.email", "t@example.org"], ["config", "user.name", "T"]]
+    )
+    for args in [*steps, ["config", "core.autocrlf", "false"], ["add", "."], ["commit", "-qm", message]]:
+        subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+
+@pytest.fixture
+def read_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every file textfrag reads is appended to this log (a file: forked hashing workers read too)."""
+    import textfrag.source as source_module
+
+    log = tmp_path / "reads.log"
+    log.touch()
+    real = source_module.read_under_root
+
+    def counting(real_root: str, path: str, *args: object) -> bytes:
+        with open(log, "a") as fh:
+            fh.write(path + "\n")
+        return real(real_root, path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(source_module, "read_under_root", counting)
+    return log

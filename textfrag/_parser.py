@@ -187,6 +187,7 @@ def _check(cur: _Cursor) -> IntegrityCheck:
 
 # The whole grammar above as one expression, for the common case of a well-formed fragment; anything
 # it does not match goes through the cursor parser, which finds and reports the error.
+_WHITE_SPACE = re.compile(r"\s")
 _N = f"[0-9]{{0,{MAX_DIGITS}}}"
 _FAST = re.compile(
     rf"(char|line)=(?:([0-9]{{1,{MAX_DIGITS}}})|({_N}),({_N}))"
@@ -289,12 +290,12 @@ def parse_reference(text: str) -> Reference:
         check_path_syntax(path, text)
         if frag_text is None:
             return Reference(path, None, text)
-        space = next((i for i, ch in enumerate(frag_text) if ch.isspace()), None)
-        if space is not None and not frag_text.startswith(("char=", "line=")):
+        space = None if frag_text.startswith(("char=", "line=")) else _WHITE_SPACE.search(frag_text)
+        if space is not None:  # (RFC 5147's own grammar already refuses it, with its section)
             raise FragmentSyntaxError(
                 "a fragment has no white space; write a space as %20",
                 source=text,
-                span=(offset + space, offset + space + 1),
+                span=(offset + space.start(), offset + space.start() + 1),
                 spec="RFC 3986 section 3.5",
             )
         selector = parse_selector(frag_text, offset=offset, shown=text)

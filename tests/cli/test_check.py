@@ -77,28 +77,17 @@ def test_root_option_and_single_files(tree: Path) -> None:
     assert r.returncode == 0, r.stderr
 
 
-def test_each_file_is_read_once(tree: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import textfrag.source as source_module
+def test_each_file_is_read_once(tree: Path, monkeypatch: pytest.MonkeyPatch, read_log: Path) -> None:
     from textfrag.cli import main
 
-    log = tmp_path / "reads.log"  # a file, since forked hashing workers do the reading
-    real = source_module.read_under_root
-
-    def counting(real_root: str, path: str, *args: object) -> bytes:
-        with open(log, "a") as fh:
-            fh.write(path + "\n")
-        return real(real_root, path, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(source_module, "read_under_root", counting)
     monkeypatch.chdir(tree)
     assert main(["check", "docs"]) == 0
-    assert log.read_text().splitlines() == ["src/app.txt"]
+    assert read_log.read_text().splitlines() == ["src/app.txt"]
 
 
 def test_a_large_tree_is_hashed_in_workers_each_file_once_with_errors_reported(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read_log: Path
 ) -> None:
-    import textfrag.source as source_module
     from textfrag.cli import main
 
     src = tmp_path / "src"
@@ -114,17 +103,8 @@ def test_a_large_tree_is_hashed_in_workers_each_file_once_with_errors_reported(
     (src / "bad.txt").write_bytes(b"\xff\xfe\xfa")
     lines.append("![c](txtfrag:src/bad.txt#line=1)\n\n![d](txtfrag:src/none.txt)\n")
     (tmp_path / "index.md").write_text("".join(lines))
-    log = tmp_path / "reads.log"
-    real = source_module.read_under_root
-
-    def counting(real_root: str, path: str, *args: object) -> bytes:
-        with open(log, "a") as fh:
-            fh.write(path + "\n")
-        return real(real_root, path, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(source_module, "read_under_root", counting)
     monkeypatch.chdir(tmp_path)
     code = main(["check", "index.md"])
-    reads = log.read_text().splitlines()
+    reads = read_log.read_text().splitlines()
     assert sorted(reads) == sorted({f"src/f{i}.txt" for i in range(300)} | {"src/bad.txt", "src/none.txt"})
     assert code == 2

@@ -12,6 +12,7 @@ from urllib.parse import urljoin
 
 import pytest
 
+from ..conftest import commit_all
 from .conftest import APP, MATERIAL, Site, md5
 
 GOOD = f"src/app.py#line=10,20;length={len(APP)};md5={md5(APP)}"
@@ -179,14 +180,7 @@ def test_serve_rebuilds_when_a_quoted_file_changes_and_survives_a_stale_referenc
 
 def test_stale_messages_say_moved_or_changed_and_what_to_run(site: Site, caplog: pytest.LogCaptureFixture) -> None:
     site.page("index.md", f"# I\n\n![](txtfrag:{GOOD})\n")
-    for args in (
-        ["init", "-q"],
-        ["config", "user.email", "t@example.org"],
-        ["config", "user.name", "T"],
-        ["add", "."],
-        ["commit", "-qm", "docs"],
-    ):
-        subprocess.run(["git", *args], cwd=site.root, check=True, capture_output=True)
+    commit_all(site.root)
     site.write("src/app.py", "# inserted\n" + APP)
     r = site.build(caplog)
     assert not r.ok

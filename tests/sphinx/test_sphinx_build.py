@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from ..conftest import commit_all
 from .conftest import APP, Site, md5
 
 GOOD = f"src/app.py#line=10,20;length={len(APP)};md5={md5(APP)}"
@@ -204,22 +205,9 @@ def test_other_builders_get_a_captioned_literal_block(site: Site, builder: str) 
         assert "src/app.py, lines 11-20" in out
 
 
-def _git_repo(root: Path) -> None:
-    import subprocess
-
-    for args in (
-        ["init", "-q"],
-        ["config", "user.email", "t@example.org"],
-        ["config", "user.name", "T"],
-        ["add", "."],
-        ["commit", "-qm", "docs"],
-    ):
-        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
-
-
 def test_stale_warnings_say_moved_or_changed_and_what_to_run(site: Site) -> None:
     site.page("index.rst", f"T\n=\n\n.. txtfrag:: {GOOD}\n\n.. txtfrag:: src/app.py#line=0,2;length={len(APP)};md5={md5(APP)}\n")
-    _git_repo(site.root)
+    commit_all(site.root)
     site.write("src/app.py", "# inserted\n" + APP.replace("value_1 = 1", "value_1 = 100"))
     b = site.build()
     assert b.statuscode == 1
