@@ -278,26 +278,30 @@ def parse_reference(text: str) -> Reference:
     >>> str(parse_reference("txtfrag:src/app.py#line=10,20"))
     'src/app.py#line=10,20'
     """
-    from .dialects import parse_selector
-    from .dialects.pdi import is_pdi, parse_pdi
-
     body = text[len(PREFIX) :] if text.startswith(PREFIX) else text
     try:
-        if is_pdi(body):  # the whole reference is a URN, mapped to a file later (SourceCache.pdi_map)
+        if body[:8].lower().startswith(("urn:pdi:", "pdi://")):
+            # the whole reference is a URN, mapped to a file later (SourceCache.pdi_map)
+            from .dialects.pdi import parse_pdi
+
             pdi = parse_pdi(body)
             return Reference(pdi.resource, None, text, pdi)
         path, frag_text, offset = split_reference(text)
         check_path_syntax(path, text)
         if frag_text is None:
             return Reference(path, None, text)
-        space = None if frag_text.startswith(("char=", "line=")) else _WHITE_SPACE.search(frag_text)
-        if space is not None:  # (RFC 5147's own grammar already refuses it, with its section)
+        if frag_text.startswith(("char=", "line=")):  # RFC 5147, the common case: no dialect machinery
+            return Reference(path, parse_fragment(frag_text, offset=offset, shown=text), text)
+        space = _WHITE_SPACE.search(frag_text)
+        if space is not None:  # (RFC 5147's own grammar refuses it too, with its section)
             raise FragmentSyntaxError(
                 "a fragment has no white space; write a space as %20",
                 source=text,
                 span=(offset + space.start(), offset + space.start() + 1),
                 spec="RFC 3986 section 3.5",
             )
+        from .dialects import parse_selector
+
         selector = parse_selector(frag_text, offset=offset, shown=text)
         if selector is not None:
             return Reference(path, None, text, selector)

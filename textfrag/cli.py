@@ -23,7 +23,6 @@ from .errors import StaleError, TextFragError
 from .fragment import Reference
 from .quote import make_reference, quote
 from .resolve import Selection, select
-from .rewrite import DocText, apply_edits, read_doc, unified_diff, write_atomic
 from .scan import Found, doc_files, scan_file
 from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Digest, Source, SourceCache, digest_batch
 from .verify import mismatches, needs_text
@@ -377,6 +376,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Rewrite the references whose quoted text only moved; list the others; change nothing else."""
+    from .rewrite import DocText, apply_edits, read_doc, unified_diff, write_atomic
+
     cache = _cache(args)
     scan = _scan(args)
     problems = scan.problems

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ._parser import parse_reference
-from .drift import Drift, classify
 from .errors import StaleError, TextFragError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme
 from .resolve import Selection, resolve, select
 from .source import DEFAULT_CHARSET, Source, SourceCache, same_charset
 from .verify import verify
+
+if TYPE_CHECKING:
+    from .drift import Drift
 
 __all__ = ["Quote", "quote", "make_fragment", "make_reference", "ELISION"]
 
@@ -108,7 +111,9 @@ def _explain(cache: SourceCache, q: Quote, err: StaleError) -> None:
     fragment = q.reference.fragment
     assert fragment is not None
     selection = q.selection
-    real = Path(os.path.realpath(os.path.join(cache.real_root, q.reference.path)))
+    from .drift import classify  # only a stale reference pays for git and difflib
+
+    real = Path(os.path.realpath(os.path.join(cache.real_root, q.source.path)))
     drift = classify(q.reference, q.source, real)
     q.drift = drift
     where = f"{fragment.scheme} is {selection.lines_display()} of the file as it is now"
