@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from bench_core import compile_bytecode  # noqa: E402
-from common import alternate, make_sources, report  # noqa: E402
+from common import alternate, make_sources, plan_pages, report  # noqa: E402
 
 PAGES = 60
 CONFIG = """\
@@ -47,13 +47,9 @@ def generate(work: Path, files: int, refs: int, lines: int) -> None:
         (work / kind / "docs").mkdir(parents=True)
         (work / kind / "mkdocs.yml").write_text(CONFIG.format(extra=more))
         (work / kind / "docs" / "index.md").write_text("# Bench\n")
-    per_page = refs // PAGES
-    for d in range(PAGES):
+    for d, row in enumerate(plan_pages(meta, PAGES, refs, lines, rng)):
         pages: dict[str, list[str]] = {"txtfrag": [f"# Page {d}\n\n"], "snippets": [f"# Page {d}\n\n"]}
-        for r in range(per_page):
-            path, length, md5 = meta[(d * per_page + r) % files]
-            a = rng.randrange(0, lines - 30)
-            b = a + rng.randrange(5, 30)
+        for path, length, md5, a, b in row:
             pages["txtfrag"].append(f"![{path}](txtfrag:{path}#line={a},{b};length={length};md5={md5})\n\n")
             pages["snippets"].append(f'```python title="{path}"\n--8<-- "{path}:{a + 1}:{b}"\n```\n\n')
         for kind, parts in pages.items():

@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from bench_core import compile_bytecode  # noqa: E402
-from common import alternate, make_sources, report  # noqa: E402
+from common import alternate, make_sources, plan_pages, report  # noqa: E402
 
 PAGES = 60
 
@@ -36,13 +36,9 @@ def generate(work: Path, files: int, refs: int, lines: int) -> None:
         ext = '["sphinx_textfrag"]' if kind == "txtfrag" else "[]"
         (docs / "conf.py").write_text(f"extensions = {ext}\ntextfrag_root = '..'\nexclude_patterns = ['_build']\n")
         (docs / "index.rst").write_text("Bench\n=====\n\n.. toctree::\n\n" + "".join(f"   page{d}\n" for d in range(PAGES)))
-    per_page = refs // PAGES
-    for d in range(PAGES):
+    for d, row in enumerate(plan_pages(meta, PAGES, refs, lines, rng)):
         pages = {"txtfrag": [f"Page {d}\n=======\n\n"], "literalinclude": [f"Page {d}\n=======\n\n"]}
-        for r in range(per_page):
-            path, length, md5 = meta[(d * per_page + r) % files]
-            a = rng.randrange(0, lines - 30)
-            b = a + rng.randrange(5, 30)
+        for path, length, md5, a, b in row:
             pages["txtfrag"].append(f".. txtfrag:: {path}#line={a},{b};length={length};md5={md5}\n\n")
             pages["literalinclude"].append(f".. literalinclude:: ../{path}\n   :lines: {a + 1}-{b}\n   :caption: {path}\n\n")
         for kind, parts in pages.items():

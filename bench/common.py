@@ -24,6 +24,22 @@ def make_sources(src: Path, files: int, lines: int, rng: random.Random) -> list[
     return meta
 
 
+def plan_pages(
+    meta: list[tuple[str, int, str]], pages: int, refs: int, lines: int, rng: random.Random
+) -> list[list[tuple[str, int, str, int, int]]]:
+    """The same quoted ranges for every engine: per page, (path, length, md5, a, b) meaning lines a+1..b."""
+    per_page = refs // pages
+    plan = []
+    for d in range(pages):
+        row = []
+        for r in range(per_page):
+            path, length, md5 = meta[(d * per_page + r) % len(meta)]
+            a = rng.randrange(0, lines - 30)
+            row.append((path, length, md5, a, a + rng.randrange(5, 30)))
+        plan.append(row)
+    return plan
+
+
 def timed_build(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one build in a fresh process; exits on failure."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

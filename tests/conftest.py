@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,25 @@ def conformance_cases() -> list[tuple[str, dict[str, object]]]:
         for i, case in enumerate(json.loads(path.read_text(encoding="utf-8"))["cases"]):
             cases.append((f"{path.stem}[{i}]#{case['fragment']}", case))
     return cases
+
+
+@dataclass
+class Project:
+    """A folder of files for a test: the base of the engines' Site helpers."""
+
+    root: Path
+
+    def write(self, name: str, text: str | bytes) -> Path:
+        path = self.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+        return path
+
+    def page(self, name: str, text: str) -> Path:
+        return self.write(f"docs/{name}", text)
 
 
 @pytest.fixture

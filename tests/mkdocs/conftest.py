@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from ..conftest import Project
+
 APP = "".join(f"line {i}: value_{i} = {i} * 2\n" for i in range(1, 41))
 
 
@@ -51,21 +53,7 @@ class Result:
 
 
 @dataclass
-class Site:
-    root: Path
-
-    def write(self, name: str, text: str | bytes) -> Path:
-        path = self.root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(text, bytes):
-            path.write_bytes(text)
-        else:
-            path.write_text(text, encoding="utf-8")
-        return path
-
-    def page(self, name: str, text: str) -> Path:
-        return self.write(f"docs/{name}", text)
-
+class Site(Project):
     def config(self, text: str) -> None:
         self.write("mkdocs.yml", text)
 

@@ -12,6 +12,8 @@ import pytest
 from bs4 import BeautifulSoup
 from sphinx.testing.util import SphinxTestApp
 
+from ..conftest import Project
+
 APP = "".join(f"line {i}: value_{i} = {i} * 2\n" for i in range(1, 41))
 
 
@@ -20,26 +22,12 @@ def md5(data: str | bytes) -> str:
 
 
 @dataclass
-class Site:
+class Site(Project):
     """A Sphinx project in a temporary folder: sources under src/, documents beside conf.py."""
-
-    root: Path
 
     @property
     def docs(self) -> Path:
         return self.root / "docs"
-
-    def write(self, name: str, text: str | bytes) -> Path:
-        path = self.root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(text, bytes):
-            path.write_bytes(text)
-        else:
-            path.write_text(text, encoding="utf-8")
-        return path
-
-    def page(self, name: str, body: str) -> Path:
-        return self.write(f"docs/{name}", body)
 
     def build(self, builder: str = "html", *, fresh: bool = False, **overrides: object) -> Build:
         status, warning = StringIO(), StringIO()
