@@ -1,30 +1,66 @@
-# Two commands matter: `make example` builds and shows the example site, `make test` runs everything.
-# Both create .venv themselves.
+# Two commands matter: `make example` builds and shows the example sites, `make test` runs everything.
+# Both create .venv themselves, and both use textfrag as users get it: the wheel built from this tree
+# (through its sdist, as `python -m build` does), installed non-editable. Nothing imports the source tree.
 
-PYTHON ?= python3
-VENV   := .venv
-BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+PYTHON  ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+DIST    := dist
+VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' textfrag/_version.py)
+WHEEL   := $(DIST)/textfrag-$(VERSION)-py3-none-any.whl
+SDIST   := $(DIST)/textfrag-$(VERSION).tar.gz
+SOURCES := pyproject.toml README.md LICENSE $(shell find textfrag sphinx_textfrag mkdocs_textfrag -type f -not -path '*/__pycache__/*')
+SUM     := $(shell cat pyproject.toml Makefile | cksum | cut -d' ' -f1)
+# what the example sites need, and nothing of the test and lint tools
+EXAMPLE_DEPS := sphinx myst-parser mkdocs mkdocs-material pymdown-extensions Pygments
+# the package under test is the installed wheel: never the source tree on sys.path
+export PYTHONSAFEPATH := 1
 
-.PHONY: test example lint bench clean
+.PHONY: test example lint dist bench clean
+.DELETE_ON_ERROR:
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	rm -f $(VENV)/.installed-* && touch $(STAMP)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip build
 
-test: $(STAMP)
-	$(BIN)/python -m pytest
+# the wheel and the sdist; the wheel is built from the sdist, so the sdist is known to build it.
+# A build that warns fails: warnings today are errors in a later setuptools. (Byte-compiling is part of
+# a wheel build; an environment that disables it, PYTHONDONTWRITEBYTECODE, would make setuptools warn.)
+$(WHEEL) $(SDIST) &: $(SOURCES) | $(BIN)/python
+	rm -rf $(DIST) build *.egg-info
+	mkdir -p $(DIST).log && env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m build --outdir $(DIST) . > $(DIST).log/build.log 2>&1 \
+	  || { cat $(DIST).log/build.log; exit 1; }
+	@if grep -i 'warning' $(DIST).log/build.log; then echo "the package build warns (see above)"; exit 1; fi
+	rm -rf build *.egg-info
+
+dist: $(WHEEL)
+
+$(VENV)/.test-$(SUM): $(WHEEL)
+	$(BIN)/python -m pip install --quiet "$(WHEEL)[test]"
+	rm -f $(VENV)/.test-* && touch $@
+
+$(VENV)/.example-$(SUM): | $(BIN)/python
+	$(BIN)/python -m pip install --quiet $(EXAMPLE_DEPS) regex
+	rm -f $(VENV)/.example-* && touch $@
+
+# (re)install the freshly built wheel itself, without touching its dependencies
+$(VENV)/.wheel: $(WHEEL) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall "$(WHEEL)"
+	touch $@
+
+test: $(VENV)/.test-$(SUM) $(VENV)/.wheel
+	TEXTFRAG_DIST=$(CURDIR)/$(DIST) $(BIN)/pytest
 	$(BIN)/ruff check textfrag sphinx_textfrag mkdocs_textfrag tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
-lint: $(STAMP)
+lint: $(VENV)/.test-$(SUM)
 	$(BIN)/ruff check textfrag sphinx_textfrag mkdocs_textfrag tests bench
 	$(BIN)/ruff format --check textfrag sphinx_textfrag mkdocs_textfrag tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
-example: $(STAMP)
+example: $(VENV)/.example-$(SUM) $(VENV)/.wheel
 	$(BIN)/textfrag check --root example_site example_site/sphinx example_site/mkdocs/docs
 	$(BIN)/python -m sphinx -b html -q example_site/sphinx example_site/_build/sphinx
 	cd example_site/mkdocs && NO_MKDOCS_2_WARNING=1 ../../$(BIN)/mkdocs build -q -d ../_build/mkdocs
@@ -33,10 +69,10 @@ example: $(STAMP)
 	@echo "MkDocs site: file://$(CURDIR)/example_site/_build/mkdocs/index.html"
 	@echo "(or serve one: $(BIN)/python -m http.server -d example_site/_build/mkdocs 8000)"
 
-bench: $(STAMP)
+bench: $(VENV)/.test-$(SUM) $(VENV)/.wheel
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_sphinx.py
 	$(BIN)/python bench/bench_mkdocs.py
 
 clean:
-	rm -rf $(VENV) example_site/_build example_site/site bench/.tree bench/.work
+	rm -rf $(VENV) $(DIST) $(DIST).log build *.egg-info example_site/_build example_site/site bench/.tree bench/.work

@@ -16,11 +16,13 @@ same scanner as ``textfrag check``); textfrag.present makes the decisions shared
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -34,6 +36,7 @@ from mkdocs.utils import get_relative_url
 
 import textfrag
 from textfrag import Quote, SourceCache, TextFragError, parse_reference, quote
+from textfrag.errors import internal_error_report
 from textfrag.present import anchor_id, default_caption, display_text, identity, language_for, source_url, unique_anchor
 from textfrag.scan import Found, scan_markdown
 
@@ -87,6 +90,25 @@ class Problem:
     error: bool
 
 
+Event = TypeVar("Event", bound=Callable[..., Any])
+
+
+def _guarded(event: Event) -> Event:
+    """An event whose unexpected exceptions (bugs in textfrag) end the build as textfrag's, with its
+    name, version and traceback, not as an anonymous traceback that reads like MkDocs' own."""
+
+    @functools.wraps(event)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return event(*args, **kwargs)
+        except PluginError:
+            raise
+        except Exception as bug:
+            raise PluginError(internal_error_report(bug)) from bug
+
+    return run  # type: ignore[return-value]
+
+
 class TextfragPlugin(BasePlugin[TextfragConfig]):
     """Embeds and verifies ``txtfrag:`` references; one source cache per build."""
 
@@ -103,9 +125,11 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
 
     # -- build lifecycle -----------------------------------------------------------------------------
 
+    @_guarded
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.command = command  # defining on_startup also keeps this instance across serve rebuilds
 
+    @_guarded
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         base_dir = Path(config.config_file_path or ".").resolve().parent
         root = (base_dir / self.config.root).resolve() if self.config.root else base_dir
@@ -120,6 +144,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             config.extra_css.append(CSS_PATH)
         return config
 
+    @_guarded
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         # a new cache for every build: `mkdocs serve` must never show an old version of a quoted file
         assert self.cache is not None
@@ -128,12 +153,14 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         self.problems, self.embeds, self.pages = [], {}, {}
         self.build_number += 1
 
+    @_guarded
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         files.append(File.generated(config, CSS_PATH, content=render.stylesheet(self.highlighter)))
         return files
 
     # -- pages ---------------------------------------------------------------------------------------
 
+    @_guarded
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         if "txtfrag:" not in markdown:
             return markdown  # the common page: nothing parsed, nothing changed
@@ -170,6 +197,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         out.append(markdown[pos:])
         return "".join(out)
 
+    @_guarded
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         state = self.pages.get(page.file.src_uri)
         if state is None:
@@ -182,6 +210,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             page.present_anchor_ids.update(state.anchors)  # so MkDocs validates links to excerpts
         return html
 
+    @_guarded
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         """Links are resolved last: by now every page's embeds are known."""
         state = self.pages.get(page.file.src_uri)
@@ -191,6 +220,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             output = output.replace(url, self._link_target(f, q, page))
         return output
 
+    @_guarded
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         self._watch_quoted_files()
         errors = [p for p in self.problems if p.error]
@@ -203,6 +233,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             return
         raise PluginError(summary + "\n(on_stale: warning makes stale references warnings)")
 
+    @_guarded
     def on_serve(self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
         self.server = server
         self._watch_quoted_files()

@@ -25,7 +25,7 @@ from textfrag.present import (
 )
 
 from .nodes import txtfrag_block, txtfrag_inline
-from .state import cache_of, record_dependency, record_problem
+from .state import cache_of, record_bug, record_dependency, record_problem
 
 
 def _dedent_option(argument: str | None) -> int | None:
@@ -93,6 +93,13 @@ class TxtfragDirective(SphinxDirective):
     }
 
     def run(self) -> list[nodes.Node]:
+        try:
+            return self._run()
+        except Exception as bug:  # a bug in textfrag: reported as textfrag's, with its location
+            record_bug(self.env, self.lineno, bug)
+            return [_broken(self.arguments[0])]
+
+    def _run(self) -> list[nodes.Node]:
         q = quote_here(self.env, self.lineno, self.arguments[0])
         if q is None:
             return [_broken(self.arguments[0])]
@@ -146,6 +153,13 @@ class TxtfragRole(SphinxRole):
     """``:txtfrag:`PATH#FRAGMENT```: an inline excerpt, verified at build time."""
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        try:
+            return self._run()
+        except Exception as bug:  # a bug in textfrag: reported as textfrag's, with its location
+            record_bug(self.env, self.lineno, bug)
+            return [_broken(self.text, inline=True)], []
+
+    def _run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         q = quote_here(self.env, self.lineno, self.text)
         if q is None:
             return [_broken(self.text, inline=True)], []

@@ -13,15 +13,18 @@ pickled as an empty cache): each quoted file is read, hashed and decoded once pe
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 from textfrag import SourceCache, TextFragError
+from textfrag.errors import internal_error_report
 
 logger = logging.getLogger("sphinx_textfrag")
 
@@ -65,7 +68,9 @@ def _deps(env: BuildEnvironment) -> dict[str, dict[str, str | None]]:
 
 
 def _emit(docname: str, problem: Problem) -> None:
-    logger.warning(problem.message, location=(docname, problem.line), type=WARNING_TYPE, subtype=problem.subtype)
+    (logger.error if problem.subtype == "internal" else logger.warning)(
+        problem.message, location=(docname, problem.line), type=WARNING_TYPE, subtype=problem.subtype
+    )
 
 
 def record_problem(env: BuildEnvironment, docname: str, line: int, err: TextFragError, *, error: bool) -> None:
@@ -74,6 +79,35 @@ def record_problem(env: BuildEnvironment, docname: str, line: int, err: TextFrag
     problem = Problem(line, message, err.kind, error)
     _problems(env).setdefault(docname, []).append(problem)
     _emit(docname, problem)
+
+
+def record_bug(env: BuildEnvironment, line: int, bug: BaseException) -> None:
+    """Report a bug in textfrag met while reading a document as textfrag's own (name, version,
+    traceback), never as Sphinx's: raising would end in Sphinx's "please report this to sphinx-doc".
+    Kept like a problem, so the build goes on, then fails (also after a parallel read)."""
+    problem = Problem(line, internal_error_report(bug), "internal", True)
+    _problems(env).setdefault(env.docname, []).append(problem)
+    _emit(env.docname, problem)
+
+
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+
+def guarded(handler: Handler, fallback: Any = None) -> Handler:
+    """An event handler whose unexpected exceptions are reported as textfrag's, failing the build; it
+    then returns ``fallback`` (what the event expects of a handler that has nothing to say)."""
+
+    @functools.wraps(handler)
+    def run(app: Sphinx, *args: Any) -> Any:
+        try:
+            return handler(app, *args)
+        except Exception as bug:  # as record_bug, for a handler that has no document
+            logger.error(internal_error_report(bug), type=WARNING_TYPE, subtype="internal")
+            app.textfrag_bugs = True  # type: ignore[attr-defined]
+            app.statuscode = 1
+            return fallback
+
+    return run  # type: ignore[return-value]
 
 
 def record_dependency(env: BuildEnvironment, docname: str, path: str, md5: str | None) -> None:
@@ -127,6 +161,8 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     status code is set instead, as Sphinx's linkcheck and doctest builders do."""
     if exception is not None:
         return
+    if getattr(app, "textfrag_bugs", 0):
+        app.statuscode = 1
     env = app.env
     read: set[str] = getattr(app, "textfrag_read", set())
     suppressed = set(app.config.suppress_warnings)
@@ -150,9 +186,9 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 
 
 def setup_state(app: Sphinx) -> dict[str, Any]:
-    app.connect("env-get-outdated", on_env_get_outdated)
-    app.connect("env-before-read-docs", on_env_before_read_docs)
-    app.connect("env-purge-doc", on_env_purge_doc)
-    app.connect("env-merge-info", on_env_merge_info)
-    app.connect("build-finished", on_build_finished)
+    app.connect("env-get-outdated", guarded(on_env_get_outdated, []))
+    app.connect("env-before-read-docs", guarded(on_env_before_read_docs))
+    app.connect("env-purge-doc", guarded(on_env_purge_doc))
+    app.connect("env-merge-info", guarded(on_env_merge_info))
+    app.connect("build-finished", guarded(on_build_finished))
     return {"env_version": 1}

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -8,12 +9,17 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-# shared/ sits beside the checkout (CI clones main with shared/ next to it)
+DATA = HERE / "data"
+# The team's shared/ folder, beside the checkout in CI: an extra check when present, never required.
 SHARED = REPO.parent / "shared"
 
+# Processes the tests start (python -m sphinx, -m mkdocs, -m textfrag) import the installed package
+# too, never the source tree of the folder they run in.
+os.environ["PYTHONSAFEPATH"] = "1"
 
-def conformance_cases() -> list[tuple[str, dict[str, object]]]:
-    folder = SHARED / "conformance"
+
+def conformance_cases(folder: Path = DATA / "conformance") -> list[tuple[str, dict[str, object]]]:
+    """The conformance vectors in ``folder`` (default: the copies kept in tests/data), as (id, case)."""
     cases = []
     for path in sorted(folder.glob("*.json")):
         for i, case in enumerate(json.loads(path.read_text(encoding="utf-8"))["cases"]):

@@ -11,9 +11,8 @@ The core knows nothing of Sphinx, docutils, MkDocs or HTML. Data flows one way::
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from ._parser import PREFIX, parse_fragment, parse_reference
+from ._version import __version__
 from .errors import (
     DecodeError,
     FragmentSyntaxError,

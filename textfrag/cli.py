@@ -1,7 +1,9 @@
 """The ``textfrag`` command line (shared/CONTRACT.md section 3).
 
 Exit codes for every subcommand: 0 ok; 1 one or more references are stale; 2 a bad reference or bad
-usage. Errors go to standard error as ``WHERE: REFERENCE: what is wrong``, never as a traceback.
+usage; 3 an internal error (a bug in textfrag). Errors go to standard error as ``WHERE: REFERENCE: what
+is wrong``, never as a traceback, except after the internal-error message: a bug must never read as a
+finding about the documentation (exit 1 is what CI takes for drift).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
 
 from . import __version__
 from ._parser import parse_reference
-from .errors import StaleError, TextFragError
+from .errors import StaleError, TextFragError, internal_error_report
 from .fragment import Reference
 from .quote import make_reference, quote
 from .resolve import Selection, select
@@ -29,7 +31,7 @@ from .verify import mismatches, needs_text
 
 __all__ = ["main"]
 
-OK, STALE, BAD = 0, 1, 2
+OK, STALE, BAD, INTERNAL = 0, 1, 2, 3
 WHERE_ARGV = "command line"
 
 
@@ -73,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="textfrag",
         description="Quote text files by RFC 5147 fragment references, and keep the quotes honest.",
-        epilog="Exit codes: 0 ok, 1 stale reference, 2 bad reference or usage.",
+        epilog="Exit codes: 0 ok, 1 stale reference, 2 bad reference or usage, 3 internal error (a bug in textfrag).",
     )
     parser.add_argument("--version", action="version", version=f"textfrag {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
@@ -454,6 +456,9 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         return OK
     except KeyboardInterrupt:
         return 130
+    except Exception as bug:  # a bug in textfrag: say so, with what a report needs, and never exit 1 ("stale")
+        print(internal_error_report(bug), file=err, end="")
+        return INTERNAL
 
 
 def run() -> None:

@@ -4,14 +4,18 @@ Adapters (CLI, Sphinx, MkDocs) catch :class:`TextFragError` and nothing else: an
 bug and is allowed to surface as a traceback in the tests.
 
 Every error knows the reference it is about and which exit code the CLI maps it to
-(shared/CONTRACT.md section 3): 1 for a stale reference, 2 for everything else.
+(shared/CONTRACT.md section 3): 1 for a stale reference, 2 for everything else. Anything else that
+escapes is a bug in textfrag: :func:`internal_error_report` is how every adapter says so (exit 3 in the CLI).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ._version import __version__
+
 __all__ = [
+    "internal_error_report",
     "TextFragError",
     "FragmentSyntaxError",
     "PathError",
@@ -139,3 +143,18 @@ class UnverifiableError(TextFragError):
     """An integrity check names a charset the text cannot be transcoded to (RFC 5147 2.3)."""
 
     kind = "unverifiable"
+
+
+def internal_error_report(exc: BaseException) -> str:
+    """What every adapter prints for an exception that is not a :class:`TextFragError` (a bug in textfrag):
+    it names textfrag and its version, so that the report reaches textfrag rather than the engine that
+    ran it, and carries the traceback. The first line is the contract's (shared/CONTRACT.md section 3).
+    """
+    import platform  # only a bug pays for these
+    import traceback
+
+    trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    return (
+        f"textfrag: internal error (please report it with this output): {type(exc).__name__}: {exc}\n"
+        f"textfrag {__version__}, Python {platform.python_version()} on {platform.system()}\n{trace}"
+    )

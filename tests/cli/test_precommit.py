@@ -1,0 +1,56 @@
+"""The pre-commit hook, as its users run it: `pre-commit try-repo` of this repository on a sample one."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ..conftest import REPO, commit_all
+
+APP = "".join(f"value_{i} = {i}\n" for i in range(1, 21))
+
+
+def _pre_commit(sample: Path, home: Path, hook: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PRE_COMMIT_HOME=str(home), NO_COLOR="1")
+    env.pop("PYTHONSAFEPATH", None)  # pre-commit builds the hook's own environment from the repository
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), hook, "--all-files", "--verbose"],
+        cwd=sample,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+def test_textfrag_check_hook_passes_then_fails_on_drift(tmp_path: Path) -> None:
+    if not (REPO / ".git").exists():
+        pytest.fail("try-repo needs this checkout to be a git repository")
+    sample = tmp_path / "sample"
+    (sample / "src").mkdir(parents=True)
+    (sample / "docs").mkdir()
+    (sample / "src" / "app.py").write_text(APP, encoding="utf-8")
+    md5 = hashlib.md5(APP.encode()).hexdigest()
+    (sample / "docs" / "index.md").write_text(
+        f"# Sample\n\n![](txtfrag:src/app.py#line=2,4;length={len(APP)};md5={md5})\n", encoding="utf-8"
+    )
+    commit_all(sample)
+    home = tmp_path / "pre-commit-home"
+
+    ok = _pre_commit(sample, home, "textfrag-check")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "textfrag check" in ok.stdout and "Passed" in ok.stdout
+
+    (sample / "src" / "app.py").write_text("# a new first line\n" + APP, encoding="utf-8")
+    commit_all(sample, "edit the quoted file")
+    stale = _pre_commit(sample, home, "textfrag-check")
+    assert stale.returncode == 1
+    assert "Failed" in stale.stdout
+    assert "docs/index.md:3: src/app.py#line=2,4" in stale.stdout and "stale" in stale.stdout
