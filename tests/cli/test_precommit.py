@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -53,4 +54,4 @@ def test_textfrag_check_hook_passes_then_fails_on_drift(tmp_path: Path) -> None:
     stale = _pre_commit(sample, home, "textfrag-check")
     assert stale.returncode == 1
     assert "Failed" in stale.stdout
-    assert "docs/index.md:3: src/app.py#line=2,4" in stale.stdout and "stale" in stale.stdout
+    assert re.search(r"^docs/index\.md:3: txtfrag:src/app\.py#line=2,4;\S*: stale .*moved", stale.stdout, re.MULTILINE), stale.stdout
