@@ -37,7 +37,9 @@ from mkdocs.utils import get_relative_url
 import textfrag
 from textfrag import Quote, SourceCache, TextFragError, parse_reference, quote
 from textfrag.errors import internal_error_report
+from textfrag.linespec import number, parse_line_list
 from textfrag.present import anchor_id, default_caption, display_text, identity, language_for, source_url, unique_anchor
+from textfrag.resolve import Selection
 from textfrag.scan import Found, scan_markdown
 
 from . import render
@@ -286,14 +288,13 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             classes = [k[1:] for k in attrs if k.startswith(".")]
             language = classes[0] if classes else language_for(ref.path)
             start = _linenums(attrs, pieces[0].first_line)
-            hl = [int(x) for x in (attrs.get("hl_lines") or "").split()]
-            first_piece = pieces[0]
-            if any(n < 1 or n > max(1, first_piece.last_line - first_piece.first_line + 1) for n in hl):
-                raise TextFragError(
-                    f"hl_lines {attrs.get('hl_lines')} is outside the excerpt of {selection.lines_display()}", reference=f.text
-                )
+            hl = _hl_lines(attrs.get("hl_lines"), pieces[0], f.text)
         except (TextFragError, ValueError) as err:
-            failure = err if isinstance(err, TextFragError) else TextFragError(f"bad attribute: {err}", reference=f.text)
+            failure = (
+                err.with_reference(err.reference or f.text)
+                if isinstance(err, TextFragError)
+                else TextFragError(f"bad attribute: {err}", reference=f.text)
+            )
             self._report(where, failure, error=True)
             return render.broken(failure.message, inline=not alone)
         return render.block(
@@ -375,4 +376,22 @@ def _linenums(attrs: dict[str, str | None], first_line: int) -> int | None:
     value = attrs["linenums"]
     if value is None or value in ("", "source", "true"):
         return first_line  # the source file's own numbers
-    return int(value)
+    return number(value, "linenums")
+
+
+def _hl_lines(spec: str | None, piece: Selection, reference: str) -> list[int]:
+    """pymdownx's ``hl_lines="2 4-6"``: lines 1-based within the excerpt, bounds checked before expanding."""
+    if not spec or not spec.strip():
+        return []
+    count = max(1, piece.last_line - piece.first_line + 1)
+    out: list[int] = []
+    try:
+        for wanted in parse_line_list(spec, "hl_lines", separators=" ,"):
+            if wanted.last > count:
+                raise TextFragError(
+                    f"hl_lines {wanted} is outside the excerpt, which has {count} line{'s' if count != 1 else ''}"
+                )
+            out.extend(range(wanted.first, wanted.last + 1))
+    except TextFragError as err:
+        raise TextFragError(err.message, reference=reference) from None
+    return out

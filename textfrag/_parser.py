@@ -32,15 +32,13 @@ from typing import cast
 
 from .errors import FragmentSyntaxError, PathError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, SchemeName
+from .linespec import MAX_DIGITS  # the one digit limit (any position past the end means the end, 4.2)
 
 __all__ = ["parse_fragment", "parse_reference", "split_reference", "PREFIX", "MAX_DIGITS"]
 
 #: The prefix that marks a reference in documentation sources (shared/CONTRACT.md section 1).
 PREFIX = "txtfrag:"
 
-#: Longest number accepted. Any position past the end means the end (section 4.2), so longer numbers
-#: add nothing but cost: Python refuses to convert integers of more than 4300 digits.
-MAX_DIGITS = 100
 
 # ABNF core rules (RFC 5234 appendix B.1): ASCII only, unlike str.isdigit() or \d.
 DIGIT = re.compile(r"[0-9]*")

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from types import FrameType
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -23,6 +26,7 @@ from . import __version__
 from ._parser import parse_reference
 from .errors import StaleError, TextFragError, internal_error_report
 from .fragment import Reference
+from .linespec import number, parse_line_range
 from .quote import make_reference, quote
 from .resolve import Selection, select
 from .scan import Found, doc_files, scan_file
@@ -158,25 +162,25 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> Selection:
     if args.lines is not None:
-        first, sep, last = args.lines.partition("-")
-        if not (first.isascii() and first.isdigit()) or (sep and not (last.isascii() and last.isdigit())):
-            raise TextFragError(
-                f"--lines takes A-B, two line numbers from 1 (e.g. 11-20), not {args.lines!r}", reference=reference
-            )
-        a, b = int(first), int(last) if sep else int(first)
+        try:
+            wanted = parse_line_range(args.lines, "--lines")
+        except TextFragError as err:
+            raise TextFragError(f"{err.message} (--lines takes A-B, 1-based, e.g. 11-20)", reference=reference) from None
         count = source.line_count
-        if a < 1 or b < a:
-            raise TextFragError(f"--lines {args.lines}: lines are numbered from 1 and A must not be after B", reference=reference)
-        if b > count:
+        if wanted.last > count:
             raise TextFragError(f"--lines {args.lines}: the file has {count} lines", reference=reference)
-        return select(source, source.index_of_line(a - 1), source.index_of_line(b))
+        return select(source, source.index_of_line(wanted.first - 1), source.index_of_line(wanted.last))
     if args.chars is not None:
         s, sep, e = args.chars.partition(",")
-        if not sep or not all(x.isascii() and x.isdigit() for x in (s, e)):
+        try:
+            if not sep:
+                raise TextFragError("no comma")
+            start, end = number(s, "the start"), number(e, "the end")
+        except TextFragError as err:
             raise TextFragError(
-                f"--chars takes S,E, two RFC 5147 character positions (e.g. 0,40), not {args.chars!r}", reference=reference
-            )
-        start, end = int(s), int(e)
+                f"--chars takes S,E, two RFC 5147 character positions (e.g. 0,40), not {args.chars!r} ({err.message})",
+                reference=reference,
+            ) from None
         if start > end:
             raise TextFragError(f"--chars {args.chars}: the start is after the end", reference=reference)
         if end > source.length:
@@ -193,7 +197,7 @@ def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> 
     if not hits:
         raise TextFragError(f"--match: the text {needle!r} does not occur in the file", reference=reference)
     if len(hits) > 1:
-        lines = ", ".join(str(source.line_of_index(h)) for h in hits)
+        lines = ", ".join(str(n) for n in dict.fromkeys(source.line_of_index(h) for h in hits))
         raise TextFragError(
             f"--match: the text {needle!r} occurs more than once (lines {lines}); make it longer or use --lines",
             reference=reference,
@@ -317,17 +321,19 @@ class _Scan:
 
 def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     result = _Scan()
-    for doc in doc_files(Path(p) for p in args.paths):
+
+    def unlistable(folder: Path, error: OSError) -> None:
+        shown = _shown(folder)
+        result.problems.append(
+            (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot list the folder {shown}: {error.strerror}"))
+        )
+
+    for doc in doc_files((Path(p) for p in args.paths), unlistable):
         shown = _shown(doc)
         try:
-            found = scan_file(doc, shown)
-        except FileNotFoundError:
-            result.problems.append((Found(shown, 0, "", 0, 0, "file"), TextFragError(f"no such file: {shown}")))
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            result.problems.append(
-                (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot read {shown} as UTF-8 text: {exc}"))
-            )
+            found = scan_file(doc, shown, args.max_size)
+        except TextFragError as unreadable:
+            result.problems.append((Found(shown, 0, "", 0, 0, "file"), unreadable))
             continue
         result.docs[shown] = doc
         for f in found:
@@ -384,7 +390,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     scan = _scan(args)
     problems = scan.problems
     docs: dict[str, DocText] = {}
-    moved = 0
+    rewritten: dict[tuple[str, int], str] = {}  # (document, offset) -> the new reference
     for f, ref in scan.entries:
         try:
             q = quote(cache, ref)
@@ -399,37 +405,81 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             continue
         if f.file not in docs:
             try:
-                docs[f.file] = read_doc(scan.docs[f.file])
-            except (OSError, UnicodeDecodeError) as exc:
-                problems.append((f, TextFragError(f"cannot read {f.file}: {exc}")))
+                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size)
+            except TextFragError as unreadable:
+                problems.append((f, unreadable))
                 continue
         doc = docs[f.file]
         if doc.text[f.start : f.end] != f.text:  # the scanner and the reader must agree, or nothing is written
-            problems.append((f, TextFragError(f"{f.file} changed while textfrag was reading it")))
+            problems.append((f, TextFragError(f"{f.file} changed while textfrag was reading it; it is left as it is")))
             continue
         doc.edits.append((f.start, f.end, new))
-        moved += 1
+        rewritten[(f.file, f.start)] = new
         print(f"{f.file}:{f.line}: {ref.text}: moved -> {new}", file=err)
-    written = 0
+    written: list[str] = []
     for shown, doc in docs.items():
-        new_text = apply_edits(doc)
-        if args.write:
-            write_atomic(doc.path, doc.encoded(new_text))
-            written += 1
-        else:
-            out.write(unified_diff(doc, new_text, shown))
+        try:
+            new_text = apply_edits(doc)
+            if args.write:
+                write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
+                written.append(shown)
+            else:
+                out.write(unified_diff(doc, new_text, shown))
+        except TextFragError as failure:
+            problems.append((Found(shown, 0, "", 0, 0, "file"), failure))
+            for key in [k for k in rewritten if k[0] == shown]:
+                del rewritten[key]
+    moved = len(rewritten)
+    if written:
+        problems.extend(_stale_after_writing(args, scan, written, rewritten))
     stale = _report(problems, err)
     bad = len(problems) - stale
     remaining = stale + (0 if args.write else moved)
     if args.write:
-        head = f"rewrote {moved} moved reference{'s' if moved != 1 else ''} in {written} file{'s' if written != 1 else ''}"
+        head = f"rewrote {_plural(moved, 'moved reference')} in {_plural(len(written), 'file')}"
     else:
-        files = f"{len(docs)} file{'s' if len(docs) != 1 else ''}"
-        head = f"{moved} moved reference{'s' if moved != 1 else ''} would be rewritten in {files} (run with --write)"
+        head = f"{_plural(moved, 'moved reference')} would be rewritten in {_plural(len(docs), 'file')} (run with --write)"
     print(f"textfrag update: {scan.summary()}: {head}; {stale} stale left as they are, {bad} bad", file=out)
     if bad:
         return BAD
     return STALE if remaining else OK
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _stale_after_writing(
+    args: argparse.Namespace, scan: _Scan, written: list[str], rewritten: dict[tuple[str, int], str]
+) -> list[tuple[Found, TextFragError]]:
+    """References made stale by this run's own rewrites: a rewritten document that is itself quoted.
+
+    The files are verified as they are now (a fresh cache), with each reference as this run left it, so
+    that ``update`` never exits 0 while a reference it can see is stale.
+    """
+    cache = _cache(args)
+    real = {os.path.realpath(scan.docs[shown]) for shown in written}
+    found = []
+    for f, ref in scan.entries:
+        if ref.dialect == "pdi" or os.path.realpath(os.path.join(cache.real_root, ref.path)) not in real:
+            continue
+        now = parse_reference(rewritten.get((f.file, f.start), ref.text))
+        try:
+            q = quote(cache, now, explain=False)
+        except TextFragError as failure:
+            found.append((f, failure))
+            continue
+        if q.stale is not None:
+            found.append(
+                (
+                    f,
+                    StaleError(
+                        f"{q.stale.message}: this update rewrote the quoted file itself; run `textfrag update` again",
+                        reference=now.text,
+                    ),
+                )
+            )
+    return found
 
 
 COMMANDS = {"show": _show, "make": _make, "check": _check, "update": _update}
@@ -437,15 +487,18 @@ COMMANDS = {"show": _show, "make": _make, "check": _check, "update": _update}
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run the command line with ``argv`` (without the program name) and return the exit code."""
-    out = stdout if stdout is not None else sys.stdout
-    err = stderr if stderr is not None else sys.stderr
+    out = stdout if stdout is not None else _tolerant(sys.stdout)
+    err = stderr if stderr is not None else _tolerant(sys.stderr)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else BAD
+    previous = _on_sigterm_raise()
     try:
         return COMMANDS[args.command](args, out, err)
+    except Terminated:
+        return 128 + signal.SIGTERM  # temporary files are gone: they are removed as the exception passes
     except TextFragError as e:
         print(e.describe(WHERE_ARGV), file=err)
         return e.exit_code
@@ -459,6 +512,36 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     except Exception as bug:  # a bug in textfrag: say so, with what a report needs, and never exit 1 ("stale")
         print(internal_error_report(bug), file=err, end="")
         return INTERNAL
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised like KeyboardInterrupt so that every ``finally`` and cleanup on the way runs."""
+
+
+def _on_sigterm_raise() -> signal.Handlers | Callable[[int, FrameType | None], Any] | int | None:
+    """Turn SIGTERM into :class:`Terminated` while a command runs (main thread only); the old handler."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        raise Terminated
+
+    return signal.signal(signal.SIGTERM, terminate)
+
+
+def _tolerant(stream: TextIO) -> TextIO:
+    """A console that cannot encode a character (LANG=C, a Windows code page) shows an escape instead of
+    ending the run with a traceback; what textfrag writes is otherwise unchanged."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None and getattr(stream, "errors", "strict") == "strict":
+        try:
+            reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):  # a stream that cannot be changed
+            pass
+    return stream
 
 
 def run() -> None:

@@ -50,9 +50,22 @@ class Drift:
         return f"{head}#{self.new_fragment}"
 
 
+class _NoGit(Exception):
+    """git is not installed (not on PATH), or cannot be run."""
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _git(cwd: Path, *args: str, input: bytes | None = None) -> bytes | None:
+    """git's output, None when git says no (not a work tree, no such object), _NoGit when there is no git."""
     try:
         r = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True, timeout=60)
+    except FileNotFoundError:
+        raise _NoGit("git is not installed (no `git` on PATH)") from None
+    except PermissionError:
+        raise _NoGit("git cannot be run (permission denied)") from None
     except (OSError, subprocess.SubprocessError):
         return None
     return r.stdout if r.returncode == 0 else None
@@ -147,6 +160,13 @@ def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str) 
 
 def classify(reference: Reference, current: Source, real_path: Path) -> Drift:
     """Classify a stale RFC 5147 reference to ``current`` (the file at ``real_path``)."""
+    try:
+        return _classify(reference, current, real_path)
+    except _NoGit as no_git:
+        return Drift("unknown", f"{no_git}, so the version the reference was made for cannot be found")
+
+
+def _classify(reference: Reference, current: Source, real_path: Path) -> Drift:
     fragment = reference.fragment
     if fragment is None or not any(c.name in ("md5", "length") for c in fragment.checks):
         return Drift("unknown", "the reference has no md5 or length to find the version it was made for")
@@ -162,6 +182,7 @@ def classify(reference: Reference, current: Source, real_path: Path) -> Drift:
     if not versions:
         return Drift("unknown", f"git has no history of {rel}")
     found: tuple[str, Source] | None = None
+    by_md5 = any(c.name == "md5" for c in fragment.known_checks)
     seen: set[bytes] = set()
     for commit, data in _blobs(top, versions):
         if data in seen:
@@ -172,11 +193,22 @@ def classify(reference: Reference, current: Source, real_path: Path) -> Drift:
         except TextFragError:
             continue
         if _described(old, fragment):
-            found = (commit, old)
-            break
+            if found is None:
+                found = (commit, old)
+                if by_md5:
+                    break  # an md5 names one version
+            elif resolve(old, fragment).text != resolve(found[1], fragment).text:
+                # a length alone fits two versions that quote different texts: never guessed
+                return Drift(
+                    "unknown",
+                    f"the reference has a length but no md5, and two versions of {rel} with that length "
+                    f"({found[0][:10]} and {commit[:10]}) quote different texts, so which one it was made for is unknown",
+                )
     if found is None:
         return Drift(
-            "unknown", f"no version of {rel} in its git history ({len(versions)} commits) has the reference's md5 or length"
+            "unknown",
+            f"no version of {rel} in its git history ({_plural(len(versions), 'commit')}) has the reference's "
+            f"{'md5' if by_md5 else 'length'}",
         )
     commit, old = found
     old_sel = resolve(old, fragment)

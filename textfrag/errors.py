@@ -133,10 +133,18 @@ class DecodeError(SourceError):
 
 
 class StaleError(TextFragError):
-    """An integrity check failed: the file is not the one the reference was made for (RFC 5147 4.3)."""
+    """An integrity check failed: the file is not the one the reference was made for (RFC 5147 4.3).
+
+    ``md5_matches``: the md5 held and only the length failed, so the file did not change (the length in
+    the reference is wrong); there is no drift to explain.
+    """
 
     exit_code = 1
     kind = "stale"
+
+    def __init__(self, message: str, *, reference: str | None = None, md5_matches: bool = False) -> None:
+        super().__init__(message, reference=reference)
+        self.md5_matches = md5_matches
 
 
 class UnverifiableError(TextFragError):

@@ -11,9 +11,12 @@ import re
 import textwrap
 from collections.abc import Container
 from functools import lru_cache
+from string import Formatter
+from urllib.parse import quote
 
 from .errors import TextFragError
 from .fragment import Reference
+from .linespec import parse_line_list
 from .resolve import Selection
 
 __all__ = [
@@ -126,47 +129,55 @@ def _special_name(name: str) -> bool:
 
 
 def source_url(template: str | None, selection: Selection) -> str | None:
-    """Fill a "view source" template such as ``https://host/repo/blob/main/{path}#L{first}-L{last}``."""
+    """Fill a "view source" template such as ``https://host/repo/blob/main/{path}#L{first}-L{last}``.
+
+    The template is the site's configuration; the path is data, percent-encoded so that ``#``, ``?``,
+    ``%``, spaces and quotes in a file name cannot change the URL's meaning (the adapters then escape
+    the whole URL for the HTML attribute it goes into). Only the three fields exist: no attribute or
+    index lookups, no conversions.
+
+    >>> from textfrag.source import Source
+    >>> from textfrag.resolve import select
+    >>> sel = select(Source('a b#?%"q.txt', b"x\\ny\\n"), 0, 2)
+    >>> source_url("https://h/{path}#L{first}-L{last}", sel)
+    'https://h/a%20b%23%3F%25%22q.txt#L1-L1'
+    """
     if not template:
         return None
     last = max(selection.last_line, selection.first_line)
+    values = {"path": quote(selection.source.path, safe="/"), "first": str(selection.first_line), "last": str(last)}
+    out: list[str] = []
     try:
-        return template.format(path=selection.source.path, first=selection.first_line, last=last)
-    except (KeyError, IndexError, ValueError) as exc:
+        for literal, name, spec, conversion in Formatter().parse(template):
+            out.append(literal)
+            if name is None:
+                continue
+            if name not in values or spec or conversion:
+                raise ValueError(f"{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}} is not a field")
+            out.append(values[name])
+    except ValueError as exc:
         raise TextFragError(
             f"the source URL template {template!r} is not valid: use {{path}}, {{first}} and {{last}} ({exc})"
         ) from None
+    return "".join(out)
 
 
 def emphasized_lines(spec: str, selection: Selection | list[Selection]) -> list[int] | list[list[int]]:
     """Lines to emphasise, written in the source file's own line numbers (``12,14-16``), as positions
-    1..n within the excerpt (what Pygments' ``hl_lines`` takes). Lines outside the excerpt are an error.
-    For disjoint pieces (a list), one such list per piece.
+    1..n within the excerpt (what Pygments' ``hl_lines`` takes). Lines outside the excerpt are an error,
+    found before anything is expanded. For disjoint pieces (a list), one such list per piece.
     """
-    if isinstance(selection, list):
-        wanted: set[int] = set()
-        for part in spec.replace(" ", "").split(","):
-            a, sep, b = part.partition("-")
-            if not a.isdigit() or (sep and not b.isdigit()):
-                raise TextFragError(f"emphasize-lines takes source line numbers such as 12,14-16, not {spec!r}")
-            wanted.update(range(int(a), (int(b) if sep else int(a)) + 1))
-        per_piece = [[n - p.first_line + 1 for n in sorted(wanted) if p.first_line <= n <= p.last_line] for p in selection]
-        if sum(map(len, per_piece)) != len(wanted):
-            raise TextFragError(f"emphasize-lines {spec} names lines outside the excerpt's pieces")
-        return per_piece
-    first, last = selection.first_line, selection.last_line
-    out: list[int] = []
-    for part in spec.replace(" ", "").split(","):
-        if not part:
-            continue
-        a, sep, b = part.partition("-")
-        if not a.isdigit() or (sep and not b.isdigit()):
-            raise TextFragError(f"emphasize-lines takes source line numbers such as 12,14-16, not {spec!r}")
-        lo, hi = int(a), int(b) if sep else int(a)
-        if lo > hi or lo < first or hi > last:
-            raise TextFragError(f"emphasize-lines {part} is outside the excerpt, which is {selection.lines_display()}")
-        out.extend(n - first + 1 for n in range(lo, hi + 1))
-    return out
+    pieces = selection if isinstance(selection, list) else [selection]
+    per_piece: list[list[int]] = [[] for _ in pieces]
+    for wanted in parse_line_list(spec, "emphasize-lines"):
+        for i, p in enumerate(pieces):
+            if p.first_line <= wanted.first and wanted.last <= p.last_line:
+                per_piece[i].extend(range(wanted.first - p.first_line + 1, wanted.last - p.first_line + 2))
+                break
+        else:
+            where = " and ".join(p.lines_display() for p in pieces)
+            raise TextFragError(f"emphasize-lines {wanted} is outside the excerpt, which is {where}")
+    return per_piece if isinstance(selection, list) else per_piece[0]
 
 
 def dedent(text: str, amount: int | None) -> str:
@@ -175,6 +186,6 @@ def dedent(text: str, amount: int | None) -> str:
         return textwrap.dedent(text)
     lines = text.split("\n")
     for line in lines:
-        if line.strip() and not line.startswith(" " * amount):
+        if line.strip() and len(line) - len(line.lstrip(" ")) < amount:  # (no string of `amount` spaces is made)
             raise TextFragError(f"dedent {amount} would remove text: {line!r} has less indentation")
     return "\n".join(line[amount:] for line in lines)

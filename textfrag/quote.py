@@ -102,7 +102,7 @@ def quote(cache: SourceCache, reference: str | Reference, *, explain: bool = Tru
         verify(source, ref.fragment, reference=ref.text)
     except StaleError as err:
         result.stale = err
-        if explain:
+        if explain and not err.md5_matches:
             _explain(cache, result, err)
     return result
 

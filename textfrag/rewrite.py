@@ -18,35 +18,45 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import TextFragError
+from .source import DEFAULT_MAX_SIZE, read_regular
+
 __all__ = ["DocText", "read_doc", "apply_edits", "unified_diff", "write_atomic"]
 
 
 @dataclass
 class DocText:
-    """A documentation file as text, and how to write it back byte for byte."""
+    """A documentation file as text, the bytes it was read from, and how to write it back byte for byte."""
 
     path: Path
     bom: bytes
     text: str
+    raw: bytes = b""
     edits: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, replacement)
 
     def encoded(self, text: str) -> bytes:
         return self.bom + text.encode("utf-8", "surrogateescape")
 
 
-def read_doc(path: Path) -> DocText:
-    """Read a documentation file (UTF-8, optionally with a BOM); raises UnicodeDecodeError/OSError."""
-    raw = path.read_bytes()
+def read_doc(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE) -> DocText:
+    """Read a documentation file (UTF-8, optionally with a BOM; a regular file within the size limit);
+    raises :class:`~textfrag.errors.TextFragError`."""
+    shown = shown or str(path)
+    raw = read_regular(str(path), shown, None, max_size)
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
-    return DocText(path, bom, raw[len(bom) :].decode("utf-8"))
+    try:
+        text = raw[len(bom) :].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TextFragError(f"cannot read {shown} as UTF-8 text: {exc.reason} at byte {exc.start + len(bom)}") from None
+    return DocText(path, bom, text, raw)
 
 
 def apply_edits(doc: DocText) -> str:
-    """The text with every edit applied (edits must not overlap)."""
+    """The text with every edit applied; :class:`TextFragError` if two edits overlap."""
     parts, pos = [], 0
     for start, end, replacement in sorted(doc.edits):
         if start < pos:
-            raise ValueError(f"overlapping edits in {doc.path} at offset {start}")
+            raise TextFragError(f"two edits of {doc.path} overlap at offset {start}; the file is left as it is")
         parts.append(doc.text[pos:start])
         parts.append(replacement)
         pos = end
@@ -55,27 +65,62 @@ def apply_edits(doc: DocText) -> str:
 
 
 def unified_diff(doc: DocText, new_text: str, shown: str) -> str:
-    """What ``--write`` would change, as a unified diff."""
-    old_lines = doc.text.splitlines(keepends=True)
-    new_lines = new_text.splitlines(keepends=True)
-    return "".join(difflib.unified_diff(old_lines, new_lines, fromfile=f"a/{shown}", tofile=f"b/{shown}"))
+    """What ``--write`` would change, as a unified diff that ``git apply`` accepts: a last line without
+    a line ending is marked ``\\ No newline at end of file``, as diff and git write it."""
+    out = []
+    for line in difflib.unified_diff(_lines(doc.text), _lines(new_text), fromfile=f"a/{shown}", tofile=f"b/{shown}"):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace the file at ``path`` (a symlink's target) with ``data``: temporary file, fsync, rename."""
+def _lines(text: str) -> list[str]:
+    """Lines as diff and git see them: split after each LF only (a CR, a form feed... stay in the line)."""
+    parts = text.split("\n")
+    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def write_atomic(path: Path, data: bytes, *, expected: bytes | None = None, shown: str | None = None) -> None:
+    """Replace the file at ``path`` (a symlink's target) with ``data``: temporary file, fsync, rename.
+
+    With ``expected``, the file must still hold exactly those bytes right before it is replaced (an
+    editor's save since it was read is never lost: the file is refused instead). A read-only file or
+    folder, or any other failure, is a :class:`TextFragError`, and the file is left as it was: never
+    half-written, no temporary file left behind (also on SIGINT/SIGTERM, which raise through here).
+    """
+    shown = shown or str(path)
     real = Path(os.path.realpath(path))
-    mode = stat.S_IMODE(real.stat().st_mode)
-    fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".textfrag-tmp", dir=real.parent)
+    try:
+        mode = stat.S_IMODE(real.stat().st_mode)
+    except OSError as exc:
+        raise TextFragError(f"cannot write {shown}: {exc.strerror}") from None
+    # read-only means read-only, also for root (whom os.access never refuses): the mode bits say it
+    if not os.access(real, os.W_OK) or not mode & 0o222:
+        raise TextFragError(f"cannot write {shown}: the file is read-only; it is left as it is")
+    folder = real.parent.stat()
+    if not os.access(real.parent, os.W_OK | os.X_OK) or not folder.st_mode & 0o222:
+        raise TextFragError(
+            f"cannot write {shown}: its folder is read-only (a file is replaced through a new one); it is left as it is"
+        )
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".textfrag-tmp", dir=real.parent)
+    except OSError as exc:
+        raise TextFragError(
+            f"cannot write {shown}: its folder does not allow a new file ({exc.strerror}); it is left as it is"
+        ) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
+        if expected is not None and real.read_bytes() != expected:
+            raise TextFragError(f"{shown} changed since textfrag read it; it is left as it is (run the command again)")
         os.replace(tmp, real)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise TextFragError(f"cannot write {shown}: {exc.strerror}; it is left as it is") from None
         raise

@@ -14,12 +14,16 @@ literal blocks (``::``), inline literals, comments and code directives. Code is 
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Found", "scan_text", "scan_file", "doc_files", "RST_SUFFIXES", "MD_SUFFIXES"]
+from .errors import DecodeError
+from .source import DEFAULT_MAX_SIZE, read_regular
+
+__all__ = ["Found", "scan_text", "scan_file", "read_text", "doc_files", "RST_SUFFIXES", "MD_SUFFIXES"]
 
 RST_SUFFIXES = frozenset({".rst", ".rest"})
 MD_SUFFIXES = frozenset({".md", ".markdown", ".myst"})
@@ -258,21 +262,55 @@ def scan_text(text: str, file: str, suffix: str) -> list[Found]:
     return scan_markdown(text, file)
 
 
-def scan_file(path: Path, shown: str | None = None) -> list[Found]:
-    """References in one documentation file (decoded as UTF-8, a BOM allowed)."""
-    text = path.read_bytes().decode("utf-8-sig")
-    return scan_text(text, shown or str(path), path.suffix)
+def read_text(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE) -> str:
+    """A documentation file's text (UTF-8, a BOM allowed), with the rules quoted files have: a regular
+    file of at most ``max_size`` bytes (a FIFO or ``/dev/zero`` is refused, never read). Raises
+    :class:`~textfrag.errors.TextFragError` (a :class:`~textfrag.errors.PathError` or a decoding error)."""
+    shown = shown or str(path)
+    data = read_regular(str(path), shown, None, max_size)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise DecodeError(
+            f"byte {exc.start} (line {line}) does not decode as UTF-8 ({exc.reason}); documentation sources are read as UTF-8",
+            offset=exc.start,
+            charset="UTF-8",
+        ) from None
 
 
-def doc_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """Documentation files under ``paths`` (files are taken as given), sorted, hidden folders skipped."""
+def scan_file(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE) -> list[Found]:
+    """References in one documentation file (see :func:`read_text` for what is refused)."""
+    return scan_text(read_text(path, shown, max_size), shown or str(path), path.suffix)
+
+
+def doc_files(paths: Iterable[Path], on_error: Callable[[Path, OSError], None] | None = None) -> Iterator[Path]:
+    """Documentation files under ``paths`` (files are taken as given), sorted, hidden folders skipped,
+    each file once however often it is named (``docs docs/index.rst``). A folder that cannot be listed
+    is passed to ``on_error`` (never silently skipped)."""
+    seen: set[str] = set()
+
+    def once(path: Path) -> bool:
+        key = os.path.realpath(path)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    suffixes = RST_SUFFIXES | MD_SUFFIXES
     for path in paths:
-        if path.is_dir():
-            for child in sorted(path.rglob("*")):
-                rel = child.relative_to(path).parts
-                if any(p.startswith(".") or p in SKIP_DIRS for p in rel[:-1]):
-                    continue
-                if child.suffix.lower() in RST_SUFFIXES | MD_SUFFIXES and child.is_file():
-                    yield child
-        else:
-            yield path
+        if not path.is_dir():
+            if once(path):
+                yield path
+            continue
+        found: list[Path] = []
+        errors: list[OSError] = []
+        for folder, dirs, files in os.walk(path, onerror=errors.append):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS)
+            found.extend(Path(folder, f) for f in files if Path(f).suffix.lower() in suffixes)
+        for error in errors:
+            if on_error is not None:
+                on_error(Path(error.filename or path), error)
+        for child in sorted(found):
+            if not child.is_dir() and once(child):  # a FIFO or a device is reported when it is read
+                yield child

@@ -37,6 +37,7 @@ __all__ = [
     "digest_batch",
     "length_of",
     "load_source",
+    "read_regular",
     "resolve_path",
 ]
 
@@ -54,12 +55,28 @@ _BOMS: tuple[tuple[bytes, str, str], ...] = (
 )
 
 
+#: Python text codecs that are not charsets: they escape or transform text rather than encode it
+#: (``undefined`` raises on every use). Binary codecs (base64, rot13, zlib, hex...) are refused too.
+_NOT_CHARSETS = frozenset({"undefined", "idna", "punycode", "unicode-escape", "raw-unicode-escape"})
+
+
 def codec_name(charset: str) -> str:
-    """Python's canonical codec name for a charset label; raises :class:`SourceError` if unknown."""
+    """Python's canonical codec name for a charset label; :class:`SourceError` if it is no charset.
+
+    >>> codec_name("utf8"), codec_name("Latin-1")
+    ('utf-8', 'iso8859-1')
+    >>> codec_name("base64")
+    Traceback (most recent call last):
+    ...
+    textfrag.errors.SourceError: 'base64' is not a charset (a text encoding such as UTF-8 or ISO-8859-1)
+    """
     try:
-        return codecs.lookup(charset).name
-    except LookupError:
+        info = codecs.lookup(charset)
+    except (LookupError, TypeError, ValueError):  # ValueError: a label with a NUL byte
         raise SourceError(f"unknown charset {charset!r}") from None
+    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_CHARSETS:
+        raise SourceError(f"{charset!r} is not a charset (a text encoding such as UTF-8 or ISO-8859-1)")
+    return info.name
 
 
 def same_charset(a: str, b: str) -> bool:
@@ -81,7 +98,9 @@ def decode(data: bytes, charset: str) -> tuple[bytes, str, str]:
     body = memoryview(data)[len(bom) :]
     try:
         return bom, charset, str(body, codec)
-    except UnicodeDecodeError as exc:
+    except UnicodeError as exc:
+        if not isinstance(exc, UnicodeDecodeError):  # a codec that fails without saying where
+            raise DecodeError(f"the file does not decode as {charset}: {exc}", offset=0, charset=charset) from None
         offset = len(bom) + exc.start
         line = _line_ends(str(body[: exc.start], codec)) + 1  # the part before decodes
         bad = bytes(data[offset : offset + min(4, max(1, exc.end - exc.start))]).hex(" ")
@@ -288,20 +307,33 @@ def read_under_root(real_root: str, path: str, reference: str, max_size: int) ->
     from ``stat`` first, and the opened file is checked to be the one that was stat'ed.
     """
     check_path_syntax(path, reference)
-    full = os.path.join(real_root, path)
+    return read_regular(os.path.join(real_root, path), path, reference, max_size, real_root=real_root)
+
+
+def read_regular(full: str, path: str, reference: str | None, max_size: int, *, real_root: str | None = None) -> bytes:
+    """Read the regular file ``full`` (shown as ``path``) of at most ``max_size`` bytes, or
+    :class:`PathError`: a FIFO, a device or a directory is refused without being opened for reading
+    (``/dev/zero`` would never end, a FIFO would block), and so is a file that grows past the limit
+    while it is read. With ``real_root``, the file must also resolve inside it (symbolic links too).
+    Documentation files get these rules as quoted files do.
+    """
+
+    def outside() -> bool:
+        return real_root is not None and not _inside(real_root, os.path.realpath(full))
+
     try:
         st = os.stat(full)
     except (FileNotFoundError, NotADirectoryError):
-        if os.path.islink(full) and not _inside(real_root, os.path.realpath(full)):
+        if os.path.islink(full) and outside():
             raise PathError(f"{path!r} resolves outside the root (through a symbolic link)", reference=reference) from None
         raise PathError(f"no such file: {path}", reference=reference) from None
     except OSError as exc:
         raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
     if not stat.S_ISREG(st.st_mode):
-        if not _inside(real_root, os.path.realpath(full)):
+        if outside():
             raise PathError(f"{path!r} resolves outside the root (through a symbolic link)", reference=reference)
         kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
-        raise PathError(f"{path} is {kind}; only regular files can be quoted", reference=reference)
+        raise PathError(f"{path} is {kind}; only regular files can be read", reference=reference)
     try:
         fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
@@ -310,26 +342,28 @@ def read_under_root(real_root: str, path: str, reference: str, max_size: int) ->
         fst = os.fstat(fd)
         if not stat.S_ISREG(fst.st_mode) or (fst.st_dev, fst.st_ino) != (st.st_dev, st.st_ino):
             raise PathError(f"{path} changed while it was being opened", reference=reference)
-        real = _opened_path(fd) or os.path.realpath(full)
-        if not _inside(real_root, real):
+        if real_root is not None and not _inside(real_root, _opened_path(fd) or os.path.realpath(full)):
             raise PathError(f"{path!r} resolves outside the root (through a symbolic link)", reference=reference)
         if fst.st_size > max_size:
             raise PathError(
-                f"{path} is {fst.st_size} bytes, over the limit of {max_size} bytes (raise the size limit to quote it)",
+                f"{path} is {fst.st_size} bytes, over the limit of {max_size} bytes (raise the size limit to read it)",
                 reference=reference,
             )
         # read what fstat announced plus one byte, not max_size bytes (which would allocate the whole
         # limit for every file); a short read or a file that grew reads on to EOF, up to the limit
-        data = os.read(fd, fst.st_size + 1)
-        if len(data) != fst.st_size:
-            parts, size = [data], len(data)
-            while size <= max_size:
-                chunk = os.read(fd, max_size + 1 - size)
-                if not chunk:
-                    break
-                parts.append(chunk)
-                size += len(chunk)
-            data = b"".join(parts)
+        try:
+            data = os.read(fd, fst.st_size + 1)
+            if len(data) != fst.st_size:
+                parts, size = [data], len(data)
+                while size <= max_size:
+                    chunk = os.read(fd, max_size + 1 - size)
+                    if not chunk:
+                        break
+                    parts.append(chunk)
+                    size += len(chunk)
+                data = b"".join(parts)
+        except OSError as exc:
+            raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
     finally:
         os.close(fd)
     if len(data) > max_size:

@@ -89,8 +89,22 @@ def mismatches(source: Source | Digest, fragment: Fragment | None) -> list[Misma
 def verify(source: Source | Digest, fragment: Fragment | None, *, reference: str | None = None) -> None:
     """Raise :class:`StaleError` naming every failed check (RFC 5147 section 4.3)."""
     found = mismatches(source, fragment)
-    if found:
+    if not found:
+        return
+    failed = "; ".join(map(str, found))
+    md5_held = (
+        fragment is not None
+        and any(c.name == "md5" for c in fragment.known_checks)
+        and not any(m.check.name == "md5" for m in found)
+    )
+    if md5_held:
+        # the md5 says this is the very file the reference was made for: its length was never right
         raise StaleError(
-            "stale (RFC 5147 section 4.3): " + "; ".join(map(str, found)) + ": the file changed since the reference was made",
+            f"stale (RFC 5147 section 4.3): {failed}; the md5 matches, so the file has not changed: the "
+            "reference's length is wrong (it counts code points, each line ending once, section 3.1)",
             reference=reference,
+            md5_matches=True,
         )
+    raise StaleError(
+        f"stale (RFC 5147 section 4.3): {failed}: the file changed since the reference was made", reference=reference
+    )

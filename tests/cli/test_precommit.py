@@ -17,11 +17,25 @@ from ..conftest import REPO, commit_all
 APP = "".join(f"value_{i} = {i}\n" for i in range(1, 21))
 
 
-def _pre_commit(sample: Path, home: Path, hook: str) -> subprocess.CompletedProcess[str]:
+def _this_tree(into: Path) -> Path:
+    """This checkout's files as they are (tracked and new, not ignored), committed in a repository of their
+    own: try-repo of the checkout itself would leave out files that are not committed yet."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO, capture_output=True, check=True
+    )
+    for name in filter(None, listed.stdout.decode("utf-8", "surrogateescape").split("\0")):
+        if (REPO / name).is_file():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, into / name)
+    commit_all(into)
+    return into
+
+
+def _pre_commit(sample: Path, home: Path, hook: str, repo: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PRE_COMMIT_HOME=str(home), NO_COLOR="1")
     env.pop("PYTHONSAFEPATH", None)  # pre-commit builds the hook's own environment from the repository
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), hook, "--all-files", "--verbose"],
+        [sys.executable, "-m", "pre_commit", "try-repo", str(repo), hook, "--all-files", "--verbose"],
         cwd=sample,
         capture_output=True,
         text=True,
@@ -44,14 +58,17 @@ def test_textfrag_check_hook_passes_then_fails_on_drift(tmp_path: Path) -> None:
     )
     commit_all(sample)
     home = tmp_path / "pre-commit-home"
+    repo = _this_tree(tmp_path / "textfrag")
 
-    ok = _pre_commit(sample, home, "textfrag-check")
+    ok = _pre_commit(sample, home, "textfrag-check", repo)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "textfrag check" in ok.stdout and "Passed" in ok.stdout
 
     (sample / "src" / "app.py").write_text("# a new first line\n" + APP, encoding="utf-8")
     commit_all(sample, "edit the quoted file")
-    stale = _pre_commit(sample, home, "textfrag-check")
+    stale = _pre_commit(sample, home, "textfrag-check", repo)
     assert stale.returncode == 1
     assert "Failed" in stale.stdout
-    assert re.search(r"^docs/index\.md:3: txtfrag:src/app\.py#line=2,4;\S*: stale .*moved", stale.stdout, re.MULTILINE), stale.stdout
+    assert re.search(r"^docs/index\.md:3: txtfrag:src/app\.py#line=2,4;\S*: stale .*moved", stale.stdout, re.MULTILINE), (
+        stale.stdout
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import FragmentSyntaxError, TextFragError
+from ..linespec import MAX_DIGITS
 from ..resolve import Selection, select
 from ..source import Source
 
@@ -30,9 +31,12 @@ class LineAnchor:
 
 def parse_line_anchor(text: str, *, offset: int = 0, shown: str | None = None) -> LineAnchor:
     shown = text if shown is None else shown
-    if len(text) > 40:  # any line past the end is an error anyway; Python refuses int() of 4300+ digits
+    if len(text) > 2 * MAX_DIGITS + 3:  # any line past the end is an error anyway; Python refuses int() of 4300+ digits
         raise FragmentSyntaxError(
-            "a line number of more than 18 digits", source=shown, span=(offset, offset + len(text)), spec="GitHub/w3m line anchor"
+            f"a line number of more than {MAX_DIGITS} digits",
+            source=shown,
+            span=(offset, offset + len(text)),
+            spec="GitHub/w3m line anchor",
         )
     if text.startswith("L"):
         first_s, _, last_s = text[1:].partition("-L")

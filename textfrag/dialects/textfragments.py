@@ -15,6 +15,7 @@ the prefix and suffix from the match. Each directive selects its first match; se
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from dataclasses import dataclass
 from urllib.parse import unquote
@@ -25,6 +26,8 @@ from ..source import Source
 from . import merge
 
 SPEC = "W3C Text Fragments, text directive syntax"
+#: Seconds the text directives of one reference may search one file before they are stopped.
+SEARCH_TIMEOUT = 2.0
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ class TextDirectives:
         return self.written
 
     def select(self, source: Source) -> list[Selection]:
-        finder = _Finder(source.text)
+        finder = _Finder(source.text, time.monotonic() + SEARCH_TIMEOUT)  # one budget for the whole file
         pieces = []
         for d in self.directives:
             span = finder.find(d)
@@ -65,13 +68,30 @@ def _is_word(ch: str) -> bool:
     return not name.startswith(("CJK ", "HIRAGANA", "KATAKANA", "HANGUL", "THAI", "LAO", "KHMER", "MYANMAR"))
 
 
+def _fold(text: str) -> str:
+    """Lower case with indices kept: characters whose lower case is longer stay as they are."""
+    folded = text.lower()
+    return folded if len(folded) == len(text) else "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
 class _Finder:
-    def __init__(self, text: str) -> None:
+    """The spec's search on one text. Where the spec searches onward and then compares the position
+    (a prefix's match, a suffix), this tests the one position instead, so each step is linear; what is
+    still quadratic in the worst case (many prefix matches, each followed by a search for textEnd) is
+    bounded by the per-file :data:`SEARCH_TIMEOUT`, like ``match()``."""
+
+    def __init__(self, text: str, deadline: float) -> None:
         self.text = text
-        folded = text.lower()
-        if len(folded) != len(text):  # keep indices: fold only characters whose lower case has one character
-            folded = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
-        self.folded = folded
+        self.folded = _fold(text)
+        self.deadline = deadline
+        self._last: dict[tuple[str, int], int] = {}
+
+    def tick(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise TextFragError(
+                f"the text directive search ran longer than {SEARCH_TIMEOUT:g} s on this file and was stopped; "
+                "make the prefix or textStart more specific (W3C Text Fragments)"
+            )
 
     def boundary(self, i: int) -> bool:
         t = self.text
@@ -85,9 +105,10 @@ class _Finder:
         return not (_is_word(a) and _is_word(b))
 
     def find_string(self, query: str, start: int, end: int, word_start: bool, word_end: bool) -> tuple[int, int] | None:
-        q = query.lower() if len(query.lower()) == len(query) else "".join(c.lower() if len(c.lower()) == 1 else c for c in query)
+        q = _fold(query)
         pos = start
         while True:
+            self.tick()
             i = self.folded.find(q, pos, end)
             if i < 0:
                 return None
@@ -95,6 +116,31 @@ class _Finder:
             if (not word_start or self.boundary(i)) and (not word_end or self.boundary(j)):
                 return i, j
             pos = i + 1
+
+    def string_at(self, query: str, at: int, end: int, word_start: bool, word_end: bool) -> tuple[int, int] | None:
+        """``query`` matched exactly at ``at`` (what the spec's search-then-compare accepts), or None."""
+        q = _fold(query)
+        j = at + len(q)
+        if j > end or not self.folded.startswith(q, at):
+            return None
+        if (word_start and not self.boundary(at)) or (word_end and not self.boundary(j)):
+            return None
+        return at, j
+
+    def last_match(self, query: str, end: int) -> int:
+        """Start of the last match of ``query`` ending on a word boundary, or -1 (searched once per query)."""
+        key = (query, end)
+        if key not in self._last:
+            q, pos, found = _fold(query), end, -1
+            while True:
+                self.tick()
+                i = self.folded.rfind(q, 0, pos)
+                if i < 0 or self.boundary(i + len(q)):
+                    found = i
+                    break
+                pos = i + len(q) - 1
+            self._last[key] = found
+        return self._last[key]
 
     def skip_space(self, i: int, end: int) -> int:
         while i < end and self.text[i].isspace():
@@ -104,6 +150,7 @@ class _Finder:
     def find(self, d: TextDirective) -> tuple[int, int] | None:
         search_start, search_end = 0, len(self.text)
         while search_start < search_end:
+            self.tick()
             if d.prefix is not None:
                 prefix = self.find_string(d.prefix, search_start, search_end, True, False)
                 if prefix is None:
@@ -112,8 +159,8 @@ class _Finder:
                 match_start = self.skip_space(prefix[1], search_end)
                 if match_start >= search_end:
                     return None
-                potential = self.find_string(d.start, match_start, search_end, False, d.end is not None or d.suffix is None)
-                if potential is None or potential[0] != match_start:
+                potential = self.string_at(d.start, match_start, search_end, False, d.end is not None or d.suffix is None)
+                if potential is None:
                     continue
             else:
                 potential = self.find_string(d.start, search_start, search_end, True, d.end is not None or d.suffix is None)
@@ -122,6 +169,7 @@ class _Finder:
                 search_start = potential[0] + 1
             range_end_start = potential[1]
             while range_end_start < search_end or d.end is None:
+                self.tick()
                 if d.end is not None:
                     end_match = self.find_string(d.end, range_end_start, search_end, True, d.suffix is None)
                     if end_match is None:
@@ -130,11 +178,10 @@ class _Finder:
                 if d.suffix is None:
                     return potential
                 suffix_start = self.skip_space(potential[1], search_end)
-                suffix = self.find_string(d.suffix, suffix_start, search_end, False, True)
-                if suffix is None:
-                    return None
-                if suffix[0] == suffix_start:
+                if self.string_at(d.suffix, suffix_start, search_end, False, True) is not None:
                     return potential
+                if suffix_start > self.last_match(d.suffix, search_end):
+                    return None  # no suffix anywhere from here on: nothing further right can match
                 if d.end is None:
                     break
                 range_end_start = potential[1]

@@ -36,6 +36,8 @@ from . import merge
 SPEC = "draft-wilde-text-fragment-00 section 3"
 #: Seconds one match() may run over one file before it is stopped.
 MATCH_TIMEOUT = 2.0
+#: The largest pattern compiled, counted as atoms with intervals multiplied out (see translate_bre).
+MAX_PATTERN_SIZE = 10_000
 _CLASSES = {"alpha", "digit", "alnum", "upper", "lower", "space", "blank", "punct", "print", "graph", "cntrl", "xdigit"}
 
 
@@ -201,6 +203,10 @@ def translate_bre(bre: str) -> str:
     """
     out: list[str] = []
     i, n = 0, len(bre)
+    # how large the compiled pattern gets: every atom counts 1, a group the sum of its atoms, and an
+    # interval multiplies what it repeats; nested intervals multiply, and the regex compiler expands
+    # them before any timeout can start ((a{255}){255}){255} would take gigabytes)
+    sizes: list[list[int]] = [[]]
     opened = 0  # groups are numbered in the order they open
     open_stack: list[int] = []
     closed: set[int] = set()
@@ -216,6 +222,7 @@ def translate_bre(bre: str) -> str:
                 opened += 1
                 open_stack.append(opened)
                 out.append("(")
+                sizes.append([])
                 at_start = True
                 continue
             if nxt == ")":
@@ -223,6 +230,8 @@ def translate_bre(bre: str) -> str:
                     raise ValueError("\\) closes no group")
                 closed.add(open_stack.pop())  # a back-reference may name closed groups only
                 out.append(")")
+                inner = sizes.pop()
+                sizes[-1].append(max(1, sum(inner)))
             elif nxt == "{":
                 close = bre.find("\\}", i)
                 if close < 0:
@@ -241,12 +250,22 @@ def translate_bre(bre: str) -> str:
                     raise ValueError("an interval \\{...\\} must follow something to repeat")
                 out.append("{" + body + ("" if comma else "") + "}")
                 i = close + 2
+                if sizes[-1]:
+                    sizes[-1][-1] *= max(1, int(hi) if hi else int(lo) + (1 if comma else 0))
+                    total = sum(sum(level) for level in sizes)
+                    if total > MAX_PATTERN_SIZE:
+                        raise ValueError(
+                            f"its intervals repeat it {total} times, over the limit of {MAX_PATTERN_SIZE} "
+                            "(nested intervals multiply)"
+                        )
             elif nxt.isdigit() and nxt != "0":
                 if int(nxt) not in closed:
                     raise ValueError(f"\\{nxt} refers to a group that is not closed before it")
                 out.append("\\" + nxt)
+                sizes[-1].append(1)
             elif nxt in ".[]*^$\\":
                 out.append("\\" + nxt)
+                sizes[-1].append(1)
             else:
                 raise ValueError(f"\\{nxt} is not defined in a POSIX basic regular expression")
             at_start = False
@@ -254,10 +273,13 @@ def translate_bre(bre: str) -> str:
         if ch == "[":
             i, cls = _bracket(bre, i)
             out.append(cls)
+            sizes[-1].append(1)
             at_start = False
             continue
         if ch == "*":
             out.append("\\*" if at_start else "*")
+            if at_start:
+                sizes[-1].append(1)
         elif ch == "^":
             out.append("^" if at_start and (not out or out[-1] == "(") else "\\^")
             if out[-1] == "^":
@@ -268,8 +290,10 @@ def translate_bre(bre: str) -> str:
             out.append("$" if anchor else "\\$")
         elif ch == ".":
             out.append(".")
+            sizes[-1].append(1)
         else:
             out.append(regex.escape(ch))
+            sizes[-1].append(1)
         at_start = False
         i += 1
     return "".join(out)

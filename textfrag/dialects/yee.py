@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_right
+from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -43,13 +44,9 @@ def _is_word_char(ch: str) -> bool:
     return ch == "'" or unicodedata.category(ch)[0] in "LN" or unicodedata.category(ch) in ("Mn", "Mc")
 
 
-def words(text: str) -> list[tuple[str, int, int]]:
-    """(folded word, start, end) for each word of ``text``; start/end index the original text.
-
-    >>> [w for w, _, _ in words("Hey! That 'quick' brown fox didn't jump over the lazy dog?")]
-    ['Hey', 'That', 'quick', 'brown', 'fox', 'didnt', 'jump', 'over', 'the', 'lazy', 'dog']
-    """
-    out = []
+def iter_words(text: str) -> Iterator[tuple[str, int, int]]:
+    """(folded word, start, end) for each word of ``text``, one at a time; start/end index the original
+    text (the selection runs from the first to the last letter or digit, not the apostrophes)."""
     i, n = 0, len(text)
     while i < n:
         if not _is_word_char(text[i]):
@@ -61,12 +58,48 @@ def words(text: str) -> list[tuple[str, int, int]]:
         run = text[i:j]
         folded = fold(run)
         if folded:
-            # the selection runs from the first to the last letter or digit, not the apostrophes
             lead = len(run) - len(run.lstrip("'"))
             trail = len(run) - len(run.rstrip("'"))
-            out.append((folded, i + lead, j - trail))
+            yield folded, i + lead, j - trail
         i = j
-    return out
+
+
+def words(text: str) -> list[tuple[str, int, int]]:
+    """(folded word, start, end) for each word of ``text``; start/end index the original text.
+
+    >>> [w for w, _, _ in words("Hey! That 'quick' brown fox didn't jump over the lazy dog?")]
+    ['Hey', 'That', 'quick', 'brown', 'fox', 'didnt', 'jump', 'over', 'the', 'lazy', 'dog']
+    """
+    return list(iter_words(text))
+
+
+def find_sequence(wanted: list[str], doc: Iterable[tuple[str, int, int]]) -> list[tuple[str, int, int]] | None:
+    """The first run of words of ``doc`` equal to ``wanted``: Knuth-Morris-Pratt over words, so the time
+    is linear in the file and the fragment, and memory holds only the fragment's length of words.
+
+    >>> [w for w, _, _ in find_sequence(["a", "b"], iter_words("a a b"))]
+    ['a', 'b']
+    """
+    k = len(wanted)
+    fail = [0] * k  # the longest proper prefix of wanted[:i+1] that is also its suffix
+    j = 0
+    for i in range(1, k):
+        while j and wanted[i] != wanted[j]:
+            j = fail[j - 1]
+        if wanted[i] == wanted[j]:
+            j += 1
+        fail[i] = j
+    window: deque[tuple[str, int, int]] = deque(maxlen=k)
+    j = 0
+    for word in doc:
+        window.append(word)
+        while j and word[0] != wanted[j]:
+            j = fail[j - 1]
+        if word[0] == wanted[j]:
+            j += 1
+            if j == k:
+                return list(window)
+    return None
 
 
 @dataclass(frozen=True)
@@ -82,24 +115,15 @@ class WordsFragment:
         return f":words:{pre}({'-'.join(self.target)}){post}"
 
     def select(self, source: Source) -> list[Selection]:
-        doc = words(source.text)
         wanted = [*self.pre, *self.target, *self.post]
-        # whole-word search: words are letters and digits, so NUL separates them safely
-        joined = "\x00" + "\x00".join(w for w, _, _ in doc) + "\x00"
-        needle = "\x00" + "\x00".join(wanted) + "\x00"
-        at = joined.find(needle)
-        if at < 0:
+        run = find_sequence(wanted, iter_words(source.text))
+        if run is None:
             raise TextFragError(
                 f"the words {' '.join(wanted)!r} do not occur in this order in the file "
                 "(matched case-sensitively, accents and apostrophes ignored; Yee section 4)"
             )
-        starts, pos = [], 1
-        for w, _, _ in doc:
-            starts.append(pos)
-            pos += len(w) + 1
-        first_word = bisect_right(starts, at + 1) - 1 + len(self.pre)
-        last_word = first_word + len(self.target) - 1
-        return [select(source, doc[first_word][1], doc[last_word][2])]
+        first, last = run[len(self.pre)], run[len(self.pre) + len(self.target) - 1]
+        return [select(source, first[1], last[2])]
 
 
 def parse_words(text: str, *, offset: int = 0, shown: str | None = None) -> WordsFragment:
