@@ -7,11 +7,20 @@
 - ``[text](txtfrag:REF)`` is a verified link: to the excerpt's anchor where a page embeds the same
   reference, else to ``source_url``.
 - A reference inside a code span or block is left as text; no ``txtfrag:`` URI is left in the HTML.
-- Every problem is logged on ``mkdocs.plugins.textfrag`` with the page's source file and line; after the
-  last page, any error fails ``mkdocs build`` listing them all (``mkdocs serve`` shows them and goes on).
+- Every problem is reported with the page's source file and line; after the last page, any error fails
+  ``mkdocs build`` listing them all, once (``mkdocs serve`` logs them as they come and goes on).
 
-Thin: the textfrag core parses, loads, counts and verifies; textfrag.scan finds the references (the
-same scanner as ``textfrag check``); textfrag.present makes the decisions shared with Sphinx.
+How: what Python-Markdown itself parsed as an image or a link is what gets embedded or verified. A
+tree processor (after attr_list, before the table of contents) replaces every ``img``/``a`` element whose
+URL starts with ``txtfrag:``, wherever Markdown put it (admonitions, content tabs, lists, tables,
+reference-style links, links around images, headings), so the page and ``textfrag check`` (the same
+scanner gives the lines) agree, and nothing is left behind. Excerpts go into the page through
+Python-Markdown's own stash of raw HTML, so no placeholder text can reach the table of contents, the
+heading ids or the search index; link targets, which need every page's embeds, are filled in last
+through placeholders that carry a random per-build key and are replaced in one pass.
+
+Thin: the textfrag core parses, loads, counts and verifies; textfrag.present makes the decisions shared
+with Sphinx.
 """
 
 from __future__ import annotations
@@ -19,11 +28,17 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import secrets
+import xml.etree.ElementTree as etree
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from html import escape
 from pathlib import Path
 from typing import Any, TypeVar
 
+from markdown import Extension, Markdown
+from markdown.treeprocessors import Treeprocessor
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -47,11 +62,9 @@ from . import render
 log = logging.getLogger("mkdocs.plugins.textfrag")
 
 CSS_PATH = "assets/textfrag/textfrag.css"
-_ATTR_LIST = re.compile(r"\{:?([^}\n]*)\}")
-_ATTR = re.compile(r"""([.#][\w-]+)|([\w-]+)(?:=(?:"([^"]*)"|'([^']*)'|(\S+)))?""")
-# tokens that survive Markdown untouched: letters and digits only
-_TOKEN = "TXTFRAGTOKEN{}X{}Z"
-_LINK_URL = "https://txtfrag.invalid/link/{}/{}"
+_PREFIX = textfrag.PREFIX
+# raw HTML in a page (which Markdown passes through untouched) naming a txtfrag: URL
+_RAW_URL = re.compile(r"""(\b(?:src|href)\s*=\s*)(["']?)txtfrag:[^"'\s>]*\2""", re.IGNORECASE)
 
 
 class TextfragConfig(base.Config):
@@ -78,11 +91,38 @@ class _Embed:
 
 
 @dataclass
+class _Placed:
+    """An excerpt in Markdown's stash: re-rendered under another id if the page turns out to use its id."""
+
+    stash_index: int
+    anchor: str
+    identity: tuple[str, str]
+    render: Callable[[str], str]
+
+
+@dataclass
 class _PageState:
-    tokens: dict[str, str] = field(default_factory=dict)  # token -> HTML (blocks and inline)
-    block_tokens: set[str] = field(default_factory=set)
-    links: dict[str, tuple[Found, Quote | None]] = field(default_factory=dict)  # link URL -> (found, quote)
+    """What one page's references need while Markdown renders it."""
+
+    src: str
+    markdown: str
+    front_matter: int
+    found: dict[str, deque[Found]] = field(default_factory=dict)  # reference text -> the scanner's finds
+    links: dict[str, tuple[str, str, Quote | None]] = field(default_factory=dict)  # placeholder -> (where, ref, quote)
     anchors: set[str] = field(default_factory=set)
+    placed: list[_Placed] = field(default_factory=list)
+
+    def where(self, ref: str, kinds: tuple[str, ...]) -> str:
+        """``PAGE.md:LINE`` of the next use of ``ref``: the scanner's line, or, for a construct it does not
+        know, the line of the first occurrence of the text not yet claimed."""
+        queue = self.found.get(ref)
+        while queue:
+            f = queue.popleft()
+            if f.kind in kinds:
+                return f"{self.src}:{f.line + self.front_matter}"
+        at = self.markdown.find(ref)
+        line = self.markdown.count("\n", 0, at) + 1 if at >= 0 else 1
+        return f"{self.src}:{line + self.front_matter}"
 
 
 @dataclass(frozen=True)
@@ -119,11 +159,13 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         self.problems: list[Problem] = []
         self.embeds: dict[tuple[str, str], _Embed] = {}
         self.pages: dict[str, _PageState] = {}
+        self.current: _PageState | None = None
+        self.current_page: Page | None = None
         self.watched: set[str] = set()
         self.server: LiveReloadServer | None = None
         self.command = "build"
         self.highlighter = render.Highlighter("plain", "highlight")
-        self.build_number = 0
+        self.key = secrets.token_hex(8)
 
     # -- build lifecycle -----------------------------------------------------------------------------
 
@@ -142,6 +184,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         except TextFragError as err:
             raise PluginError(f"textfrag: {err.message}") from None
         self.highlighter = render.Highlighter.of(list(config.markdown_extensions), dict(config.mdx_configs))
+        config.markdown_extensions.append(_ExcerptExtension(self))  # type: ignore[arg-type]
         if CSS_PATH not in config.extra_css:
             config.extra_css.append(CSS_PATH)
         return config
@@ -153,7 +196,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         old = self.cache
         self.cache = SourceCache(old.root, charset=old.charset, max_size=old.max_size, pdi_map=old.pdi_map)
         self.problems, self.embeds, self.pages = [], {}, {}
-        self.build_number += 1
+        self.key = secrets.token_hex(8)  # link placeholders no page can contain
 
     @_guarded
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
@@ -164,63 +207,44 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
 
     @_guarded
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        if "txtfrag:" not in markdown:
-            return markdown  # the common page: nothing parsed, nothing changed
-        state = _PageState()
+        self.current, self.current_page = None, page
+        if _PREFIX not in markdown:
+            return markdown  # the common page: nothing scanned
+        state = _PageState(page.file.src_path, markdown, _front_matter_lines(page, markdown))
+        for f in scan_markdown(markdown, page.file.src_path):
+            state.found.setdefault(f.text, deque()).append(f)
         self.pages[page.file.src_uri] = state
-        offset = _front_matter_lines(page, markdown)
-        src = page.file.src_path
-        found = [f for f in scan_markdown(markdown, src) if f.kind in ("image", "link", "definition")]
-        out: list[str] = []
-        pos = 0
-        for n, f in enumerate(found):
-            where = f"{src}:{f.line + offset}"
-            if f.kind == "image":
-                assert f.span is not None
-                start, end = f.span
-                attrs_match = _ATTR_LIST.match(markdown, end)
-                attrs = _parse_attrs(attrs_match.group(1)) if attrs_match else {}
-                if attrs_match:
-                    end = attrs_match.end()
-                alone = _alone_in_paragraph(markdown, start, end)
-                token = _TOKEN.format(self.build_number, n)
-                state.tokens[token] = self._embed(f, where, page, state, attrs, alone)
-                if alone:
-                    state.block_tokens.add(token)
-                out.append(markdown[pos:start])
-                out.append(token)
-                pos = end
-            else:
-                url = _LINK_URL.format(self.build_number, n)
-                state.links[url] = (f, self._quote(f.text, where, link=True))
-                out.append(markdown[pos : f.start])
-                out.append(url)
-                pos = f.end
-        out.append(markdown[pos:])
-        return "".join(out)
+        self.current = state
+        return markdown
 
     @_guarded
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         state = self.pages.get(page.file.src_uri)
+        self.current = None
         if state is None:
             return html
-        for token, excerpt_html in state.tokens.items():
-            if token in state.block_tokens:
-                html = html.replace(f"<p>{token}</p>", excerpt_html)
-            html = html.replace(token, excerpt_html)
+        if _PREFIX in html:
+            html = _RAW_URL.sub(lambda m: self._raw_url(m, state), html)
         if page.present_anchor_ids is not None:
             page.present_anchor_ids.update(state.anchors)  # so MkDocs validates links to excerpts
         return html
 
     @_guarded
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
-        """Links are resolved last: by now every page's embeds are known."""
+        """Links are resolved last: by now every page's embeds are known. One pass, exact keys."""
         state = self.pages.get(page.file.src_uri)
-        if state is None:
+        if state is None or not state.links:
             return output
-        for url, (f, q) in state.links.items():
-            output = output.replace(url, self._link_target(f, q, page))
-        return output
+        pattern = re.compile(re.escape(self._link_url("")) + r"[0-9]+/")
+
+        def target(m: re.Match[str]) -> str:
+            entry = state.links.get(m.group(0))
+            if entry is None:
+                return m.group(0)
+            where, ref, q = entry
+            return escape(self._link_target(where, ref, q, page))  # the URL goes into an attribute
+
+        return pattern.sub(target, output)
 
     @_guarded
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -228,12 +252,15 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         errors = [p for p in self.problems if p.error]
         if not errors:
             return
-        listing = "\n".join(f"  {p.text}" for p in errors)
-        summary = f"textfrag: {len(errors)} reference{'s' if len(errors) != 1 else ''} stale or broken:\n{listing}"
+        pages = sorted({p.where.rsplit(":", 1)[0] for p in errors})
+        summary = (
+            f"textfrag: {len(errors)} reference{'s' if len(errors) != 1 else ''} stale or broken, each reported above "
+            f"(in {', '.join(pages)})"
+        )
         if self.command == "serve":
             log.error(summary)  # serve goes on and shows the problems in the pages
             return
-        raise PluginError(summary + "\n(on_stale: warning makes stale references warnings)")
+        raise PluginError(f"{summary}; the build fails (on_stale: warning makes stale references warnings)")
 
     @_guarded
     def on_serve(self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
@@ -241,14 +268,78 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         self._watch_quoted_files()
         return server
 
+    # -- what the tree processor calls ---------------------------------------------------------------
+
+    def _link_url(self, n: object) -> str:
+        return f"https://txtfrag.invalid/{self.key}/{n}"
+
+    def embed_element(self, md: Markdown, parent: etree.Element, img: etree.Element) -> None:
+        """Replace an ``img`` whose src is a txtfrag: reference by the excerpt (block or inline)."""
+        state = self.current
+        assert state is not None and self.current_page is not None
+        ref_text = img.get("src", "")
+        where = state.where(ref_text, ("image", "definition"))
+        alone = parent.tag == "p" and len(parent) == 1 and not (parent.text or "").strip() and not (img.tail or "").strip()
+        rendered = self._excerpt(ref_text, where, img, alone)
+        if isinstance(rendered, str):
+            placeholder = md.htmlStash.store(rendered)
+        else:
+            anchor, ident, draw = rendered
+            placeholder = md.htmlStash.store(draw(anchor))
+            state.placed.append(_Placed(md.htmlStash.html_counter - 1, anchor, ident, draw))
+        if alone:  # <p>placeholder</p>: Markdown puts the block in place of the paragraph
+            parent.remove(img)
+            parent.text = placeholder
+            return
+        _replace_with_text(parent, img, placeholder)
+
+    def verify_link(self, a: etree.Element) -> None:
+        """Point a link to a txtfrag: reference at a placeholder, filled in when every page is known."""
+        state = self.current
+        assert state is not None
+        ref_text = a.get("href", "")
+        where = state.where(ref_text, ("link", "definition"))
+        q = self._quote(ref_text, where)
+        url = f"{self._link_url(len(state.links))}/"
+        state.links[url] = (where, ref_text, q if isinstance(q, Quote) else None)
+        a.set("href", url)
+
+    def settle_anchors(self, md: Markdown, root: etree.Element) -> None:
+        """After the table of contents gave headings their ids: an excerpt whose id a heading (or any
+        element) took is given another, so that ids stay unique on the page."""
+        state = self.current
+        if state is None or not state.placed:
+            return
+        taken = {el.get("id", "") for el in root.iter()} - {""}
+        for placed in state.placed:
+            if placed.anchor not in taken:
+                continue
+            new = unique_anchor(placed.anchor, taken | state.anchors)
+            state.anchors.discard(placed.anchor)
+            state.anchors.add(new)
+            md.htmlStash.rawHtmlBlocks[placed.stash_index] = placed.render(new)
+            embed = self.embeds.get(placed.identity)
+            if embed is not None and embed.anchor == placed.anchor and self.current_page is not None:
+                if embed.page_url == self.current_page.url:
+                    embed.anchor = new
+            placed.anchor = new
+
     # -- helpers -------------------------------------------------------------------------------------
 
     def _report(self, where: str, err: TextFragError, *, error: bool) -> None:
         text = err.describe(where)
         self.problems.append(Problem(where, text, error))
-        (log.error if error else log.warning)(text)
+        (log.error if error else log.warning)(text)  # once: the failure at the end counts, it does not repeat
 
-    def _quote(self, ref_text: str, where: str, *, link: bool = False) -> Quote | None:
+    def _raw_url(self, m: re.Match[str], state: _PageState) -> str:
+        ref = m.group(0)[len(m.group(1)) :].strip("\"'")
+        err = TextFragError(
+            "a txtfrag: reference in raw HTML is not rendered (write it as a Markdown image or link)", reference=ref
+        )
+        self._report(state.where(ref, ()), err, error=True)
+        return f'{m.group(1)}"#"'
+
+    def _quote(self, ref_text: str, where: str) -> Quote | TextFragError:
         assert self.cache is not None
         try:
             ref = parse_reference(ref_text)
@@ -257,59 +348,66 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             q = quote(self.cache, ref)
         except TextFragError as err:
             self._report(where, err, error=True)
-            return None
+            return err
         if q.stale is not None:
             self._report(where, q.stale, error=self.config.on_stale == "error")
         return q
 
-    def _embed(self, f: Found, where: str, page: Page, state: _PageState, attrs: dict[str, str | None], alone: bool) -> str:
-        q = self._quote(f.text, where)
-        if q is None:
-            return render.broken(f"cannot quote {f.text} (see the build log: {where})", inline=not alone)
+    def _excerpt(
+        self, ref_text: str, where: str, img: etree.Element, alone: bool
+    ) -> str | tuple[str, tuple[str, str], Callable[[str], str]]:
+        """The broken-reference HTML, or (anchor, identity, render(anchor) -> HTML) of the excerpt."""
+        state = self.current
+        assert state is not None and self.current_page is not None
+        q = self._quote(ref_text, where)
+        if not isinstance(q, Quote):
+            return render.broken(f"{where}: {q.describe(where).split(': ', 1)[1]}", inline=not alone)
         ref = q.reference
         anchor = unique_anchor(anchor_id(ref), state.anchors)
         state.anchors.add(anchor)
-        self.embeds.setdefault(identity(ref), _Embed(page.url, anchor))
-        selection = q.selection
+        self.embeds.setdefault(identity(ref), _Embed(self.current_page.url, anchor))
         pieces = q.selections
         excerpt = render.Excerpt(
             anchor=anchor,
-            ref=ref.text.removeprefix(textfrag.PREFIX),
+            ref=ref.text.removeprefix(_PREFIX),
             md5=q.source.md5,
             length=q.source.length,
             charset=q.source.charset,
             text=display_text(pieces[0].text),
         )
         try:
-            url = source_url(self.config.source_url, selection)
+            url = source_url(self.config.source_url, q.selection)
             if not alone:
                 joined = " \u22ef ".join(display_text(p.text) for p in pieces)
-                return render.inline(replace(excerpt, text=joined), source_url=url)
-            classes = [k[1:] for k in attrs if k.startswith(".")]
+                inline = replace(excerpt, text=joined)
+                return anchor, identity(ref), lambda a: render.inline(replace(inline, anchor=a), source_url=url)
+            classes = (img.get("class") or "").split()
             language = classes[0] if classes else language_for(ref.path)
-            start = _linenums(attrs, pieces[0].first_line)
-            hl = _hl_lines(attrs.get("hl_lines"), pieces[0], f.text)
-        except (TextFragError, ValueError) as err:
-            failure = (
-                err.with_reference(err.reference or f.text)
-                if isinstance(err, TextFragError)
-                else TextFragError(f"bad attribute: {err}", reference=f.text)
-            )
+            start = _linenums(img.attrib, pieces[0].first_line)
+            hl = _hl_lines(img.get("hl_lines"), pieces[0], ref_text)
+        except TextFragError as err:
+            failure = err.with_reference(err.reference or ref_text)
             self._report(where, failure, error=True)
-            return render.broken(failure.message, inline=not alone)
-        return render.block(
-            excerpt,
-            caption=f.label or default_caption(pieces),
-            language=language,
-            highlighter=self.highlighter,
-            linenostart=start,
-            hl_lines=hl,
-            source_url=url,
-            classes=classes[1:],
-            more=[(display_text(p.text), p.first_line if start is not None else None) for p in pieces[1:]],
-        )
+            return render.broken(failure.describe(where), inline=not alone)
+        caption = img.get("alt") or default_caption(pieces)
+        more = [(display_text(p.text), p.first_line if start is not None else None) for p in pieces[1:]]
 
-    def _link_target(self, f: Found, q: Quote | None, page: Page) -> str:
+        def draw(a: str) -> str:
+            return render.block(
+                replace(excerpt, anchor=a),
+                caption=caption,
+                language=language,
+                highlighter=self.highlighter,
+                linenostart=start,
+                hl_lines=hl,
+                source_url=url,
+                classes=classes[1:],
+                more=more,
+            )
+
+        return anchor, identity(ref), draw
+
+    def _link_target(self, where: str, ref_text: str, q: Quote | None, page: Page) -> str:
         if q is None:
             return "#"
         ref = q.reference
@@ -321,9 +419,8 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         url = source_url(self.config.source_url, q.selection)
         if url:
             return url
-        where = f"{page.file.src_path}:{f.line}"
         err = TextFragError(
-            "this link has no target: no page embeds the same reference and no source_url is set", reference=f.text
+            "this link has no target: no page embeds the same reference and no source_url is set", reference=ref_text
         )
         self._report(where, err, error=False)
         return "#"
@@ -334,6 +431,66 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         for path in sorted(self.watched):
             if Path(path).exists():
                 self.server.watch(path, recursive=False)
+
+
+class _EmbedProcessor(Treeprocessor):
+    """Every ``img``/``a`` element Markdown made with a txtfrag: URL, wherever it stands."""
+
+    def __init__(self, md: Markdown, plugin: TextfragPlugin) -> None:
+        super().__init__(md)
+        self.plugin = plugin
+
+    @_guarded
+    def run(self, root: etree.Element) -> None:
+        if self.plugin.current is None:
+            return
+        images, links = [], []
+        for parent in root.iter():
+            for child in parent:
+                if child.tag == "img" and child.get("src", "").startswith(_PREFIX):
+                    images.append((parent, child))
+                elif child.tag == "a" and child.get("href", "").startswith(_PREFIX):
+                    links.append(child)
+        for a in links:
+            self.plugin.verify_link(a)
+        for parent, img in images:
+            self.plugin.embed_element(self.md, parent, img)
+
+
+class _AnchorProcessor(Treeprocessor):
+    def __init__(self, md: Markdown, plugin: TextfragPlugin) -> None:
+        super().__init__(md)
+        self.plugin = plugin
+
+    @_guarded
+    def run(self, root: etree.Element) -> None:
+        self.plugin.settle_anchors(self.md, root)
+
+
+class _ExcerptExtension(Extension):
+    """Registers the tree processors on each page's Markdown instance."""
+
+    def __init__(self, plugin: TextfragPlugin) -> None:
+        super().__init__()
+        self.plugin = plugin
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+        # after attr_list (8), which sets the attributes; before the table of contents (5), which must see
+        # the excerpt's text, not an image, in a heading; ids are settled after it
+        md.treeprocessors.register(_EmbedProcessor(md, self.plugin), "textfrag", 7)
+        md.treeprocessors.register(_AnchorProcessor(md, self.plugin), "textfrag-anchors", 4)
+
+
+def _replace_with_text(parent: etree.Element, child: etree.Element, text: str) -> None:
+    """Remove ``child`` from ``parent``, leaving ``text`` (then the child's tail) where it stood."""
+    index = list(parent).index(child)
+    joined = text + (child.tail or "")
+    if index == 0:
+        parent.text = (parent.text or "") + joined
+    else:
+        previous = parent[index - 1]
+        previous.tail = (previous.tail or "") + joined
+    parent.remove(child)
 
 
 def _front_matter_lines(page: Page, markdown: str) -> int:
@@ -348,33 +505,12 @@ def _front_matter_lines(page: Page, markdown: str) -> int:
     return 0
 
 
-def _alone_in_paragraph(text: str, start: int, end: int) -> bool:
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
-    if text[line_start:start].strip() or text[end:line_end].strip():
-        return False
-    before = text[: line_start - 1].rsplit("\n", 1)[-1] if line_start > 0 else ""
-    after = text[line_end + 1 :].split("\n", 1)[0] if line_end < len(text) else ""
-    return not before.strip() and not after.strip()
-
-
-def _parse_attrs(body: str) -> dict[str, str | None]:
-    attrs: dict[str, str | None] = {}
-    for m in _ATTR.finditer(body):
-        if m.group(1):
-            attrs[m.group(1)] = None
-        elif m.group(2):
-            value = next((g for g in m.group(3, 4, 5) if g is not None), None)
-            attrs[m.group(2)] = value
-    return attrs
-
-
-def _linenums(attrs: dict[str, str | None], first_line: int) -> int | None:
+def _linenums(attrs: dict[str, Any], first_line: int) -> int | None:
+    """attr_list's ``linenums`` (a bare word has no value, or itself): the file's own numbers, or a start."""
     if "linenums" not in attrs:
         return None
     value = attrs["linenums"]
-    if value is None or value in ("", "source", "true"):
+    if value is None or value in ("", "linenums", "source", "true"):
         return first_line  # the source file's own numbers
     return number(value, "linenums")
 
