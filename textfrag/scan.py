@@ -69,57 +69,136 @@ def _line_at(text: str, offset: int) -> int:
 
 # -- Markdown / MyST ---------------------------------------------------------------------------------
 
-_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,}|:{3,})[ \t]*(.*)$")
-_MYST_DIRECTIVE = re.compile(r"^\{txtfrag\}[ \t]+(\S+)[ \t]*$")
+# ``` and ~~~ fences everywhere; ::: fences only as MyST colon fences of a directive (in MkDocs, ::: is
+# text, and mkdocstrings' "::: module" is not a fence)
+_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,}|:{3,}(?=\{))[ \t]*(.*)$")
+_FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,}|:{3,})[ \t]*$")
+_MYST_DIRECTIVE_NAME = re.compile(r"^\{([A-Za-z][\w.:+-]*)\}[ \t]*(.*)$")
+# directives whose body is not Markdown (code, raw output, math, diagrams...): their fences are masked
+_MYST_VERBATIM = frozenset(
+    {
+        "txtfrag",
+        "code-block",
+        "code",
+        "code-cell",
+        "sourcecode",
+        "literalinclude",
+        "raw",
+        "math",
+        "eval-rst",
+        "eval-md",
+        "doctest",
+        "testcode",
+        "testoutput",
+        "parsed-literal",
+        "highlight",
+        "ipython",
+        "mermaid",
+        "graphviz",
+        "csv-table",
+        "dot",
+        "plantuml",
+    }
+)
+# Python-Markdown containers whose indented body is Markdown: admonition (!!!), pymdownx.details (???,
+# ???+), pymdownx.tabbed (===, ===+)
+_CONTAINER = re.compile(r"^([ \t]*)(?:!!!|\?\?\?\+?|===\+?|===!)[ \t]+\S")
 # a link destination may hold balanced parentheses (CommonMark; Wilde's line(2)match(x) needs them)
 _DEST = r"(?:[^\s()<>]|\((?:[^\s()<>]|\([^\s()<>]*\))*\))+"
-_MD_LINK = re.compile(
-    r"!?\[((?:[^\[\]\\]|\\.|\[[^\[\]]*\])*)\]\(\s*<?(txtfrag:" + _DEST + r")>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
-)
-_MD_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*<?(txtfrag:[^\s>]+)>?", re.MULTILINE)
+_LABEL = r"((?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*)"
+_TITLE = r"""(?:\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\)))?"""
+_TARGET = r"\(\s*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:" + _DEST + r"))" + _TITLE + r"\s*\)"
+_MD_IMAGE = re.compile(r"!\[" + _LABEL + r"\]" + _TARGET)
+_MD_LINK = re.compile(r"(?<!!)\[" + _LABEL + r"\]" + _TARGET)
+_MD_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:\S+))", re.MULTILINE)
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _BACKTICKS = re.compile(r"`+")
 _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 
 
+def _width(line: str) -> int:
+    """Indentation in columns (a tab to the next multiple of 4, as Python-Markdown counts)."""
+    col = 0
+    for ch in line:
+        if ch == " ":
+            col += 1
+        elif ch == "\t":
+            col += 4 - col % 4
+        else:
+            break
+    return col
+
+
 def _md_blocks(text: str, file: str, found: list[Found]) -> str:
-    """Mask fenced and indented code blocks; collect MyST directives; return the masked text."""
+    """Mask code (fenced, indented, verbatim MyST directives) and HTML comments; collect MyST
+    directives; return the masked text (same length, same line breaks).
+
+    Fences nest: a MyST directive fence whose body is Markdown (``{note}``, ``{admonition}``...) is
+    scanned inside, with fences of its own; a code fence masks everything up to its closing fence.
+    Python-Markdown's containers (``!!! note``, ``??? tip``, ``=== "Tab"``) have a Markdown body
+    indented by four columns: only what is indented four more after a blank line is code there.
+    """
     lines = text.splitlines(keepends=True)
     out: list[str] = []
     offset = 0
-    fence: tuple[str, int] | None = None  # (char, length) of the open fence
+    fences: list[tuple[str, int, bool]] = []  # open fences: (char, length, masks its body)
+    containers: list[int] = []  # body indentation of the open Python-Markdown containers
     prev_blank = True
     in_list = False
     in_indented_code = False
     for number, raw in enumerate(lines, 1):
         body = raw.rstrip("\r\n")
         ending = raw[len(body) :]
-        if fence is not None:
-            m = _FENCE.match(body)
-            if m and m.group(2)[0] == fence[0] and len(m.group(2)) >= fence[1] and not m.group(3).strip():
-                fence = None
-            out.append(" " * len(body) + ending)
-            offset += len(raw)
-            continue
-        m = _FENCE.match(body)
-        if m and not (m.group(2)[0] == "`" and "`" in m.group(3)):
-            fence = (m.group(2)[0], len(m.group(2)))
+        inner = containers[-1] if containers else 0  # a container's body is read without its indentation
+        level = body[inner:] if inner and not body[:inner].strip() and "\t" not in body[:inner] else body
+        m = _FENCE.match(level)
+        if fences:
+            char, length, masks = fences[-1]
+            close = _FENCE_CLOSE.match(level)
+            if close and close.group(1)[0] == char and len(close.group(1)) >= length:
+                fences.pop()
+                out.append(" " * len(body) + ending)
+                offset += len(raw)
+                prev_blank = False
+                continue
+            if masks:
+                out.append(" " * len(body) + ending)
+                offset += len(raw)
+                continue
+        blank = not body.strip()
+        width = _width(body)
+        while containers and not blank and width < containers[-1]:
+            containers.pop()
+        base = containers[-1] if containers else 0
+        m = _FENCE.match(body[base:] if base and not body[:base].strip() and "\t" not in body[:base] else body)
+        if m and not (m.group(2)[0] == "`" and "`" in m.group(3)) and not (in_indented_code and width - base >= 4):
             info = m.group(3)
-            d = _MYST_DIRECTIVE.match(info)
-            if d:
-                ref_start = offset + m.start(3) + d.start(1)
-                found.append(Found(file, number, d.group(1), ref_start, ref_start + len(d.group(1)), "directive"))
+            d = _MYST_DIRECTIVE_NAME.match(info)
+            name = d.group(1).lower() if d else None
+            if d is not None and name == "txtfrag" and d.group(2).strip():
+                arg = d.group(2).strip().split()[0]
+                ref_start = offset + body.index(info) + d.start(2) + (len(d.group(2)) - len(d.group(2).lstrip()))
+                found.append(Found(file, number, arg, ref_start, ref_start + len(arg), "directive"))
+            fences.append((m.group(2)[0], len(m.group(2)), name is None or name in _MYST_VERBATIM))
             out.append(" " * len(body) + ending)
             offset += len(raw)
             prev_blank = False
             continue
-        blank = not body.strip()
-        indented = body.startswith("    ") or body.startswith("\t")
+        if _CONTAINER.match(body) and not (width - base >= 4 and (in_indented_code or (prev_blank and not in_list))):
+            if width <= base:
+                in_list = False  # a container at the margin ends a list, as a paragraph would
+            containers.append(width + 4)
+            out.append(raw)
+            offset += len(raw)
+            prev_blank, in_indented_code = False, False
+            continue
+        indented = width - base >= 4
         if _LIST_ITEM.match(body):
             in_list = True
         elif blank:
             pass
-        elif not indented:
+        elif width <= base:
             in_list = False
         if not blank and indented and (in_indented_code or (prev_blank and not in_list)):
             in_indented_code = True
@@ -130,7 +209,8 @@ def _md_blocks(text: str, file: str, found: list[Found]) -> str:
             out.append(raw)
         prev_blank = blank
         offset += len(raw)
-    return "".join(out)
+    masked = "".join(out)
+    return _mask(masked, [c.span() for c in _HTML_COMMENT.finditer(masked)])
 
 
 def _md_inline(text: str, file: str, found: list[Found]) -> str:
@@ -165,19 +245,24 @@ def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
     found: list[Found] = []
     masked = _md_blocks(text, file, found)
     masked = _md_inline(masked, file, found)
-    for m in _MD_LINK.finditer(masked):
-        kind = "image" if m.group(0).startswith("!") else "link"
-        found.append(Found(file, _line_at(masked, m.start(2)), m.group(2), m.start(2), m.end(2), kind, m.span(), m.group(1)))
+    for kind, pattern in (("image", _MD_IMAGE), ("link", _MD_LINK)):
+        # images first and links apart: an image inside a link is found as well as the link around it
+        for m in pattern.finditer(masked):
+            g = 2 if m.group(2) is not None else 3
+            found.append(Found(file, _line_at(masked, m.start(g)), m.group(g), m.start(g), m.end(g), kind, m.span(), m.group(1)))
     for m in _MD_DEFINITION.finditer(masked):
-        found.append(Found(file, _line_at(masked, m.start(1)), m.group(1), m.start(1), m.end(1), "definition", m.span()))
+        g = 1 if m.group(1) is not None else 2
+        found.append(Found(file, _line_at(masked, m.start(g)), m.group(g), m.start(g), m.end(g), "definition", m.span()))
     found.sort(key=lambda f: f.start)
     return found
 
 
 # -- reStructuredText --------------------------------------------------------------------------------
 
-_RST_DIRECTIVE = re.compile(r"^(\s*)\.\.[ \t]+txtfrag::[ \t]*(\S*)")
-_RST_EXPLICIT = re.compile(r"^(\s*)\.\.(?:[ \t]+(\S+?)::|\s|$)")
+# docutils: ".. " then the name (case-insensitive), at most one space, "::", then a space or the end
+_RST_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ ]+txtfrag[ ]?::(?:[ \t]+|$)(.*)$", re.IGNORECASE)
+_RST_EXPLICIT = re.compile(r"^([ \t]*)\.\.(?:[ ]+([\w.:+-]+?)[ ]?::(?:[ \t]|$)|\s|$)")
+_RST_DEFAULT_ROLE = re.compile(r"^[ \t]*\.\.[ ]+default-role[ ]?::[ \t]*(\S*)", re.IGNORECASE)
 _RST_CODE_DIRECTIVES = frozenset(
     {
         "code-block",
@@ -194,7 +279,15 @@ _RST_CODE_DIRECTIVES = frozenset(
         "math",
     }
 )
-_RST_ROLE = re.compile(r":txtfrag:`([^`]+)`")
+# code directives whose :caption: Sphinx parses as text (roles in it are rendered)
+_RST_PARSED_CAPTION = frozenset({"code-block", "code", "sourcecode", "literalinclude"})
+# inline markup starts after white space, the start of the text, or one of - : / ' " < ( [ { (docutils'
+# inline markup recognition rules); a backslash before it escapes it
+_RST_START = r"(?<![^\s\-:/'\"<(\[{])"
+_RST_ROLE = re.compile(_RST_START + r"(?i::txtfrag:)`((?:[^`\\]|\\.)+)`")
+_RST_ROLE_SUFFIX = re.compile(_RST_START + r"`((?:[^`\\]|\\.)+)`(?i::txtfrag:)")
+# interpreted text with no role (the default role applies), not a literal, a reference or another role
+_RST_INTERPRETED = re.compile(r"(?<![^\s\-'\"<(\[{])`((?:[^`\\]|\\.)+)`(?![`_:\w])")
 _RST_INLINE_LITERAL = re.compile(r"``(?!\s).*?(?<!\s)``", re.DOTALL)
 
 
@@ -203,23 +296,41 @@ def _indent(line: str) -> int:
 
 
 def scan_rst(text: str, file: str = "<text>") -> list[Found]:
-    """References in a reStructuredText text, in order of appearance."""
+    """References in a reStructuredText text, in order of appearance.
+
+    As docutils reads them: directive names and role names in any case, a directive's argument on its
+    own line or on the lines after it, ``.. default-role:: txtfrag`` for plain interpreted text, suffix
+    roles; not inside literal blocks, comments, code directives, the directive's own options, inline
+    literals, or after a backslash.
+    """
     found: list[Found] = []
     lines = text.splitlines(keepends=True)
     out: list[str] = []
     offset = 0
     skip_indent: int | None = None  # mask lines indented more than this (a literal or code body)
+    keep_caption = False  # in a code directive's options: its :caption: is parsed as text
     pending_literal: int | None = None  # a paragraph ended with '::' at this indent
+    directive: tuple[int, int] | None = None  # an open txtfrag directive: (indent, line) whose argument is next
+    default_role: list[tuple[int, bool]] = []  # (offset, the default role is txtfrag) from here on
     for number, raw in enumerate(lines, 1):
         body = raw.rstrip("\r\n")
         ending = raw[len(body) :]
         blank = not body.strip()
+        if directive is not None:
+            if not blank and _indent(body) > directive[0] and not body.lstrip().startswith(":"):
+                arg = body.strip()  # the argument on the line after ".. txtfrag::"
+                start = offset + len(body) - len(body.lstrip())
+                found.append(Found(file, number, arg.split()[0], start, start + len(arg.split()[0]), "directive"))
+            directive = None
         if skip_indent is not None:
             if blank or _indent(body) > skip_indent:
-                out.append(" " * len(body) + ending)
+                if keep_caption and re.match(r"[ \t]+:caption:", body):
+                    out.append(raw)
+                else:
+                    out.append(" " * len(body) + ending)
                 offset += len(raw)
                 continue
-            skip_indent = None
+            skip_indent, keep_caption = None, False
         if pending_literal is not None and not blank:
             if _indent(body) > pending_literal:
                 skip_indent = pending_literal
@@ -230,16 +341,30 @@ def scan_rst(text: str, file: str = "<text>") -> list[Found]:
             pending_literal = None
         d = _RST_DIRECTIVE.match(body)
         if d:
-            if d.group(2):
-                found.append(Found(file, number, d.group(2), offset + d.start(2), offset + d.end(2), "directive"))
-            out.append(" " * len(body) + ending)  # options below are not text
+            arg = d.group(2).strip()
+            if arg:
+                start = offset + d.start(2) + (len(d.group(2)) - len(d.group(2).lstrip()))
+                found.append(Found(file, number, arg.split()[0], start, start + len(arg.split()[0]), "directive"))
+            else:
+                directive = (_indent(body), number)
+            skip_indent = _indent(body)  # the argument and options below are not text
+            out.append(" " * len(body) + ending)
             offset += len(raw)
             continue
+        r = _RST_DEFAULT_ROLE.match(body)
+        if r:
+            default_role.append((offset, r.group(1).lower() == "txtfrag"))
         e = _RST_EXPLICIT.match(body)
-        if e and (e.group(2) is None or e.group(2) in _RST_CODE_DIRECTIVES):
+        if e and (e.group(2) is None or e.group(2).lower() in _RST_CODE_DIRECTIVES):
             is_comment = e.group(2) is None and not re.match(r"\s*\.\.\s+(?:_|\[|\|)", body)
             if is_comment or e.group(2) is not None:
                 skip_indent = _indent(body)
+                keep_caption = e.group(2) is not None and e.group(2).lower() in (
+                    "code-block",
+                    "code",
+                    "sourcecode",
+                    "literalinclude",
+                )
                 out.append(" " * len(body) + ending)
                 offset += len(raw)
                 continue
@@ -249,10 +374,25 @@ def scan_rst(text: str, file: str = "<text>") -> list[Found]:
         offset += len(raw)
     masked = "".join(out)
     masked = _mask(masked, [m.span() for m in _RST_INLINE_LITERAL.finditer(masked)])
-    for m in _RST_ROLE.finditer(masked):
-        found.append(Found(file, _line_at(masked, m.start(1)), m.group(1), m.start(1), m.end(1), "role"))
+    for pattern in (_RST_ROLE, _RST_ROLE_SUFFIX):
+        for m in pattern.finditer(masked):
+            found.append(Found(file, _line_at(masked, m.start(1)), m.group(1), m.start(1), m.end(1), "role"))
+    if any(on for _, on in default_role):
+        for m in _RST_INTERPRETED.finditer(masked):
+            if _default_role_at(default_role, m.start()) and not masked.endswith(":", 0, m.start()):
+                found.append(Found(file, _line_at(masked, m.start(1)), m.group(1), m.start(1), m.end(1), "role"))
     found.sort(key=lambda f: f.start)
     return found
+
+
+def _default_role_at(changes: list[tuple[int, bool]], offset: int) -> bool:
+    """Whether the default role at ``offset`` is txtfrag (the last ``default-role`` before it says)."""
+    on = False
+    for at, is_txtfrag in changes:
+        if at > offset:
+            break
+        on = is_txtfrag
+    return on
 
 
 def scan_text(text: str, file: str, suffix: str) -> list[Found]:
