@@ -16,8 +16,11 @@ from typing import Any, Literal
 
 from sphinx.application import Sphinx
 from sphinx.config import Config
+from sphinx.errors import ConfigError
 
 import textfrag
+from textfrag import TextFragError
+from textfrag.source import codec_name
 
 from .directive import TxtfragDirective, TxtfragRole
 from .nodes import setup_nodes
@@ -39,10 +42,15 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 
 def _check_config(app: Sphinx, config: Config) -> None:
+    """Refuse a configuration that could only fail later: the build stops at once, naming the value."""
     if config.textfrag_on_stale not in ("error", "warning"):
-        from sphinx.errors import ConfigError
-
         raise ConfigError(f"textfrag_on_stale must be 'error' or 'warning', not {config.textfrag_on_stale!r}")
+    try:
+        codec_name(config.textfrag_charset)
+    except TextFragError as err:
+        raise ConfigError(f"textfrag_charset: {err.message}") from None
+    if config.textfrag_max_size < 0:
+        raise ConfigError(f"textfrag_max_size must not be negative, not {config.textfrag_max_size!r}")
     static = str(STATIC)
     if static not in config.html_static_path:
         config.html_static_path.append(static)

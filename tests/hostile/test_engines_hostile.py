@@ -209,3 +209,22 @@ def test_raw_html_naming_a_reference_fails_with_its_line(mk: MkSite, caplog: pyt
 
 def md5(text: str) -> str:
     return hashlib.md5(text.encode()).hexdigest()
+
+
+@pytest.mark.parametrize("codec", ["base64", "rot13", "zlib", "undefined"])
+def test_a_non_text_codec_as_the_mkdocs_charset_is_a_clear_error(mk: MkSite, codec: str) -> None:
+    mk.config(MK.replace("  - textfrag:\n", f"  - textfrag:\n      charset: {codec}\n"))
+    mk.page("index.md", "# T\n\n![](txtfrag:src/app.py#line=0,1)\n")
+    r = mk.mkdocs("build")
+    assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
+    assert r.returncode != 0 and "not a charset" in r.stderr
+
+
+def test_hl_lines_ranges_and_hostile_numbers(mk: MkSite, caplog: pytest.LogCaptureFixture) -> None:
+    mk.page("index.md", '# T\n\n![](txtfrag:src/app.py#line=0,5){ hl_lines="1-2 4" }\n')
+    assert mk.build(caplog).ok
+    assert len(mk.soup().select(".txtfrag .hll")) == 3
+    for spec, words in [("1-100000000000", "outside the excerpt"), ("²", "digits 0-9"), ("9" * 5000, "at most 100")]:
+        mk.page("index.md", f'# T\n\n![](txtfrag:src/app.py#line=0,5){{ hl_lines="{spec}" }}\n')
+        r = mk.build(caplog)
+        assert not r.ok and any(m.startswith("index.md:3: ") and words in m for m in r.messages), r.messages
