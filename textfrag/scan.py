@@ -72,6 +72,8 @@ def _line_at(text: str, offset: int) -> int:
 # ``` and ~~~ fences everywhere; ::: fences only as MyST colon fences of a directive (in MkDocs, ::: is
 # text, and mkdocstrings' "::: module" is not a fence)
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,}|:{3,}(?=\{))[ \t]*(.*)$")
+# in a list item, a fence stands after the item's marker or indented to its content
+_LIST_FENCE = re.compile(r"^([ \t]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+)*)(`{3,}|~{3,}|:{3,}(?=\{))[ \t]*(.*)$")
 _FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,}|:{3,})[ \t]*$")
 _MYST_DIRECTIVE_NAME = re.compile(r"^\{([A-Za-z][\w.:+-]*)\}[ \t]*(.*)$")
 # directives whose body is not Markdown (code, raw output, math, diagrams...): their fences are masked
@@ -110,7 +112,9 @@ _TITLE = r"""(?:\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\)))
 _TARGET = r"\(\s*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:" + _DEST + r"))" + _TITLE + r"\s*\)"
 _MD_IMAGE = re.compile(r"!\[" + _LABEL + r"\]" + _TARGET)
 _MD_LINK = re.compile(r"(?<!!)\[" + _LABEL + r"\]" + _TARGET)
-_MD_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:\S+))", re.MULTILINE)
+_MD_DEFINITION = re.compile(r"^ {0,3}\[([^\]]+)\]:[ \t]*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:\S+))", re.MULTILINE)
+_MD_ANY_DEFINITION = re.compile(r"^ {0,3}\[([^\]]+)\]:[ \t]*\S", re.MULTILINE)
+_MD_LABEL_USE = re.compile(r"\[((?:[^\[\]\\]|\\.)+)\](?:[ \t]?\[((?:[^\[\]\\]|\\.)*)\])?(?![(:])")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _BACKTICKS = re.compile(r"`+")
 _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
@@ -155,7 +159,7 @@ def _md_blocks(text: str, file: str, found: list[Found]) -> str:
         m = _FENCE.match(level)
         if fences:
             char, length, masks = fences[-1]
-            close = _FENCE_CLOSE.match(level)
+            close = _FENCE_CLOSE.match(level) or (_FENCE_CLOSE.match(level.lstrip()) if in_list else None)
             if close and close.group(1)[0] == char and len(close.group(1)) >= length:
                 fences.pop()
                 out.append(" " * len(body) + ending)
@@ -172,6 +176,8 @@ def _md_blocks(text: str, file: str, found: list[Found]) -> str:
             containers.pop()
         base = containers[-1] if containers else 0
         m = _FENCE.match(body[base:] if base and not body[:base].strip() and "\t" not in body[:base] else body)
+        if m is None and (in_list or _LIST_ITEM.match(body)):
+            m = _LIST_FENCE.match(body)
         if m and not (m.group(2)[0] == "`" and "`" in m.group(3)) and not (in_indented_code and width - base >= 4):
             info = m.group(3)
             d = _MYST_DIRECTIVE_NAME.match(info)
@@ -181,6 +187,8 @@ def _md_blocks(text: str, file: str, found: list[Found]) -> str:
                 ref_start = offset + body.index(info) + d.start(2) + (len(d.group(2)) - len(d.group(2).lstrip()))
                 found.append(Found(file, number, arg, ref_start, ref_start + len(arg), "directive"))
             fences.append((m.group(2)[0], len(m.group(2)), name is None or name in _MYST_VERBATIM))
+            if _LIST_ITEM.match(body):
+                in_list = True  # "- ```": the fence belongs to a list item
             out.append(" " * len(body) + ending)
             offset += len(raw)
             prev_blank = False
@@ -240,6 +248,20 @@ def _md_inline(text: str, file: str, found: list[Found]) -> str:
         pos = close.end()
 
 
+def _label(text: str) -> str:
+    """A link label as Markdown matches it: case-insensitive, runs of white space as one space."""
+    return " ".join(text.split()).lower()
+
+
+def _used_labels(text: str) -> set[str]:
+    """The labels that references in ``text`` use: ``[text][label]``, ``[label][]``, ``[label]``."""
+    used = set()
+    for m in _MD_LABEL_USE.finditer(text):
+        second = m.group(2)
+        used.add(_label(second if second else m.group(1)))
+    return used
+
+
 def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
     """References in a Markdown or MyST text, in order of appearance."""
     found: list[Found] = []
@@ -250,9 +272,18 @@ def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
         for m in pattern.finditer(masked):
             g = 2 if m.group(2) is not None else 3
             found.append(Found(file, _line_at(masked, m.start(g)), m.group(g), m.start(g), m.end(g), kind, m.span(), m.group(1)))
-    for m in _MD_DEFINITION.finditer(masked):
-        g = 1 if m.group(1) is not None else 2
-        found.append(Found(file, _line_at(masked, m.start(g)), m.group(g), m.start(g), m.end(g), "definition", m.span()))
+    definitions = list(_MD_DEFINITION.finditer(masked))
+    if definitions:
+        # Markdown renders a definition only where it is used ([text][label], [label][], [label]), and
+        # of two definitions of one label Python-Markdown keeps the last; a footnote ([^1]: ...) is no link
+        used = _used_labels(_MD_ANY_DEFINITION.sub(lambda m: " " * len(m.group(0)), masked))
+        last = {_label(m.group(1)): m.start() for m in _MD_ANY_DEFINITION.finditer(masked)}
+        for m in definitions:
+            label = _label(m.group(1))
+            if label.startswith("^") or label not in used or last.get(label) != m.start():
+                continue
+            g = 2 if m.group(2) is not None else 3
+            found.append(Found(file, _line_at(masked, m.start(g)), m.group(g), m.start(g), m.end(g), "definition", m.span()))
     found.sort(key=lambda f: f.start)
     return found
 
@@ -288,7 +319,10 @@ _RST_ROLE = re.compile(_RST_START + r"(?i::txtfrag:)`((?:[^`\\]|\\.)+)`")
 _RST_ROLE_SUFFIX = re.compile(_RST_START + r"`((?:[^`\\]|\\.)+)`(?i::txtfrag:)")
 # interpreted text with no role (the default role applies), not a literal, a reference or another role
 _RST_INTERPRETED = re.compile(r"(?<![^\s\-'\"<(\[{])`((?:[^`\\]|\\.)+)`(?![`_:\w])")
-_RST_INLINE_LITERAL = re.compile(r"``(?!\s).*?(?<!\s)``", re.DOTALL)
+# an inline literal never crosses a blank line (docutils reads inline markup paragraph by paragraph)
+_RST_INLINE_LITERAL = re.compile(r"``(?!\s)(?:(?!\n[ \t]*\n).)*?(?<!\s)``", re.DOTALL)
+# a section title's underline or overline, or a transition: one punctuation character repeated
+_RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{3,}[ \t]*$")
 
 
 def _indent(line: str) -> int:
@@ -368,6 +402,10 @@ def scan_rst(text: str, file: str = "<text>") -> list[Found]:
                 out.append(" " * len(body) + ending)
                 offset += len(raw)
                 continue
+        if _RST_ADORNMENT.match(body):  # ```````` under a title is not an inline literal
+            out.append(" " * len(body) + ending)
+            offset += len(raw)
+            continue
         if body.rstrip().endswith("::") and not blank and not e:  # '.. note::' is a directive, not '::'
             pending_literal = _indent(body)
         out.append(raw)

@@ -84,6 +84,8 @@ A span `![no](txtfrag:not/span#line=1)` and ``[no](txtfrag:not/double)``.
 Role {txtfrag}`src/role.py#char=0,5` inline.
 
 [label]: txtfrag:src/def.py#line=1
+
+A [use][label] of the definition (Markdown renders a definition only where it is used).
 """
 
 
@@ -159,3 +161,9 @@ def test_language_guess_keyed_by_extension_agrees_with_pygments_on_every_pattern
 def test_link_destinations_may_hold_balanced_parentheses() -> None:
     text = "![x](txtfrag:a.txt#line(2)match(f(x))) and [y](txtfrag:b.txt#L1) (after)\n"
     assert [f.text for f in scan_markdown(text)] == ["txtfrag:a.txt#line(2)match(f(x))", "txtfrag:b.txt#L1"]
+
+
+def test_markdown_definitions_count_only_where_markdown_renders_them() -> None:
+    text = "[unused]: txtfrag:a.txt\n[^note]: txtfrag:b.txt\n\nSee [twice].\n\n[twice]: txtfrag:c.txt\n[twice]: https://x.org/\n"
+    assert scan_markdown(text, "i.md") == []  # unused, a footnote, overridden by a later definition
+    assert [f.text for f in scan_markdown("[x][Used  Label]\n\n[used label]: txtfrag:d.txt\n", "i.md")] == ["txtfrag:d.txt"]

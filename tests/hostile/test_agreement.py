@@ -50,6 +50,10 @@ MARKDOWN: dict[str, Block] = {
     "heading": lambda k: (f"## See ![x](txtfrag:{ref(k)})", True),
     "image in link": lambda k: (f"[![x](txtfrag:{ref(k)})](https://example.org/)", True),
     "definition": lambda k: (f"![x][d{k}]\n\n[d{k}]: txtfrag:{ref(k)}", True),
+    "unused definition": lambda k: (f"[u{k}]: txtfrag:{ref(k)}", False),
+    "overridden definition": lambda k: (f"See [o{k}].\n\n[o{k}]: txtfrag:{ref(k)}\n[o{k}]: https://example.org/", False),
+    "fence in a list item": lambda k: (f"- ```text\n  ![](txtfrag:{ref(k + 1000)})\n  ```\n- item ![x](txtfrag:{ref(k)})", True),
+    "footnote": lambda k: (f"Text[^f{k}].\n\n[^f{k}]: txtfrag:{ref(k)}", False),
     "fence": lambda k: (f"```\n![](txtfrag:{ref(k)})\n```", False),
     "tilde fence in admonition": lambda k: (f"!!! note\n\n    ~~~\n    ![](txtfrag:{ref(k)})\n    ~~~", False),
     "indented code": lambda k: (f"    ![](txtfrag:{ref(k)})", False),
@@ -60,6 +64,7 @@ MARKDOWN: dict[str, Block] = {
 
 RST: dict[str, Block] = {
     "directive": lambda k: (f".. txtfrag:: {ref(k)}", True),
+    "backtick underline": lambda k: (f"Cookies\n```````\n\nSee :txtfrag:`{ref(k)}` and ``x``.", True),
     "argument on the next line": lambda k: (f".. txtfrag::\n   {ref(k)}\n   :linenos:", True),
     "upper case": lambda k: (f".. TXTFRAG:: {ref(k)}", True),
     "role": lambda k: (f"Inline :txtfrag:`{ref(k)}` here.", True),
@@ -83,6 +88,7 @@ MYST: dict[str, Block] = {
     "role in a colon note": lambda k: (f":::{{note}}\nText {{txtfrag}}`{ref(k)}`.\n:::", True),
     "nested admonitions": lambda k: (f"`````{{note}}\n````{{tip}}\n```{{txtfrag}} {ref(k)}\n```\n````\n`````", True),
     "code fence": lambda k: (f"```text\n{{txtfrag}}`{ref(k)}`\n```", False),
+    "fences in a list": lambda k: (f"* - ```md\n    x\n    ```\n  - See {{txtfrag}}`{ref(k)}`.", True),
     "code-block directive": lambda k: (f"```{{code-block}} md\n```{{txtfrag}} {ref(k)}\n```", False),
     "html comment": lambda k: (f"<!-- {{txtfrag}}`{ref(k)}` -->", False),
     "code span": lambda k: (f"Span `` {{txtfrag}}`{ref(k)}` `` here.", False),
@@ -131,7 +137,7 @@ def test_check_and_mkdocs_verify_the_same_references(kinds: list[str]) -> None:
         (root / "docs").mkdir()
         (root / "docs" / "index.md").write_text(text, encoding="utf-8")
         (root / "mkdocs.yml").write_text(
-            "site_name: t\nmarkdown_extensions:\n  - attr_list\n  - admonition\n  - pymdownx.details\n  - tables\n"
+            "site_name: t\nmarkdown_extensions:\n  - attr_list\n  - admonition\n  - footnotes\n  - pymdownx.details\n  - tables\n"
             "  - pymdownx.superfences\n  - pymdownx.tabbed:\n      alternate_style: true\nplugins:\n  - textfrag\n",
             encoding="utf-8",
         )
