@@ -32,7 +32,7 @@ import secrets
 import xml.etree.ElementTree as etree
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 from typing import Any, TypeVar
@@ -52,9 +52,10 @@ from mkdocs.utils import get_relative_url
 import textfrag
 from textfrag import Quote, SourceCache, TextFragError, parse_reference, quote
 from textfrag.errors import internal_error_report
-from textfrag.linespec import number, parse_line_list
-from textfrag.present import anchor_id, default_caption, display_text, identity, language_for, source_url, unique_anchor
-from textfrag.resolve import Selection
+from textfrag.excerpt import excerpt_of, failure_summary
+from textfrag.linespec import number
+from textfrag.present import identity, source_url, unique_anchor
+from textfrag.quote import quoted_path
 from textfrag.scan import Found, scan_markdown
 
 from . import render
@@ -253,10 +254,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         if not errors:
             return
         pages = sorted({p.where.rsplit(":", 1)[0] for p in errors})
-        summary = (
-            f"textfrag: {len(errors)} reference{'s' if len(errors) != 1 else ''} stale or broken, each reported above "
-            f"(in {', '.join(pages)})"
-        )
+        summary = f"{failure_summary(len(errors))}, each reported above (in {', '.join(pages)})"
         if self.command == "serve":
             log.error(summary)  # serve goes on and shows the problems in the pages
             return
@@ -343,7 +341,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         assert self.cache is not None
         try:
             ref = parse_reference(ref_text)
-            path = self.cache.pdi_path(ref.path, ref.text) if ref.dialect == "pdi" else ref.path
+            path = quoted_path(self.cache, ref)
             self.watched.add(str(self.cache.root / path))
             q = quote(self.cache, ref)
         except TextFragError as err:
@@ -362,50 +360,27 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         q = self._quote(ref_text, where)
         if not isinstance(q, Quote):
             return render.broken(f"{where}: {q.describe(where).split(': ', 1)[1]}", inline=not alone)
-        ref = q.reference
-        anchor = unique_anchor(anchor_id(ref), state.anchors)
-        state.anchors.add(anchor)
-        self.embeds.setdefault(identity(ref), _Embed(self.current_page.url, anchor))
-        pieces = q.selections
-        excerpt = render.Excerpt(
-            anchor=anchor,
-            ref=ref.text.removeprefix(_PREFIX),
-            md5=q.source.md5,
-            length=q.source.length,
-            charset=q.source.charset,
-            text=display_text(pieces[0].text),
-        )
         try:
-            url = source_url(self.config.source_url, q.selection)
-            if not alone:
-                joined = " \u22ef ".join(display_text(p.text) for p in pieces)
-                inline = replace(excerpt, text=joined)
-                return anchor, identity(ref), lambda a: render.inline(replace(inline, anchor=a), source_url=url)
             classes = (img.get("class") or "").split()
-            language = classes[0] if classes else language_for(ref.path)
-            start = _linenums(img.attrib, pieces[0].first_line)
-            hl = _hl_lines(img.get("hl_lines"), pieces[0], ref_text)
+            ex = excerpt_of(
+                q,
+                caption=img.get("alt") or None,
+                language=classes[0] if classes else None,
+                emphasize_in_excerpt=img.get("hl_lines") if alone else None,
+                source_url_template=self.config.source_url,
+            )
+            start = _linenums(img.attrib, ex.pieces[0].first_line) if alone else None
         except TextFragError as err:
             failure = err.with_reference(err.reference or ref_text)
             self._report(where, failure, error=True)
             return render.broken(failure.describe(where), inline=not alone)
-        caption = img.get("alt") or default_caption(pieces)
-        more = [(display_text(p.text), p.first_line if start is not None else None) for p in pieces[1:]]
-
-        def draw(a: str) -> str:
-            return render.block(
-                replace(excerpt, anchor=a),
-                caption=caption,
-                language=language,
-                highlighter=self.highlighter,
-                linenostart=start,
-                hl_lines=hl,
-                source_url=url,
-                classes=classes[1:],
-                more=more,
-            )
-
-        return anchor, identity(ref), draw
+        anchor = unique_anchor(ex.anchor, state.anchors)
+        state.anchors.add(anchor)
+        ident = identity(q.reference)
+        self.embeds.setdefault(ident, _Embed(self.current_page.url, anchor))
+        if not alone:
+            return anchor, ident, lambda a: render.inline(ex, a)
+        return anchor, ident, lambda a: render.block(ex, a, highlighter=self.highlighter, linenostart=start, classes=classes[1:])
 
     def _link_target(self, where: str, ref_text: str, q: Quote | None, page: Page) -> str:
         if q is None:
@@ -513,21 +488,3 @@ def _linenums(attrs: dict[str, Any], first_line: int) -> int | None:
     if value is None or value in ("", "linenums", "source", "true"):
         return first_line  # the source file's own numbers
     return number(value, "linenums")
-
-
-def _hl_lines(spec: str | None, piece: Selection, reference: str) -> list[int]:
-    """pymdownx's ``hl_lines="2 4-6"``: lines 1-based within the excerpt, bounds checked before expanding."""
-    if not spec or not spec.strip():
-        return []
-    count = max(1, piece.last_line - piece.first_line + 1)
-    out: list[int] = []
-    try:
-        for wanted in parse_line_list(spec, "hl_lines", separators=" ,"):
-            if wanted.last > count:
-                raise TextFragError(
-                    f"hl_lines {wanted} is outside the excerpt, which has {count} line{'s' if count != 1 else ''}"
-                )
-            out.extend(range(wanted.first, wanted.last + 1))
-    except TextFragError as err:
-        raise TextFragError(err.message, reference=reference) from None
-    return out

@@ -17,6 +17,8 @@ from pygments.lexers import get_lexer_by_name
 from pygments.lexers.special import TextLexer
 from pygments.util import ClassNotFound
 
+from textfrag.excerpt import ELISION, Excerpt
+
 
 @dataclass(frozen=True)
 class Highlighter:
@@ -38,21 +40,8 @@ class Highlighter:
         return cls("plain", "highlight")
 
 
-@dataclass(frozen=True)
-class Excerpt:
-    """Everything the HTML of one excerpt shows (the contract's attributes included)."""
-
-    anchor: str
-    ref: str
-    md5: str
-    length: int
-    charset: str
-    text: str  # line endings already as \n
-
-
 def _data(e: Excerpt) -> str:
-    attrs = {"ref": e.ref, "md5": e.md5, "length": str(e.length), "charset": e.charset}
-    return " ".join(f'data-txtfrag-{k}="{escape(v)}"' for k, v in attrs.items())
+    return " ".join(f'data-txtfrag-{k}="{escape(v)}"' for k, v in e.data.items())
 
 
 def _permalink(anchor: str) -> str:
@@ -83,34 +72,24 @@ def _pygments(text: str, language: str, css_class: str, linenostart: int | None,
     return html
 
 
-ELISION_HTML = '<div class="txtfrag-elision" aria-label="lines left out">\u22ef</div>'
+ELISION_HTML = f'<div class="txtfrag-elision" aria-label="lines left out">{ELISION}</div>'
 
 
-def block(
-    e: Excerpt,
-    *,
-    caption: str,
-    language: str,
-    highlighter: Highlighter,
-    linenostart: int | None,
-    hl_lines: list[int],
-    source_url: str | None,
-    classes: list[str],
-    more: list[tuple[str, int | None]] = (),  # type: ignore[assignment]
-) -> str:
+def block(e: Excerpt, anchor: str, *, highlighter: Highlighter, linenostart: int | None, classes: list[str]) -> str:
     """A block excerpt: ``div.txtfrag`` with the caption (permalink, view-source link) and the code.
 
-    ``more`` holds the further pieces of a disjoint selection, (text, first line number), rendered in
-    file order after ``e.text`` with an elision marker between pieces.
+    ``linenostart``: None for no line numbers, else the first piece's first number; further pieces of a
+    disjoint selection are numbered as in the file, with an elision marker between pieces.
     """
-    title = f'<span class="filename">{escape(caption)}{_permalink(e.anchor)}{_source_link(source_url, "view source")}</span>'
+    title = f'<span class="filename">{escape(e.caption)}{_permalink(anchor)}{_source_link(e.source_url, "view source")}</span>'
     codes = []
-    for i, (text, start) in enumerate([(e.text, linenostart), *more]):
-        hl = hl_lines if i == 0 else []
+    for i, piece in enumerate(e.pieces):
+        start = None if linenostart is None else (linenostart if i == 0 else piece.first_line)
+        hl = list(piece.emphasized)
         if highlighter.kind == "plain" and start is None and not hl:
-            codes.append(f'<pre><code class="language-{escape(language)}">{escape(text)}</code></pre>')
+            codes.append(f'<pre><code class="language-{escape(e.language)}">{escape(piece.text)}</code></pre>')
         else:
-            codes.append(_pygments(text, language, highlighter.css_class, start, hl))
+            codes.append(_pygments(piece.text, e.language, highlighter.css_class, start, hl))
     body = ELISION_HTML.join(codes)
     opening = f'<div class="{highlighter.css_class}">'
     if body.startswith(opening):
@@ -118,14 +97,14 @@ def block(
     else:
         code = f'<p class="txtfrag-caption">{title}</p>{body}'
     cls = " ".join(["txtfrag", *classes])
-    return f'<div class="{escape(cls)}" id="{e.anchor}" {_data(e)}>{code}</div>'
+    return f'<div class="{escape(cls)}" id="{escape(anchor)}" {_data(e)}>{code}</div>'
 
 
-def inline(e: Excerpt, *, source_url: str | None) -> str:
+def inline(e: Excerpt, anchor: str) -> str:
     """An inline excerpt: ``span.txtfrag`` holding the ``code``."""
     return (
-        f'<span class="txtfrag" id="{e.anchor}" {_data(e)}><code>{escape(e.text)}</code>'
-        f"{_permalink(e.anchor)}{_source_link(source_url, 'source')}</span>"
+        f'<span class="txtfrag" id="{escape(anchor)}" {_data(e)}><code>{escape(e.inline_text)}</code>'
+        f"{_permalink(anchor)}{_source_link(e.source_url, 'source')}</span>"
     )
 
 

@@ -12,17 +12,10 @@ from docutils.parsers.rst import directives
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from textfrag import PREFIX, Quote, Reference, TextFragError, parse_reference, quote
-from textfrag.present import (
-    anchor_id,
-    dedent,
-    default_caption,
-    display_text,
-    emphasized_lines,
-    language_for,
-    source_url,
-    unique_anchor,
-)
+from textfrag import Quote, Reference, TextFragError, parse_reference, quote
+from textfrag.excerpt import ELISION, Excerpt, excerpt_of
+from textfrag.present import unique_anchor
+from textfrag.quote import quoted_path
 
 from .nodes import txtfrag_block, txtfrag_inline
 from .state import cache_of, record_bug, record_dependency, record_problem
@@ -44,7 +37,7 @@ def quote_here(env: BuildEnvironment, lineno: int, text: str) -> Quote | None:
         record_problem(env, docname, lineno, err, error=True)
         return None
     try:
-        path = cache.pdi_path(ref.path, ref.text) if ref.dialect == "pdi" else ref.path
+        path = quoted_path(cache, ref)
     except TextFragError as err:
         record_problem(env, docname, lineno, err, error=True)
         return None
@@ -62,17 +55,14 @@ def quote_here(env: BuildEnvironment, lineno: int, text: str) -> Quote | None:
     return q
 
 
-def anchor_and_data(node: nodes.Element, q: Quote, document: nodes.document) -> None:
+def anchor_and_data(node: nodes.Element, ex: Excerpt, document: nodes.document) -> None:
     """The contract's class, unique stable id and integrity data (shared/CONTRACT.md section 6)."""
-    anchor = unique_anchor(anchor_id(q.reference), document.ids)
+    anchor = unique_anchor(ex.anchor, document.ids)
     node["ids"].append(anchor)
     document.ids[anchor] = node
     node["classes"].append("txtfrag")
-    ref = q.reference
-    node["txtfrag_ref"] = ref.text.removeprefix(PREFIX)  # as written
-    node["txtfrag_md5"] = q.source.md5
-    node["txtfrag_length"] = q.source.length
-    node["txtfrag_charset"] = q.source.charset
+    for key, value in ex.data.items():
+        node[f"txtfrag_{key}"] = value
 
 
 class TxtfragDirective(SphinxDirective):
@@ -103,48 +93,39 @@ class TxtfragDirective(SphinxDirective):
         q = quote_here(self.env, self.lineno, self.arguments[0])
         if q is None:
             return [_broken(self.arguments[0])]
-        pieces = q.selections
-        selection = q.selection
         try:
-            texts = [display_text(p.text) for p in pieces]
-            if "dedent" in self.options:
-                texts = [dedent(t, self.options["dedent"]) for t in texts]
-            spec = self.options.get("emphasize-lines")
-            if spec is None:
-                hl: list[list[int]] = [[] for _ in pieces]
-            elif len(pieces) == 1:
-                hl = [emphasized_lines(spec, pieces[0])]  # type: ignore[list-item]
-            else:
-                hl = emphasized_lines(spec, pieces)  # type: ignore[assignment]
-            url = source_url(self.config.textfrag_source_url, selection)
+            ex = excerpt_of(
+                q,
+                caption=self.options.get("caption") or None,
+                language=self.options.get("language"),
+                emphasize=self.options.get("emphasize-lines"),
+                dedent_by=self.options["dedent"] if "dedent" in self.options else False,
+                source_url_template=self.config.textfrag_source_url,
+            )
         except TextFragError as err:
-            err.reference = self.arguments[0]
-            record_problem(self.env, self.env.docname, self.lineno, err, error=True)
+            record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.arguments[0]), error=True)
             return [_broken(self.arguments[0])]
-        language = self.options.get("language") or language_for(q.source.path)
         blocks: list[nodes.Node] = []
-        for i, (piece, text, hl_lines) in enumerate(zip(pieces, texts, hl, strict=True)):
+        for i, piece in enumerate(ex.pieces):
             if i:  # disjoint pieces: an elision marker between them
-                blocks.append(nodes.paragraph("\u22ef", "\u22ef", classes=["txtfrag-elision"]))
-            literal = nodes.literal_block(text, text)
-            literal["language"] = language
+                blocks.append(nodes.paragraph(ELISION, ELISION, classes=["txtfrag-elision"]))
+            literal = nodes.literal_block(piece.text, piece.text)
+            literal["language"] = ex.language
             literal["linenos"] = "linenos" in self.options
             literal["highlight_args"] = {"linenostart": piece.first_line}  # each piece numbered as in the file
-            if hl_lines:
-                literal["highlight_args"]["hl_lines"] = hl_lines
+            if piece.emphasized:
+                literal["highlight_args"]["hl_lines"] = list(piece.emphasized)
             literal["classes"] += self.options.get("class", [])
             self.set_source_info(literal)
             blocks.append(literal)
-
-        caption_text = self.options.get("caption") or default_caption(pieces)
-        caption = nodes.caption(caption_text, caption_text)
-        if url:
+        caption = nodes.caption(ex.caption, ex.caption)
+        if ex.source_url:
             caption += nodes.Text(" ")
-            caption += nodes.reference("", "view source", refuri=url, classes=["txtfrag-source"])
+            caption += nodes.reference("", "view source", refuri=ex.source_url, classes=["txtfrag-source"])
         self.set_source_info(caption)
         block = txtfrag_block("", caption, *blocks, literal_block=True, classes=["literal-block-wrapper"])
-        block["txtfrag_caption"] = caption_text
-        anchor_and_data(block, q, self.state.document)
+        block["txtfrag_caption"] = ex.caption
+        anchor_and_data(block, ex, self.state.document)
         self.add_name(block)
         return [block]
 
@@ -163,16 +144,15 @@ class TxtfragRole(SphinxRole):
         q = quote_here(self.env, self.lineno, self.text)
         if q is None:
             return [_broken(self.text, inline=True)], []
-        text = " \u22ef ".join(display_text(p.text) for p in q.selections)
-        node = txtfrag_inline(text, text)
         try:
-            url = source_url(self.config.textfrag_source_url, q.selection)
+            ex = excerpt_of(q, source_url_template=self.config.textfrag_source_url)
         except TextFragError as err:
-            record_problem(self.env, self.env.docname, self.lineno, err, error=True)
-            url = None
-        if url:
-            node["txtfrag_source_url"] = url
-        anchor_and_data(node, q, self.inliner.document)
+            record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.text), error=True)
+            return [_broken(self.text, inline=True)], []
+        node = txtfrag_inline(ex.inline_text, ex.inline_text)
+        if ex.source_url:
+            node["txtfrag_source_url"] = ex.source_url
+        anchor_and_data(node, ex, self.inliner.document)
         return [node], []
 
 

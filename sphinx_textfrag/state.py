@@ -25,6 +25,7 @@ from sphinx.util import logging
 
 from textfrag import SourceCache, TextFragError
 from textfrag.errors import internal_error_report
+from textfrag.excerpt import failure_summary
 
 logger = logging.getLogger("sphinx_textfrag")
 
@@ -175,10 +176,8 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
                 errors += 1
     if errors:
         logger.error(
-            "textfrag: %d reference%s stale or broken; the build fails "
-            "(textfrag_on_stale = 'warning' makes stale references warnings)",
-            errors,
-            " is" if errors == 1 else "s are",
+            "%s; the build fails (textfrag_on_stale = 'warning' makes stale references warnings)",
+            failure_summary(errors),
             type=WARNING_TYPE,
             subtype="summary",
         )

@@ -30,9 +30,12 @@ from __future__ import annotations
 import re
 from typing import cast
 
-from .errors import FragmentSyntaxError, PathError
+from .dialects import parse_selector
+from .dialects.pdi import parse_pdi
+from .errors import FragmentSyntaxError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, SchemeName
 from .linespec import MAX_DIGITS  # the one digit limit (any position past the end means the end, 4.2)
+from .paths import check_path_syntax
 
 __all__ = ["parse_fragment", "parse_reference", "split_reference", "PREFIX", "MAX_DIGITS"]
 
@@ -256,20 +259,6 @@ def split_reference(text: str) -> tuple[str, str | None, int]:
     return text[body_start:hash_at], text[hash_at + 1 :], hash_at + 1
 
 
-def check_path_syntax(path: str, reference: str) -> None:
-    """Refuse a PATH that could never be inside the root, before touching the file system."""
-    if not path:
-        raise PathError("the reference names no file (expected PATH#FRAGMENT)", reference=reference)
-    if "\x00" in path:
-        raise PathError("the path contains a NUL byte", reference=reference)
-    if "\\" in path:
-        raise PathError("the path contains '\\'; paths use '/' as the separator", reference=reference)
-    if path.startswith("/") or (len(path) > 1 and path[1] == ":" and path[0].isalpha()):
-        raise PathError("the path is absolute; paths are relative to the root", reference=reference)
-    if ".." in path.split("/"):
-        raise PathError("the path contains '..'; references never leave the root", reference=reference)
-
-
 def parse_reference(text: str) -> Reference:
     """Parse ``[txtfrag:]PATH[#FRAGMENT]``; no fragment means the whole file.
 
@@ -279,9 +268,7 @@ def parse_reference(text: str) -> Reference:
     body = text[len(PREFIX) :] if text.startswith(PREFIX) else text
     try:
         if body[:8].lower().startswith(("urn:pdi:", "pdi://")):
-            # the whole reference is a URN, mapped to a file later (SourceCache.pdi_map)
-            from .dialects.pdi import parse_pdi
-
+            # the whole reference is a URN, mapped to a file when it is quoted (textfrag.quote)
             pdi = parse_pdi(body)
             return Reference(pdi.resource, None, text, pdi)
         path, frag_text, offset = split_reference(text)
@@ -298,8 +285,6 @@ def parse_reference(text: str) -> Reference:
                 span=(offset + space.start(), offset + space.start() + 1),
                 spec="RFC 3986 section 3.5",
             )
-        from .dialects import parse_selector
-
         selector = parse_selector(frag_text, offset=offset, shown=text)
         if selector is not None:
             return Reference(path, None, text, selector)

@@ -20,6 +20,7 @@ from .linespec import parse_line_list
 from .resolve import Selection
 
 __all__ = [
+    "ELISION",
     "anchor_id",
     "identity",
     "unique_anchor",
@@ -30,6 +31,9 @@ __all__ = [
     "emphasized_lines",
     "dedent",
 ]
+
+#: the mark between the pieces of a disjoint selection, wherever they are shown (a line of its own)
+ELISION = "\u22ef"
 
 _NOT_ID = re.compile(r"[^a-z0-9]+")
 _LINE_ENDING = re.compile("\r\n|\r\x85|[\r\n\x85]")

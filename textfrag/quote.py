@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._parser import parse_reference
+from .dialects.pdi import mapped_path
 from .errors import StaleError, TextFragError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme
+from .present import ELISION as ELISION_MARK
 from .resolve import Selection, resolve, select
 from .source import DEFAULT_CHARSET, Source, SourceCache, same_charset
 from .verify import verify
@@ -19,10 +21,10 @@ from .verify import verify
 if TYPE_CHECKING:
     from .drift import Drift
 
-__all__ = ["Quote", "quote", "make_fragment", "make_reference", "ELISION"]
+__all__ = ["Quote", "quote", "quoted_path", "make_fragment", "make_reference", "ELISION"]
 
 #: what stands between the pieces of a disjoint selection when they are shown as one text
-ELISION = "\n\u22ef\n"
+ELISION = f"\n{ELISION_MARK}\n"
 
 
 class Quote:
@@ -88,8 +90,7 @@ def quote(cache: SourceCache, reference: str | Reference, *, explain: bool = Tru
     (and the new reference) or changed (with a diff), from the file's git history (textfrag.drift).
     """
     ref = parse_reference(reference) if isinstance(reference, str) else reference
-    path = cache.pdi_path(ref.path, ref.text) if ref.dialect == "pdi" else ref.path
-    source = cache.get(path, ref.text)
+    source = cache.get(quoted_path(cache, ref), ref.text)
     result = Quote(ref, source)
     if ref.selector is not None:
         try:
@@ -105,6 +106,14 @@ def quote(cache: SourceCache, reference: str | Reference, *, explain: bool = Tru
         if explain and not err.md5_matches:
             _explain(cache, result, err)
     return result
+
+
+def quoted_path(cache: SourceCache, reference: Reference) -> str:
+    """The file under the root that ``reference`` quotes: its PATH, or for a Persistent Document
+    Identifier the file the cache's table maps it to (:class:`~textfrag.errors.PathError` if none)."""
+    if reference.dialect == "pdi":
+        return mapped_path(cache.pdi_map, reference.path, reference.text)
+    return reference.path
 
 
 def _explain(cache: SourceCache, q: Quote, err: StaleError) -> None:

@@ -1,4 +1,4 @@
-"""bytes -> decoded text, md5, length and line index; the only module that reads files.
+"""bytes -> decoded text, md5, length and line index: how quoted files (and documentation files) are read.
 
 A :class:`Source` is loaded once per build: the raw bytes are read once, hashed once and decoded once,
 then dropped; the length and the line index are computed on first use. :class:`SourceCache` owns the
@@ -24,8 +24,8 @@ from operator import add
 from pathlib import Path
 from typing import Any
 
-from ._parser import check_path_syntax
 from .errors import DecodeError, PathError, SourceError, TextFragError
+from .paths import check_path_syntax
 
 __all__ = [
     "DEFAULT_CHARSET",
@@ -393,12 +393,6 @@ def _empty_cache(root: str, charset: str, max_size: int, pdi_map: dict[str, str]
     return SourceCache(root, charset=charset, max_size=max_size, pdi_map=pdi_map)
 
 
-def _pdi_key(text: str) -> str:
-    from .dialects.pdi import resource_key
-
-    return resource_key(text)
-
-
 class SourceCache:
     """The sources of one build: each file is read, hashed and decoded at most once.
 
@@ -415,8 +409,8 @@ class SourceCache:
         pdi_map: dict[str, str] | None = None,
     ) -> None:
         self.root = Path(root)
-        #: Persistent Document Identifier -> path under the root (textfrag.dialects.pdi)
-        self.pdi_map = {_pdi_key(k): v for k, v in (pdi_map or {}).items()}
+        #: Persistent Document Identifier -> path under the root, as configured (looked up by textfrag.quote)
+        self.pdi_map = dict(pdi_map or {})
         self.charset = charset
         self.max_size = max_size
         codec_name(charset)  # an unknown charset is a configuration error, reported at once
@@ -446,15 +440,6 @@ class SourceCache:
     def __reduce__(self) -> tuple[Any, ...]:
         # a cache does not outlive its build: it pickles (with an engine's state) as an empty one
         return (_empty_cache, (str(self.root), self.charset, self.max_size, self.pdi_map))
-
-    def pdi_path(self, key: str, reference: str) -> str:
-        """The file a Persistent Document Identifier is mapped to; PathError when it is not mapped."""
-        try:
-            return self.pdi_map[_pdi_key(key)]
-        except KeyError:
-            raise PathError(
-                f"no file is mapped to {key} (map it with --pdi, textfrag_pdi_map or pdi_map)", reference=reference
-            ) from None
 
     def digest(self, path: str, reference: str | None = None) -> Digest:
         """The file's :class:`Digest`, reading it once but keeping no text (``textfrag check``)."""

@@ -31,7 +31,7 @@ def test_two_stale_references_fail_mkdocs_build_listing_both(site: Site) -> None
     assert "Traceback" not in r.stderr
     assert re.search(r"ERROR\s+-\s+index\.md:5: txtfrag:src/app\.py#line=0,2;md5=0+: stale", r.stderr), r.stderr
     assert re.search(r"ERROR\s+-\s+other\.md:3: txtfrag:src/app\.py#char=0,4;length=3: stale .*length is 3", r.stderr), r.stderr
-    tail = r.stderr[r.stderr.index("2 references stale or broken") :]
+    tail = r.stderr[r.stderr.index("2 references are stale or broken") :]
     assert "each reported above (in index.md, other.md)" in tail  # the final error counts them, naming the pages
     assert r.stderr.count("index.md:5: ") == 1 and r.stderr.count("other.md:3: ") == 1  # each problem printed once
     assert (site.root / "site/other/index.html").exists()  # every page was built first
@@ -64,7 +64,7 @@ def test_bad_references_fail_with_location(site: Site, caplog: pytest.LogCapture
     assert not r.ok
     assert any(m.startswith(f"index.md:3: txtfrag:{ref}: ") and words in m for m in r.messages), r.messages
     assert r.error == "Aborted with a BuildError!"
-    assert any(m.startswith("textfrag: 1 reference stale or broken, each reported above (in index.md)") for m in r.messages)
+    assert any(m.startswith("textfrag: 1 reference is stale or broken, each reported above (in index.md)") for m in r.messages)
     assert sum(m.count(f"txtfrag:{ref}: ") for m in r.messages) == 1  # printed once
     assert site.soup().select_one(".txtfrag-error") is not None
 
@@ -177,7 +177,7 @@ def test_serve_rebuilds_when_a_quoted_file_changes_and_survives_a_stale_referenc
         out = proc.communicate(timeout=20)[0]
     assert "Traceback" not in out, out
     assert re.search(r"ERROR\s+-\s+index\.md:3: txtfrag:src/note\.txt#line=0,1;md5=0+: stale", out), out
-    assert "1 reference stale or broken" in out
+    assert "1 reference is stale or broken" in out
 
 
 def test_stale_messages_say_moved_or_changed_and_what_to_run(site: Site, caplog: pytest.LogCaptureFixture) -> None:

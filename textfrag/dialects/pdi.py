@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import FragmentSyntaxError, TextFragError
+from ..errors import FragmentSyntaxError, PathError, TextFragError
 from ..resolve import Selection, select
 from ..source import Source
 
@@ -35,9 +35,14 @@ _PDI = re.compile(
 _CHAR = re.compile(r"(?:(?i:char)=)?([0-9]{1,18}),([0-9]{1,18})")
 
 
-def is_pdi(text: str) -> bool:
-    low = text[:8].lower()
-    return low.startswith(("urn:pdi:", "pdi://"))
+def mapped_path(table: dict[str, str], key: str, reference: str) -> str:
+    """The file a Persistent Document Identifier is mapped to in ``table`` (keys in any accepted form:
+    ``urn:pdi://...``, ``pdi://...``, any case of the scheme); :class:`PathError` when it is not mapped."""
+    wanted = resource_key(key)
+    for name, path in table.items():
+        if resource_key(name) == wanted:
+            return path
+    raise PathError(f"no file is mapped to {key} (map it with --pdi, textfrag_pdi_map or pdi_map)", reference=reference)
 
 
 def resource_key(text: str) -> str:

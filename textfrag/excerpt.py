@@ -1,0 +1,148 @@
+"""What an engine shows of a quote, decided once: the engine-neutral excerpt model.
+
+An adapter (the Sphinx extension, the MkDocs plugin, the next ones) turns a verified :class:`Quote` and
+the options its user wrote into an :class:`Excerpt` with :func:`excerpt_of`, then only translates that
+into its engine's nodes or HTML. Everything a reader sees is decided here: the pieces and their text
+(line endings as ``\\n``, dedented), the file's line number of each piece, the lines to emphasize, the
+caption, the anchor, the contract's ``data-txtfrag-*`` values (shared/CONTRACT.md section 6), the source
+link, the elision between pieces, and the state with its message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .errors import TextFragError
+from .linespec import parse_line_list
+from .present import ELISION, anchor_id, dedent, default_caption, display_text, emphasized_lines, language_for, source_url
+from .quote import Quote
+from .resolve import Selection
+
+__all__ = ["ELISION", "INLINE_ELISION", "Excerpt", "Piece", "State", "excerpt_of", "failure_summary"]
+
+#: what stands between the pieces of a disjoint selection in an inline excerpt (a block has ELISION on a
+#: line of its own)
+INLINE_ELISION = f" {ELISION} "
+
+State = Literal["current", "stale", "unverifiable"]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One contiguous part of an excerpt (a disjoint selection has several, in file order)."""
+
+    #: the text as shown: line endings as ``\n``, dedented if asked
+    text: str
+    #: the file's own number of the piece's first line (1-based)
+    first_line: int
+    #: lines to emphasize, 1-based within the piece (what Pygments' ``hl_lines`` takes)
+    emphasized: tuple[int, ...] = ()
+
+    @property
+    def terminated(self) -> bool:
+        """Whether the piece ends with a line ending (a highlighter must not add one when it does not)."""
+        return self.text.endswith("\n")
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """Everything an engine shows of one quote."""
+
+    pieces: tuple[Piece, ...]
+    #: the caption: the user's, or the path and the 1-based lines; "" for none
+    caption: str
+    #: the stable id the excerpt's element gets (an adapter makes it unique on its page)
+    anchor: str
+    #: the Pygments language
+    language: str
+    #: ``data-txtfrag-ref``: the reference as written, without the ``txtfrag:`` prefix
+    ref: str
+    md5: str
+    length: int
+    charset: str
+    #: the "view source" URL, when a template is configured
+    source_url: str | None = None
+    state: State = "current"
+    #: for a stale excerpt, what is wrong (the drift outcome included)
+    problem: str | None = None
+
+    @property
+    def data(self) -> dict[str, str]:
+        """The contract's ``data-txtfrag-*`` attributes, without their prefix (shared/CONTRACT.md 6)."""
+        return {"ref": self.ref, "md5": self.md5, "length": str(self.length), "charset": self.charset}
+
+    @property
+    def text(self) -> str:
+        """The whole excerpt as a block shows it: the pieces with a line ``⋯`` between them."""
+        out = ""
+        for i, piece in enumerate(self.pieces):
+            if i:
+                out += ("" if out.endswith("\n") else "\n") + ELISION + "\n"
+            out += piece.text
+        return out
+
+    @property
+    def inline_text(self) -> str:
+        """The excerpt as running text shows it: the pieces joined by `` ⋯ ``."""
+        return INLINE_ELISION.join(p.text for p in self.pieces)
+
+
+def excerpt_of(
+    q: Quote,
+    *,
+    caption: str | None = None,
+    language: str | None = None,
+    emphasize: str | None = None,
+    emphasize_in_excerpt: str | None = None,
+    dedent_by: int | None | Literal[False] = False,
+    source_url_template: str | None = None,
+) -> Excerpt:
+    """The excerpt of ``q`` with the options a user wrote; :class:`TextFragError` for a bad option.
+
+    ``emphasize`` names lines in the file's own numbers (``:emphasize-lines: 12,14-16``);
+    ``emphasize_in_excerpt`` names them 1-based within the first piece, as pymdownx counts
+    (``hl_lines="2 4-6"``). ``dedent_by``: False leaves the text, None removes the common indentation,
+    a number removes that many spaces. ``caption`` None is the default caption.
+    """
+    pieces = q.selections
+    texts = [display_text(p.text) for p in pieces]
+    if dedent_by is not False:
+        texts = [dedent(t, dedent_by) for t in texts]
+    marks: list[list[int]] = [[] for _ in pieces]
+    if emphasize is not None:
+        marks = emphasized_lines(emphasize, list(pieces))  # type: ignore[assignment]
+    if emphasize_in_excerpt is not None and emphasize_in_excerpt.strip():
+        marks[0] = marks[0] + _within(emphasize_in_excerpt, pieces[0])
+    ref = q.reference
+    stale = q.stale
+    return Excerpt(
+        pieces=tuple(Piece(t, p.first_line, tuple(m)) for t, p, m in zip(texts, pieces, marks, strict=True)),
+        caption=default_caption(list(pieces)) if caption is None else caption,
+        anchor=anchor_id(ref),
+        language=language or language_for(q.source.path),
+        ref=ref.text.removeprefix("txtfrag:"),
+        md5=q.source.md5,
+        length=q.source.length,
+        charset=q.source.charset,
+        source_url=source_url(source_url_template, q.selection),
+        state="current" if stale is None else "stale",
+        problem=None if stale is None else stale.message,
+    )
+
+
+def _within(spec: str, piece: Selection) -> list[int]:
+    """``2 4-6``: lines 1-based within the piece, bounds checked before anything is expanded."""
+    count = max(1, piece.last_line - piece.first_line + 1)
+    out: list[int] = []
+    for wanted in parse_line_list(spec, "hl_lines", separators=" ,"):
+        if wanted.last > count:
+            lines = f"{count} line{'s' if count != 1 else ''}"
+            raise TextFragError(f"hl_lines {wanted} is outside the excerpt, which has {lines}")
+        out.extend(range(wanted.first, wanted.last + 1))
+    return out
+
+
+def failure_summary(count: int) -> str:
+    """How every engine counts the references that fail its build."""
+    return f"textfrag: {count} reference{' is' if count == 1 else 's are'} stale or broken"
