@@ -290,5 +290,4 @@ def parse_reference(text: str) -> Reference:
             return Reference(path, None, text, selector)
         return Reference(path, parse_fragment(frag_text, offset=offset, shown=text), text)
     except FragmentSyntaxError as err:
-        err.reference = text
-        raise
+        raise err.with_reference(text) from None

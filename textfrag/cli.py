@@ -27,11 +27,10 @@ from ._parser import parse_reference
 from .errors import StaleError, TextFragError, internal_error_report
 from .fragment import Reference
 from .linespec import number, parse_line_range
-from .quote import make_reference, quote
-from .resolve import Selection, select
+from .quote import make_reference, problem_of, quote
+from .resolve import Selection, occurrences, select, select_lines
 from .scan import Found, doc_files, scan_file
 from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Digest, Source, SourceCache, digest_batch
-from .verify import mismatches, needs_text
 
 __all__ = ["main"]
 
@@ -169,7 +168,7 @@ def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> 
         count = source.line_count
         if wanted.last > count:
             raise TextFragError(f"--lines {args.lines}: the file has {count} lines", reference=reference)
-        return select(source, source.index_of_line(wanted.first - 1), source.index_of_line(wanted.last))
+        return select_lines(source, wanted.first, wanted.last)
     if args.chars is not None:
         s, sep, e = args.chars.partition(",")
         try:
@@ -189,11 +188,7 @@ def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> 
     needle = args.match
     if not needle:
         raise TextFragError("--match needs a non-empty text", reference=reference)
-    hits: list[int] = []
-    at = source.text.find(needle)
-    while at >= 0 and len(hits) < 10:
-        hits.append(at)
-        at = source.text.find(needle, at + 1)
+    hits = occurrences(source, needle, 10)
     if not hits:
         raise TextFragError(f"--match: the text {needle!r} does not occur in the file", reference=reference)
     if len(hits) > 1:
@@ -230,18 +225,6 @@ def _shown(path: Path) -> str:
     except ValueError:
         return str(path)
     return str(path) if rel.startswith("..") else rel
-
-
-def _problem_of(cache: SourceCache, ref: Reference) -> TextFragError | None:
-    """Verify one reference against its file's digest; the text is loaded only to explain a problem."""
-    if ref.selector is not None:
-        quote(cache, ref)  # a dialect: the text must be found (no integrity checks to verify)
-        return None
-    digest = cache.digest(ref.path, ref.text)
-    if not needs_text(ref.fragment, digest.charset) and not mismatches(digest, ref.fragment):
-        return None
-    # stale, or a check in another charset: the full pipeline, with the selection for the message
-    return quote(cache, ref).stale
 
 
 def _hash_pool() -> Executor:
@@ -368,7 +351,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     problems = scan.problems
     for f, ref in scan.entries:
         try:
-            problem = _problem_of(cache, ref)
+            problem = problem_of(cache, ref)
         except TextFragError as failure:
             problem = failure
         if problem is not None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .errors import TextFragError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme
-from .resolve import Selection, resolve, select
+from .resolve import Selection, occurrences, resolve, select
 from .source import Source
 from .verify import integrity_of
 
@@ -219,11 +219,7 @@ def _classify(reference: Reference, current: Source, real_path: Path) -> Drift:
             f"the reference selects no text (a position), so where it moved to cannot be told (made for {short})",
             commit=commit,
         )
-    hits: list[int] = []
-    at = current.text.find(old_sel.text)
-    while at >= 0 and len(hits) < 5:
-        hits.append(at)
-        at = current.text.find(old_sel.text, at + 1)
+    hits = occurrences(current, old_sel.text, 5)
     if len(hits) == 1:
         new_sel = select(current, hits[0], hits[0] + len(old_sel.text))
         new_fragment = refresh_fragment(new_sel, fragment)

@@ -142,9 +142,38 @@ class StaleError(TextFragError):
     exit_code = 1
     kind = "stale"
 
-    def __init__(self, message: str, *, reference: str | None = None, md5_matches: bool = False) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        reference: str | None = None,
+        md5_matches: bool = False,
+        mismatches: tuple[tuple[str, str, str], ...] = (),
+        drift: str | None = None,
+        new_reference: str | None = None,
+        diff: str = "",
+    ) -> None:
         super().__init__(message, reference=reference)
         self.md5_matches = md5_matches
+        #: each failed check as (name, value in the reference, value for the file)
+        self.mismatches = mismatches
+        #: "moved", "changed" or "unknown" once the drift is explained (textfrag.drift), else None
+        self.drift = drift
+        #: for a moved quote, the reference that quotes the same text now
+        self.new_reference = new_reference
+        self.notes = diff
+
+    def explained(self, explanation: str, *, drift: str, new_reference: str | None = None, diff: str = "") -> StaleError:
+        """A copy that also says why the reference is stale (the drift outcome); this one is unchanged."""
+        return StaleError(
+            f"{self.message}{explanation}",
+            reference=self.reference,
+            md5_matches=self.md5_matches,
+            mismatches=self.mismatches,
+            drift=drift,
+            new_reference=new_reference,
+            diff=diff,
+        )
 
 
 class UnverifiableError(TextFragError):

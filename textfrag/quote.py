@@ -16,12 +16,12 @@ from .fragment import Fragment, IntegrityCheck, Reference, Scheme
 from .present import ELISION as ELISION_MARK
 from .resolve import Selection, resolve, select
 from .source import DEFAULT_CHARSET, Source, SourceCache, same_charset
-from .verify import verify
+from .verify import mismatches, needs_text, verify
 
 if TYPE_CHECKING:
     from .drift import Drift
 
-__all__ = ["Quote", "quote", "quoted_path", "make_fragment", "make_reference", "ELISION"]
+__all__ = ["Quote", "quote", "problem_of", "quoted_path", "make_fragment", "make_reference", "ELISION"]
 
 #: what stands between the pieces of a disjoint selection when they are shown as one text
 ELISION = f"\n{ELISION_MARK}\n"
@@ -96,16 +96,29 @@ def quote(cache: SourceCache, reference: str | Reference, *, explain: bool = Tru
         try:
             result.selections  # noqa: B018 (a dialect's selection can fail: not found, a timeout)
         except TextFragError as err:
-            err.reference = ref.text
-            raise
+            raise err.with_reference(ref.text) from None
         return result  # only RFC 5147 carries integrity checks
     try:
         verify(source, ref.fragment, reference=ref.text)
     except StaleError as err:
-        result.stale = err
-        if explain and not err.md5_matches:
-            _explain(cache, result, err)
+        result.stale = _explain(cache, result, err) if explain and not err.md5_matches else err
     return result
+
+
+def problem_of(cache: SourceCache, ref: Reference) -> TextFragError | None:
+    """What is wrong with ``ref`` (the stale error, with its drift explained), or None when it is current.
+
+    Verified against the file's digest alone when that is enough (``textfrag check`` of a large tree
+    keeps no text); the text is loaded only to explain a problem, or for a dialect, whose text must be
+    found (it has no integrity checks). Raises :class:`TextFragError` for a bad reference.
+    """
+    if ref.selector is not None:
+        quote(cache, ref)
+        return None
+    digest = cache.digest(quoted_path(cache, ref), ref.text)
+    if not needs_text(ref.fragment, digest.charset) and not mismatches(digest, ref.fragment):
+        return None
+    return quote(cache, ref).stale
 
 
 def quoted_path(cache: SourceCache, reference: Reference) -> str:
@@ -116,27 +129,28 @@ def quoted_path(cache: SourceCache, reference: Reference) -> str:
     return reference.path
 
 
-def _explain(cache: SourceCache, q: Quote, err: StaleError) -> None:
+def _explain(cache: SourceCache, q: Quote, err: StaleError) -> StaleError:
+    """``err`` with the drift outcome: moved (and the new reference), changed (and a diff), or unknown."""
     fragment = q.reference.fragment
     assert fragment is not None
     selection = q.selection
-    from .drift import classify  # only a stale reference pays for git and difflib
+    from .drift import classify  # not a cycle: only a stale reference pays for git and difflib
 
     real = Path(os.path.realpath(os.path.join(cache.real_root, q.source.path)))
     drift = classify(q.reference, q.source, real)
     q.drift = drift
-    where = f"{fragment.scheme} is {selection.lines_display()} of the file as it is now"
     if drift.kind == "moved":
-        err.message = f"{err.message}; {drift.explanation} (new reference: {drift.new_reference(q.reference)})"
-    elif drift.kind == "changed":
-        err.message = f"{err.message}; {drift.explanation}"
-        err.notes = drift.diff
-    else:
-        fresh = make_reference(selection)
-        err.message = (
-            f"{err.message} ({where}; if that is still the text to quote, the reference is {fresh}); "
-            f"moved or changed is unknown: {drift.explanation}"
-        )
+        new = drift.new_reference(q.reference)
+        return err.explained(f"; {drift.explanation} (new reference: {new})", drift="moved", new_reference=new)
+    if drift.kind == "changed":
+        return err.explained(f"; {drift.explanation}", drift="changed", diff=drift.diff)
+    where = f"{fragment.scheme} is {selection.lines_display()} of the file as it is now"
+    fresh = make_reference(selection)
+    return err.explained(
+        f" ({where}; if that is still the text to quote, the reference is {fresh}); moved or changed is unknown: "
+        f"{drift.explanation}",
+        drift="unknown",
+    )
 
 
 def make_fragment(selection: Selection, *, length: bool = True, md5: bool = True, lines: bool | None = None) -> Fragment:

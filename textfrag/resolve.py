@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .fragment import Fragment, Scheme
 from .source import Source
 
-__all__ = ["Selection", "resolve", "resolve_scheme", "select", "whole"]
+__all__ = ["Selection", "occurrences", "resolve", "resolve_scheme", "select", "select_lines", "whole"]
 
 
 @dataclass(frozen=True)
@@ -105,3 +105,24 @@ def resolve(source: Source, fragment: Fragment | None) -> Selection:
 
 def whole(source: Source) -> Selection:
     return select(source, 0, len(source.text))
+
+
+def select_lines(source: Source, first: int, last: int) -> Selection:
+    """Lines ``first`` to ``last``, 1-based and inclusive as editors number them, cut at the file's end
+    (callers that must refuse a line past the end check :attr:`Source.line_count` first).
+
+    >>> select_lines(Source("t.txt", b"a\\nb\\nc\\n"), 2, 9).text
+    'b\\nc\\n'
+    """
+    count = source.line_count
+    return select(source, source.index_of_line(min(first, count) - 1), source.index_of_line(min(last, count)))
+
+
+def occurrences(source: Source, needle: str, limit: int) -> list[int]:
+    """Where ``needle`` occurs in the text (indices, overlapping ones too), at most ``limit`` of them."""
+    hits: list[int] = []
+    at = source.text.find(needle) if needle else -1
+    while at >= 0 and len(hits) < limit:
+        hits.append(at)
+        at = source.text.find(needle, at + 1)
+    return hits

@@ -385,8 +385,7 @@ def load_source(
     try:
         return Source(path, data, charset)
     except TextFragError as err:
-        err.reference = reference
-        raise
+        raise err.with_reference(reference) from None
 
 
 def _empty_cache(root: str, charset: str, max_size: int, pdi_map: dict[str, str] | None = None) -> SourceCache:

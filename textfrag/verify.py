@@ -97,6 +97,7 @@ def verify(source: Source | Digest, fragment: Fragment | None, *, reference: str
         and any(c.name == "md5" for c in fragment.known_checks)
         and not any(m.check.name == "md5" for m in found)
     )
+    data = tuple((m.check.name, m.check.value, m.actual) for m in found)
     if md5_held:
         # the md5 says this is the very file the reference was made for: its length was never right
         raise StaleError(
@@ -104,7 +105,10 @@ def verify(source: Source | Digest, fragment: Fragment | None, *, reference: str
             "reference's length is wrong (it counts code points, each line ending once, section 3.1)",
             reference=reference,
             md5_matches=True,
+            mismatches=data,
         )
     raise StaleError(
-        f"stale (RFC 5147 section 4.3): {failed}: the file changed since the reference was made", reference=reference
+        f"stale (RFC 5147 section 4.3): {failed}: the file changed since the reference was made",
+        reference=reference,
+        mismatches=data,
     )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..errors import FragmentSyntaxError, TextFragError
 from ..linespec import MAX_DIGITS
-from ..resolve import Selection, select
+from ..resolve import Selection, select_lines
 from ..source import Source
 
 
@@ -25,8 +25,7 @@ class LineAnchor:
         count = source.line_count
         if self.first > count:
             raise TextFragError(f"line {self.first} is past the end: the file has {count} lines ({self.dialect} line anchor)")
-        last = min(self.last, count)
-        return [select(source, source.index_of_line(self.first - 1), source.index_of_line(last))]
+        return [select_lines(source, self.first, self.last)]
 
 
 def parse_line_anchor(text: str, *, offset: int = 0, shown: str | None = None) -> LineAnchor:

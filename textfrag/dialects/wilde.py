@@ -29,7 +29,7 @@ from urllib.parse import unquote
 import regex
 
 from ..errors import FragmentSyntaxError, TextFragError
-from ..resolve import Selection, select
+from ..resolve import Selection, select, select_lines
 from ..source import Source
 from . import merge
 
@@ -61,9 +61,7 @@ class Count:
                 return select(source, 0, 0)
             a, b = min(self.first, n), min(last, n)  # past the end: the last character (section 3)
             return select(source, source.index_of_char(a - 1), source.index_of_char(b))
-        n = source.line_count
-        a, b = min(self.first, n), min(last, n)
-        return select(source, source.index_of_line(a - 1), source.index_of_line(b))
+        return select_lines(source, self.first, last)  # past the end: the last line (section 3)
 
 
 @dataclass(frozen=True)
