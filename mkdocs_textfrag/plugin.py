@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from markdown import Extension, Markdown
 from markdown.treeprocessors import Treeprocessor
@@ -149,7 +149,7 @@ def _guarded(event: Event) -> Event:
         except Exception as bug:
             raise PluginError(internal_error_report(bug)) from bug
 
-    return run  # type: ignore[return-value]
+    return cast(Event, run)
 
 
 class TextfragPlugin(BasePlugin[TextfragConfig]):

@@ -1,10 +1,11 @@
 """What the extension keeps between builds, and how a build with problems fails.
 
-Per document, on the environment (pickled between builds, merged after parallel reads):
+Per document, in one :class:`BuildState` on the environment (pickled between builds, merged after
+parallel reads):
 
-- ``textfrag_problems``: every problem its references had when it was last read, so that an incremental
+- ``problems``: every problem its references had when it was last read, so that an incremental
   build that does not re-read it still reports them and still fails;
-- ``textfrag_deps``: the md5 of every file it quotes, so that a quoted file whose content changed is
+- ``deps``: the md5 of every file it quotes, so that a quoted file whose content changed is
   noticed even when its mtime did not (``env-get-outdated``).
 
 The source cache belongs to one build (kept on the environment, replaced at the start of every build,
@@ -15,9 +16,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
@@ -40,32 +41,47 @@ class Problem:
     error: bool
 
 
+@dataclass
+class BuildState:
+    """Everything textfrag keeps on the Sphinx environment, in one typed object (pickled with it)."""
+
+    #: docname -> the problems its references had when it was last read
+    problems: dict[str, list[Problem]] = field(default_factory=dict)
+    #: docname -> quoted path -> its md5 when the document was last read (None: it could not be read)
+    deps: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    #: this build's source cache (it pickles as an empty one: a cache never outlives its build)
+    cache: SourceCache | None = None
+    #: the documents read in this build
+    read: set[str] = field(default_factory=set)
+    #: whether a bug in textfrag was reported in this build
+    bugs: bool = False
+
+
+_STATE = "textfrag_state"
+
+
+def state_of(env: BuildEnvironment) -> BuildState:
+    """The extension's state on ``env``, made on first use."""
+    state = getattr(env, _STATE, None)
+    if not isinstance(state, BuildState):
+        state = BuildState()
+        setattr(env, _STATE, state)
+    return state
+
+
 def cache_of(env: BuildEnvironment) -> SourceCache:
     """The build's source cache, kept on the environment (it pickles as an empty cache)."""
-    cache: SourceCache | None = getattr(env, "textfrag_cache", None)
-    if cache is None:
-        cache = new_cache(env, Path(env.srcdir))
-    return cache
+    state = state_of(env)
+    return state.cache if state.cache is not None else new_cache(env, Path(env.srcdir))
 
 
 def new_cache(env: BuildEnvironment, confdir: Path) -> SourceCache:
+    """A new source cache for this build, from the configuration (root, charset, size limit, PDI map)."""
     config = env.config
     root = (confdir / config.textfrag_root).resolve()
     cache = SourceCache(root, charset=config.textfrag_charset, max_size=config.textfrag_max_size, pdi_map=config.textfrag_pdi_map)
-    env.textfrag_cache = cache  # type: ignore[attr-defined]
+    state_of(env).cache = cache
     return cache
-
-
-def _problems(env: BuildEnvironment) -> dict[str, list[Problem]]:
-    if not hasattr(env, "textfrag_problems"):
-        env.textfrag_problems = {}  # type: ignore[attr-defined]
-    return env.textfrag_problems  # type: ignore[attr-defined,no-any-return]
-
-
-def _deps(env: BuildEnvironment) -> dict[str, dict[str, str | None]]:
-    if not hasattr(env, "textfrag_deps"):
-        env.textfrag_deps = {}  # type: ignore[attr-defined]
-    return env.textfrag_deps  # type: ignore[attr-defined,no-any-return]
 
 
 def _emit(docname: str, problem: Problem) -> None:
@@ -78,7 +94,7 @@ def record_problem(env: BuildEnvironment, docname: str, line: int, err: TextFrag
     """Report a problem now (a warning with docname:line, type and subtype) and keep it on the env."""
     message = err.describe("").removeprefix(": ") if err.reference else err.message
     problem = Problem(line, message, err.kind, error)
-    _problems(env).setdefault(docname, []).append(problem)
+    state_of(env).problems.setdefault(docname, []).append(problem)
     _emit(docname, problem)
 
 
@@ -87,7 +103,7 @@ def record_bug(env: BuildEnvironment, line: int, bug: BaseException) -> None:
     traceback), never as Sphinx's: raising would end in Sphinx's "please report this to sphinx-doc".
     Kept like a problem, so the build goes on, then fails (also after a parallel read)."""
     problem = Problem(line, internal_error_report(bug), "internal", True)
-    _problems(env).setdefault(env.docname, []).append(problem)
+    state_of(env).problems.setdefault(env.docname, []).append(problem)
     _emit(env.docname, problem)
 
 
@@ -104,15 +120,16 @@ def guarded(handler: Handler, fallback: Any = None) -> Handler:
             return handler(app, *args)
         except Exception as bug:  # as record_bug, for a handler that has no document
             logger.error(internal_error_report(bug), type=WARNING_TYPE, subtype="internal")
-            app.textfrag_bugs = True  # type: ignore[attr-defined]
+            if getattr(app, "env", None) is not None:
+                state_of(app.env).bugs = True
             app.statuscode = 1
             return fallback
 
-    return run  # type: ignore[return-value]
+    return cast(Handler, run)
 
 
 def record_dependency(env: BuildEnvironment, docname: str, path: str, md5: str | None) -> None:
-    _deps(env).setdefault(docname, {})[path] = md5
+    state_of(env).deps.setdefault(docname, {})[path] = md5
 
 
 # -- events --------------------------------------------------------------------------------------------
@@ -121,9 +138,10 @@ def record_dependency(env: BuildEnvironment, docname: str, path: str, md5: str |
 def on_env_get_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
     """Start the build's cache; re-read documents whose quoted files changed content (mtime or not)."""
     cache = new_cache(env, Path(app.confdir))
-    app.textfrag_read = set()  # type: ignore[attr-defined]
+    state = state_of(env)
+    state.read, state.bugs = set(), False
     outdated = []
-    for docname, files in _deps(env).items():
+    for docname, files in state.deps.items():
         if docname in changed or docname in removed or docname in added:
             continue
         for path, md5 in files.items():
@@ -138,17 +156,18 @@ def on_env_get_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], cha
 
 
 def on_env_before_read_docs(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    app.textfrag_read = set(docnames)  # type: ignore[attr-defined]
+    state_of(env).read = set(docnames)
 
 
 def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _problems(env).pop(docname, None)
-    _deps(env).pop(docname, None)
+    state = state_of(env)
+    state.problems.pop(docname, None)
+    state.deps.pop(docname, None)
 
 
 def on_env_merge_info(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
-    mine, theirs = _problems(env), _problems(other)
-    mine_deps, their_deps = _deps(env), _deps(other)
+    mine, theirs = state_of(env).problems, state_of(other).problems
+    mine_deps, their_deps = state_of(env).deps, state_of(other).deps
     for docname in docnames:
         if docname in theirs:
             mine[docname] = theirs[docname]
@@ -162,14 +181,15 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     status code is set instead, as Sphinx's linkcheck and doctest builders do."""
     if exception is not None:
         return
-    if getattr(app, "textfrag_bugs", 0):
-        app.statuscode = 1
     env = app.env
-    read: set[str] = getattr(app, "textfrag_read", set())
+    state = state_of(env)
+    if state.bugs:
+        app.statuscode = 1
+    read = state.read
     suppressed = set(app.config.suppress_warnings)
     errors = 0
-    for docname in sorted(_problems(env)):
-        for problem in _problems(env)[docname]:
+    for docname in sorted(state.problems):
+        for problem in state.problems[docname]:
             if docname not in read:
                 _emit(docname, problem)
             if problem.error and not {WARNING_TYPE, f"{WARNING_TYPE}.{problem.subtype}"} & suppressed:
@@ -190,4 +210,4 @@ def setup_state(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", guarded(on_env_purge_doc))
     app.connect("env-merge-info", guarded(on_env_merge_info))
     app.connect("build-finished", guarded(on_build_finished))
-    return {"env_version": 1}
+    return {"env_version": 2}  # 2: one BuildState object

@@ -25,7 +25,7 @@ from .errors import (
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme
 from .quote import Quote, make_fragment, make_reference, quote
 from .resolve import Selection, resolve, select
-from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Source, SourceCache, load_source, resolve_path
+from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Source, SourceCache
 from .verify import mismatches, verify
 
 __all__ = [
@@ -48,7 +48,6 @@ __all__ = [
     "StaleError",
     "TextFragError",
     "UnverifiableError",
-    "load_source",
     "make_fragment",
     "make_reference",
     "mismatches",
@@ -56,7 +55,6 @@ __all__ = [
     "parse_reference",
     "quote",
     "resolve",
-    "resolve_path",
     "select",
     "verify",
 ]

@@ -116,6 +116,7 @@ def _number(cur: _Cursor, what: str) -> int:
 
 def _scheme(cur: _Cursor) -> Scheme:
     start = cur.pos
+    name: SchemeName
     if cur.take("char="):
         name = "char"
     elif cur.take("line="):
@@ -131,12 +132,12 @@ def _scheme(cur: _Cursor) -> Scheme:
     if cur.take(","):
         # ( "," position ): the start is omitted and means 0
         end = _number(cur, f"{what} after ','")
-        return Scheme(name, None, end, True)  # type: ignore[arg-type]
+        return Scheme(name, None, end, True)
     first = _number(cur, what)
     if not cur.take(","):
-        return Scheme(name, first)  # type: ignore[arg-type]
+        return Scheme(name, first)
     if cur.at_end() or cur.peek() == ";":
-        return Scheme(name, first, None, True)  # type: ignore[arg-type]
+        return Scheme(name, first, None, True)
     second = _number(cur, f"{what} after ','")
     if first > second:
         raise cur.error(
@@ -145,7 +146,7 @@ def _scheme(cur: _Cursor) -> Scheme:
             cur.pos,
             section="4.2",
         )
-    return Scheme(name, first, second, True)  # type: ignore[arg-type]
+    return Scheme(name, first, second, True)
 
 
 def _charset(cur: _Cursor) -> str | None:

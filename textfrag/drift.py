@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import TextFragError
-from .fragment import Fragment, IntegrityCheck, Reference, Scheme
+from .fragment import Fragment, IntegrityCheck, Reference, Scheme, line_scheme_of
 from .resolve import Selection, occurrences, resolve, select
 from .source import Source
 from .verify import integrity_of
@@ -117,7 +117,7 @@ def _described(old: Source, fragment: Fragment) -> bool:
 def refresh_fragment(selection: Selection, old: Fragment) -> Fragment:
     """``old`` rewritten for ``selection``: the same kind of scheme where possible, the same checks (names,
     order and charsets) with the values of the file as it is now; unknown checks are kept as written."""
-    scheme: Scheme | None = selection.to_line_scheme() if old.scheme.name == "line" else None
+    scheme: Scheme | None = line_scheme_of(selection) if old.scheme.name == "line" else None
     if scheme is None:
         scheme = Scheme("char", selection.char_start, selection.char_end, True)
     checks = tuple(IntegrityCheck(c.name, integrity_of(selection.source, c), c.charset) if c.known else c for c in old.checks)

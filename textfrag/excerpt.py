@@ -15,7 +15,7 @@ from typing import Literal
 
 from .errors import TextFragError
 from .linespec import parse_line_list
-from .present import ELISION, anchor_id, dedent, default_caption, display_text, emphasized_lines, language_for, source_url
+from .present import ELISION, anchor_id, dedent, default_caption, display_text, emphasized_in_pieces, language_for, source_url
 from .quote import Quote
 from .resolve import Selection
 
@@ -111,7 +111,7 @@ def excerpt_of(
         texts = [dedent(t, dedent_by) for t in texts]
     marks: list[list[int]] = [[] for _ in pieces]
     if emphasize is not None:
-        marks = emphasized_lines(emphasize, list(pieces))  # type: ignore[assignment]
+        marks = emphasized_in_pieces(emphasize, list(pieces))
     if emphasize_in_excerpt is not None and emphasize_in_excerpt.strip():
         marks[0] = marks[0] + _within(emphasize_in_excerpt, pieces[0])
     ref = q.reference

@@ -6,16 +6,17 @@ They are frozen and their ``str()`` is the canonical spelling, which parses back
     >>> frag = parse_fragment("line=10,20;md5=0123456789ABCDEF0123456789abcdef")
     >>> str(frag)
     'line=10,20;md5=0123456789abcdef0123456789abcdef'
-    >>> frag.scheme.display()
-    'lines 11-20'
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import ClassVar, Literal
 
-__all__ = ["Scheme", "IntegrityCheck", "Fragment", "Reference"]
+from .selection import Selection, Selector, select
+from .source import Source
+
+__all__ = ["Scheme", "IntegrityCheck", "Fragment", "Reference", "line_scheme_of"]
 
 SchemeName = Literal["char", "line"]
 
@@ -48,28 +49,16 @@ class Scheme:
         end = "" if self.end is None else str(self.end)
         return f"{self.name}={start},{end}"
 
-    def display(self) -> str:
-        """The selection in the words of an editor (1-based, inclusive), before looking at any text.
-
-        >>> Scheme("line", 10, 20, True).display()
-        'lines 11-20'
-        >>> Scheme("line", 3).display()
-        'the start of line 4'
-        >>> Scheme("char", None, 4, True).display()
-        'characters 1-4'
-        """
-        unit = "lines" if self.name == "line" else "characters"
-        if not self.is_range:
+    def select_in(self, source: Source) -> Selection:
+        """The selection this scheme makes in ``source`` (RFC 5147 sections 2.1, 2.2 and 4.2)."""
+        to_index = source.index_of_char if self.name == "char" else source.index_of_line
+        if self.is_range:
+            start = 0 if self.start is None else to_index(self.start)
+            end = len(source.text) if self.end is None else to_index(self.end)
+        else:
             assert self.start is not None
-            if self.name == "line":
-                return f"the start of line {self.start + 1}"
-            return f"the point after character {self.start}"
-        first = (self.start or 0) + 1
-        if self.end is None:
-            return f"{unit} {first}-end"
-        if self.end < first:
-            return f"no {unit} (empty range at {self.end})"
-        return f"{unit} {first}-{self.end}"
+            start = end = to_index(self.start)
+        return select(source, start, end)
 
 
 @dataclass(frozen=True)
@@ -100,6 +89,12 @@ class Fragment:
     scheme: Scheme
     checks: tuple[IntegrityCheck, ...] = ()
 
+    dialect: ClassVar[str] = "rfc5147"
+
+    def select(self, source: Source) -> list[Selection]:
+        """The one selection the fragment makes (the :class:`~textfrag.selection.Selector` protocol)."""
+        return [self.scheme.select_in(source)]
+
     def __str__(self) -> str:
         return ";".join([str(self.scheme), *(str(c) for c in self.checks)])
 
@@ -120,7 +115,7 @@ class Reference:
     fragment: Fragment | None
     text: str
     #: a fragment of another dialect (textfrag.dialects); then ``fragment`` is None
-    selector: Any = None
+    selector: Selector | None = None
 
     def __str__(self) -> str:
         if self.selector is not None:
@@ -128,5 +123,24 @@ class Reference:
         return self.path if self.fragment is None else f"{self.path}#{self.fragment}"
 
     @property
+    def selecting(self) -> Selector | None:
+        """What selects the text: the RFC 5147 fragment or another dialect's; None for the whole file."""
+        return self.selector if self.selector is not None else self.fragment
+
+    @property
     def dialect(self) -> str:
-        return "rfc5147" if self.selector is None else str(self.selector.dialect)
+        """The name of the fragment's dialect (``rfc5147`` for none: a whole file is RFC 5147's)."""
+        return "rfc5147" if self.selector is None else self.selector.dialect
+
+
+def line_scheme_of(selection: Selection) -> Scheme | None:
+    """The ``line=`` range with the same text, when the selection is made of whole lines."""
+    src = selection.source
+    starts = src.line_starts
+    n = len(src.text)
+    first = selection.first_line - 1
+    at_line_start = selection.start == src.index_of_line(first) if not selection.empty else False
+    at_end = selection.end == n or (selection.last_line < len(starts) and selection.end == starts[selection.last_line])
+    if selection.empty or not at_line_start or not at_end:
+        return None
+    return Scheme("line", first, selection.last_line, True)

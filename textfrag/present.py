@@ -29,6 +29,7 @@ __all__ = [
     "language_for",
     "source_url",
     "emphasized_lines",
+    "emphasized_in_pieces",
     "dedent",
 ]
 
@@ -166,12 +167,16 @@ def source_url(template: str | None, selection: Selection) -> str | None:
     return "".join(out)
 
 
-def emphasized_lines(spec: str, selection: Selection | list[Selection]) -> list[int] | list[list[int]]:
+def emphasized_lines(spec: str, selection: Selection) -> list[int]:
     """Lines to emphasise, written in the source file's own line numbers (``12,14-16``), as positions
     1..n within the excerpt (what Pygments' ``hl_lines`` takes). Lines outside the excerpt are an error,
-    found before anything is expanded. For disjoint pieces (a list), one such list per piece.
-    """
-    pieces = selection if isinstance(selection, list) else [selection]
+    found before anything is expanded."""
+    return emphasized_in_pieces(spec, [selection])[0]
+
+
+def emphasized_in_pieces(spec: str, pieces: list[Selection]) -> list[list[int]]:
+    """:func:`emphasized_lines` for the pieces of a disjoint selection: one list per piece; a line
+    between two pieces (left out of the excerpt) is outside it."""
     per_piece: list[list[int]] = [[] for _ in pieces]
     for wanted in parse_line_list(spec, "emphasize-lines"):
         for i, p in enumerate(pieces):
@@ -181,7 +186,7 @@ def emphasized_lines(spec: str, selection: Selection | list[Selection]) -> list[
         else:
             where = " and ".join(p.lines_display() for p in pieces)
             raise TextFragError(f"emphasize-lines {wanted} is outside the excerpt, which is {where}")
-    return per_piece if isinstance(selection, list) else per_piece[0]
+    return per_piece
 
 
 def dedent(text: str, amount: int | None) -> str:

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from ._parser import parse_reference
 from .dialects.pdi import mapped_path
 from .errors import StaleError, TextFragError
-from .fragment import Fragment, IntegrityCheck, Reference, Scheme
+from .fragment import Fragment, IntegrityCheck, Reference, Scheme, line_scheme_of
 from .present import ELISION as ELISION_MARK
-from .resolve import Selection, resolve, select
+from .resolve import Selection, select, whole
 from .source import DEFAULT_CHARSET, Source, SourceCache, same_charset
 from .verify import mismatches, needs_text, verify
 
@@ -53,10 +53,8 @@ class Quote:
     def selections(self) -> list[Selection]:
         """The pieces selected, in file order: one, or several for a disjoint selection of a dialect."""
         if self._selections is None:
-            if self.reference.selector is not None:
-                self._selections = self.reference.selector.select(self.source)
-            else:
-                self._selections = [resolve(self.source, self.reference.fragment)]
+            selecting = self.reference.selecting  # RFC 5147 or a dialect: one protocol
+            self._selections = [whole(self.source)] if selecting is None else selecting.select(self.source)
         return self._selections
 
     @property
@@ -66,10 +64,6 @@ class Quote:
             pieces = self.selections
             self._selection = pieces[0] if len(pieces) == 1 else select(self.source, pieces[0].start, pieces[-1].end)
         return self._selection
-
-    @property
-    def disjoint(self) -> bool:
-        return len(self.selections) > 1
 
     @property
     def text(self) -> str:
@@ -163,7 +157,7 @@ def make_fragment(selection: Selection, *, length: bool = True, md5: bool = True
     source = selection.source
     scheme: Scheme | None = None
     if lines is not False:
-        scheme = selection.to_line_scheme()
+        scheme = line_scheme_of(selection)
     if scheme is None:
         if selection.empty:
             scheme = Scheme("char", selection.char_start)

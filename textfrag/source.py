@@ -36,9 +36,7 @@ __all__ = [
     "decode",
     "digest_batch",
     "length_of",
-    "load_source",
     "read_regular",
-    "resolve_path",
 ]
 
 DEFAULT_CHARSET = "UTF-8"
@@ -271,22 +269,6 @@ def _next_terminator(text: str, start: int) -> int:
     return best
 
 
-def resolve_path(root: Path, path: str, reference: str | None = None) -> Path:
-    """The real path of ``path`` under ``root``, or :class:`PathError`: never outside the root.
-
-    Refuses ``..``, absolute paths, NUL bytes, and anything whose real path (symlinks resolved) is not
-    inside the real root; a sibling with the root's name as prefix (``docs_evil`` for ``docs``) is
-    outside.
-    """
-    reference = reference if reference is not None else path
-    check_path_syntax(path, reference)
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(os.path.join(real_root, path))
-    if os.path.commonpath([real_root, real]) != real_root:
-        raise PathError(f"{path!r} resolves outside the root {str(root)!r} (through a symbolic link)", reference=reference)
-    return Path(real)
-
-
 def _opened_path(fd: int) -> str | None:
     """The real path of an open file from /proc (Linux): one syscall instead of a realpath walk."""
     try:
@@ -371,23 +353,6 @@ def read_regular(full: str, path: str, reference: str | None, max_size: int, *, 
     return data
 
 
-def load_source(
-    root: str | os.PathLike[str],
-    path: str,
-    *,
-    charset: str = DEFAULT_CHARSET,
-    max_size: int = DEFAULT_MAX_SIZE,
-    reference: str | None = None,
-) -> Source:
-    """Load ``path`` (relative to ``root``) as a :class:`Source`."""
-    reference = reference if reference is not None else path
-    data = read_under_root(os.path.realpath(root), path, reference, max_size)
-    try:
-        return Source(path, data, charset)
-    except TextFragError as err:
-        raise err.with_reference(reference) from None
-
-
 def _empty_cache(root: str, charset: str, max_size: int, pdi_map: dict[str, str] | None = None) -> SourceCache:
     return SourceCache(root, charset=charset, max_size=max_size, pdi_map=pdi_map)
 
@@ -417,7 +382,6 @@ class SourceCache:
         self._entries: dict[str, Source | TextFragError] = {}
         self._digests: dict[str, Digest | TextFragError] = {}
         self._lock = threading.Lock()
-        self.loads = 0
 
     def get(self, path: str, reference: str | None = None) -> Source:
         """The source for ``path``; raises the (cached) :class:`TextFragError` if it cannot be loaded."""
@@ -430,7 +394,6 @@ class SourceCache:
             except TextFragError as failure:
                 entry = failure
             with self._lock:
-                self.loads += 1
                 entry = self._entries.setdefault(path, entry)
         if isinstance(entry, TextFragError):
             raise entry.with_reference(reference)
@@ -464,21 +427,6 @@ class SourceCache:
         """Record a digest (or the failure) computed elsewhere, e.g. by a worker process."""
         with self._lock:
             self._digests.setdefault(posixpath.normpath(path), entry)
-
-    def forget(self, path: str) -> None:
-        """Drop a path (a file changed during ``mkdocs serve``, or memory is to be released)."""
-        path = posixpath.normpath(path)
-        with self._lock:
-            self._entries.pop(path, None)
-            self._digests.pop(path, None)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self._digests.clear()
-
-    def paths(self) -> list[str]:
-        return list(self._entries)
 
 
 def digest_batch(root: str, charset: str, max_size: int, paths: list[str]) -> list[tuple[str, Digest | TextFragError]]:

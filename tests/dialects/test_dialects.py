@@ -422,3 +422,29 @@ def test_any_dialect_input_raises_only_textfrag_errors_and_never_hangs(form: str
         ref.selector.select(Source("t.txt", text.encode()))
     except TextFragError:
         pass
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "f.txt#line=10,20;length=9;md5=" + "a" * 32,
+        "f.txt#char=,4",
+        "f.txt",
+        "f.txt#line(3)char(2,5)",
+        "f.txt#match(a%20b)",
+        "f.txt#match(caf%C3%A9%25)",
+        "f.txt#line(1)match(^(x^))",
+        "f.txt#:words:serve-as-(context)-to",
+        "f.txt#:~:text=a-,b%20c,d,-e&text=f",
+        "f.txt#L10-L20",
+        "f.txt#L7",
+        "f.txt#12",
+        "pdi://oma.eop.gov.us/1997/09/01/1.text.1#char=37,51",
+    ],
+)
+def test_str_of_every_dialect_s_reference_parses_back_to_an_equal_one(reference: str) -> None:
+    """The selection seam: every dialect's fragment spells itself so that it parses back (match(a%20b) too)."""
+    ref = parse_reference(reference)
+    again = parse_reference(str(ref))
+    assert again.selecting == ref.selecting and again.path == ref.path and again.dialect == ref.dialect
+    assert ref.selecting is None or type(ref.selecting).dialect == ref.dialect  # a class constant

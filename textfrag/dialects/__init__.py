@@ -1,7 +1,8 @@
 """Fragment syntaxes other than RFC 5147, chosen by the fragment's form (shared/CONTRACT.md section 2).
 
-Every dialect parses into a :class:`Selector`, whose one method turns a loaded source into selections;
-everything after that (rendering, ``make --from``) is shared. Only RFC 5147 carries integrity checks.
+Every dialect parses into a :class:`~textfrag.selection.Selector`, as RFC 5147 fragments do, whose one
+method turns a loaded source into selections; everything after that (rendering, ``make --from``) is
+shared. Only RFC 5147 carries integrity checks.
 
 | form                          | module          | counts                                 |
 |-------------------------------|-----------------|----------------------------------------|
@@ -15,36 +16,14 @@ everything after that (rendering, ``make --from``) is shared. Only RFC 5147 carr
 from __future__ import annotations
 
 import re
-from typing import Protocol
 
-from ..resolve import Selection, select
+from ..selection import Selection, Selector, select
 from ..source import Source
 
-__all__ = ["Selector", "parse_selector", "merge", "DIALECTS"]
-
-
-class Selector(Protocol):
-    """A parsed fragment of some dialect: ``select`` raises TextFragError when nothing can be selected."""
-
-    @property
-    def dialect(self) -> str: ...
-
-    def select(self, source: Source) -> list[Selection]: ...
-
+__all__ = ["Selector", "parse_selector", "merge"]
 
 _GITHUB = re.compile(r"L[0-9]+(?:-L[0-9]+)?")
 _W3M = re.compile(r"[0-9]+")
-
-#: dialect name -> what it is, for messages and the README
-DIALECTS = {
-    "rfc5147": "RFC 5147",
-    "wilde": "draft-wilde-text-fragment-00",
-    "yee": "Yee text-search fragment identifiers",
-    "textfragments": "W3C Text Fragments",
-    "github": "GitHub line anchors",
-    "w3m": "w3m line number",
-    "pdi": "Persistent Document Identifiers (draft-mallery-urn-pdi-00)",
-}
 
 
 def parse_selector(text: str, *, offset: int = 0, shown: str | None = None) -> Selector | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..errors import FragmentSyntaxError, TextFragError
 from ..linespec import MAX_DIGITS
@@ -12,13 +13,13 @@ from ..source import Source
 
 @dataclass(frozen=True)
 class LineAnchor:
+    """GitHub's ``L10``/``L10-L20``: lines ``first`` to ``last``, 1-based and inclusive."""
+
     first: int
     last: int
-    dialect: str
+    dialect: ClassVar[str] = "github"
 
     def __str__(self) -> str:
-        if self.dialect == "w3m":
-            return str(self.first)
         return f"L{self.first}" if self.first == self.last else f"L{self.first}-L{self.last}"
 
     def select(self, source: Source) -> list[Selection]:
@@ -26,6 +27,16 @@ class LineAnchor:
         if self.first > count:
             raise TextFragError(f"line {self.first} is past the end: the file has {count} lines ({self.dialect} line anchor)")
         return [select_lines(source, self.first, self.last)]
+
+
+@dataclass(frozen=True)
+class LineNumber(LineAnchor):
+    """w3m's bare ``10``: one line, 1-based."""
+
+    dialect: ClassVar[str] = "w3m"
+
+    def __str__(self) -> str:
+        return str(self.first)
 
 
 def parse_line_anchor(text: str, *, offset: int = 0, shown: str | None = None) -> LineAnchor:
@@ -40,10 +51,10 @@ def parse_line_anchor(text: str, *, offset: int = 0, shown: str | None = None) -
     if text.startswith("L"):
         first_s, _, last_s = text[1:].partition("-L")
         first, last = int(first_s), int(last_s) if last_s else int(first_s)
-        dialect = "github"
+        kind: type[LineAnchor] = LineAnchor
     else:
         first = last = int(text)
-        dialect = "w3m"
+        kind = LineNumber
     if first < 1:
         raise FragmentSyntaxError(
             "lines are numbered from 1 in a line anchor",
@@ -58,4 +69,4 @@ def parse_line_anchor(text: str, *, offset: int = 0, shown: str | None = None) -
             span=(offset, offset + len(text)),
             spec="GitHub/w3m line anchor",
         )
-    return LineAnchor(first, last, dialect)
+    return kind(first, last)

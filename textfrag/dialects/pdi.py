@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..errors import FragmentSyntaxError, PathError, TextFragError
 from ..resolve import Selection, select
@@ -58,7 +59,7 @@ class PdiFragment:
     resource: str  # the mapping key
     start: int
     end: int
-    dialect: str = "pdi"
+    dialect: ClassVar[str] = "pdi"
 
     def __str__(self) -> str:
         return f"char={self.start},{self.end}"

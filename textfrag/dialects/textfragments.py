@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 import unicodedata
 from dataclasses import dataclass
+from typing import ClassVar
 from urllib.parse import unquote
 
 from ..errors import FragmentSyntaxError, TextFragError
@@ -43,7 +44,7 @@ class TextDirective:
 class TextDirectives:
     directives: tuple[TextDirective, ...]
     written: str
-    dialect: str = "textfragments"
+    dialect: ClassVar[str] = "textfragments"
 
     def __str__(self) -> str:
         return self.written

@@ -23,8 +23,9 @@ selected. A pattern that takes longer than :data:`MATCH_TIMEOUT` seconds is stop
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from urllib.parse import unquote
+from dataclasses import dataclass, field
+from typing import ClassVar
+from urllib.parse import quote, unquote
 
 import regex
 
@@ -38,6 +39,8 @@ SPEC = "draft-wilde-text-fragment-00 section 3"
 MATCH_TIMEOUT = 2.0
 #: The largest pattern compiled, counted as atoms with intervals multiplied out (see translate_bre).
 MAX_PATTERN_SIZE = 10_000
+# printable ASCII that stands for itself in a fragment (everything but space and %)
+_FRAGMENT_SAFE = "".join(chr(c) for c in range(33, 127) if chr(c) != "%")
 _CLASSES = {"alpha", "digit", "alnum", "upper", "lower", "space", "blank", "punct", "print", "graph", "cntrl", "xdigit"}
 
 
@@ -70,10 +73,11 @@ class Match:
 
     written: str
     bre: str
-    compiled: regex.Pattern[str]
+    compiled: regex.Pattern[str] = field(compare=False)
 
     def __str__(self) -> str:
-        return f"match({self.written})"
+        # percent-encoded again where a fragment cannot hold the character (a space, %, non-ASCII)
+        return f"match({quote(self.written, safe=_FRAGMENT_SAFE)})"
 
     def select(self, source: Source) -> list[Selection]:
         found: list[Selection] = []
@@ -103,7 +107,7 @@ class Match:
 @dataclass(frozen=True)
 class WildeFragment:
     parts: tuple[Count | Match, ...]
-    dialect: str = "wilde"
+    dialect: ClassVar[str] = "wilde"
 
     def __str__(self) -> str:
         return "".join(map(str, self.parts))

@@ -20,6 +20,7 @@ import unicodedata
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 from urllib.parse import unquote
 
 from ..errors import FragmentSyntaxError, TextFragError
@@ -107,7 +108,7 @@ class WordsFragment:
     pre: tuple[str, ...]
     target: tuple[str, ...]
     post: tuple[str, ...]
-    dialect: str = "yee"
+    dialect: ClassVar[str] = "yee"
 
     def __str__(self) -> str:
         pre = "".join(w + "-" for w in self.pre)
