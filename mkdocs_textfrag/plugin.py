@@ -128,6 +128,8 @@ class _PageState:
 
 @dataclass(frozen=True)
 class Problem:
+    """One reported problem: where, the whole message, whether it fails the build."""
+
     where: str
     text: str
     error: bool
@@ -142,6 +144,7 @@ def _guarded(event: Event) -> Event:
 
     @functools.wraps(event)
     def run(*args: Any, **kwargs: Any) -> Any:
+        """The wrapped call."""
         try:
             return event(*args, **kwargs)
         except PluginError:
@@ -172,10 +175,12 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
 
     @_guarded
     def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Remember the command (build or serve); defining it keeps this instance across serve rebuilds."""
         self.command = command  # defining on_startup also keeps this instance across serve rebuilds
 
     @_guarded
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        """The build's root and cache, the site's highlighter, the tree processors and the stylesheet."""
         base_dir = Path(config.config_file_path or ".").resolve().parent
         root = (base_dir / self.config.root).resolve() if self.config.root else base_dir
         try:
@@ -193,6 +198,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
     @_guarded
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         # a new cache for every build: `mkdocs serve` must never show an old version of a quoted file
+        """A new cache and a new placeholder key for every build (serve never shows an old file)."""
         assert self.cache is not None
         old = self.cache
         self.cache = SourceCache(old.root, charset=old.charset, max_size=old.max_size, pdi_map=old.pdi_map)
@@ -201,6 +207,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
 
     @_guarded
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        """Add the plugin's stylesheet to the site."""
         files.append(File.generated(config, CSS_PATH, content=render.stylesheet(self.highlighter)))
         return files
 
@@ -208,6 +215,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
 
     @_guarded
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """Scan a page that names ``txtfrag:`` for the lines of its references; the text is unchanged."""
         self.current, self.current_page = None, page
         if _PREFIX not in markdown:
             return markdown  # the common page: nothing scanned
@@ -220,6 +228,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
 
     @_guarded
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """Report raw-HTML references and tell MkDocs the excerpts' anchors."""
         state = self.pages.get(page.file.src_uri)
         self.current = None
         if state is None:
@@ -239,6 +248,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         pattern = re.compile(re.escape(self._link_url("")) + r"[0-9]+/")
 
         def target(m: re.Match[str]) -> str:
+            """The escaped link target for one placeholder."""
             entry = state.links.get(m.group(0))
             if entry is None:
                 return m.group(0)
@@ -249,6 +259,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
 
     @_guarded
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Watch the quoted files (serve); fail the build when any reference is stale or broken."""
         self._watch_quoted_files()
         errors = [p for p in self.problems if p.error]
         if not errors:
@@ -262,6 +273,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
 
     @_guarded
     def on_serve(self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
+        """Keep the server, to watch every quoted file."""
         self.server = server
         self._watch_quoted_files()
         return server
@@ -417,6 +429,7 @@ class _EmbedProcessor(Treeprocessor):
 
     @_guarded
     def run(self, root: etree.Element) -> None:
+        """The wrapped call."""
         if self.plugin.current is None:
             return
         images, links = [], []
@@ -439,6 +452,7 @@ class _AnchorProcessor(Treeprocessor):
 
     @_guarded
     def run(self, root: etree.Element) -> None:
+        """The wrapped call."""
         self.plugin.settle_anchors(self.md, root)
 
 
@@ -452,6 +466,7 @@ class _ExcerptExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
         # after attr_list (8), which sets the attributes; before the table of contents (5), which must see
         # the excerpt's text, not an image, in a heading; ids are settled after it
+        """Register the tree processors on a page's Markdown instance."""
         md.treeprocessors.register(_EmbedProcessor(md, self.plugin), "textfrag", 7)
         md.treeprocessors.register(_AnchorProcessor(md, self.plugin), "textfrag-anchors", 4)
 

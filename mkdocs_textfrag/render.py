@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
+from typing import Literal
 
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -24,11 +25,12 @@ from textfrag.excerpt import ELISION, Excerpt
 class Highlighter:
     """How the site highlights code: ``pymdownx``, ``codehilite`` or ``plain``, and its CSS class."""
 
-    kind: str
+    kind: Literal["pymdownx", "codehilite", "plain"]
     css_class: str
 
     @classmethod
     def of(cls, extensions: list[str], configs: dict[str, dict[str, object]]) -> Highlighter:
+        """The site's highlighter, from its Markdown extensions and their options."""
         names = {e.removeprefix("markdown.extensions.") for e in extensions}
         if names & {"pymdownx.highlight", "pymdownx.superfences"}:
             return cls("pymdownx", str(configs.get("pymdownx.highlight", {}).get("css_class", "highlight")))

@@ -57,6 +57,7 @@ def _check_config(app: Sphinx, config: Config) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the configuration values, the directive, the role, the nodes and the events."""
     for name, default, rebuild, types, _doc in CONFIG_VALUES:
         app.add_config_value(name, default, rebuild, types=types)
     app.connect("config-inited", _check_config)

@@ -83,6 +83,7 @@ class TxtfragDirective(SphinxDirective):
     }
 
     def run(self) -> list[nodes.Node]:
+        """The excerpt's nodes; a bug in textfrag is reported as textfrag's, never raised to Sphinx."""
         try:
             return self._run()
         except Exception as bug:  # a bug in textfrag: reported as textfrag's, with its location
@@ -134,6 +135,7 @@ class TxtfragRole(SphinxRole):
     """``:txtfrag:`PATH#FRAGMENT```: an inline excerpt, verified at build time."""
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        """The excerpt's nodes; a bug in textfrag is reported as textfrag's, never raised to Sphinx."""
         try:
             return self._run()
         except Exception as bug:  # a bug in textfrag: reported as textfrag's, with its location

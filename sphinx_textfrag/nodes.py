@@ -30,6 +30,7 @@ def _data_attributes(node: nodes.Element) -> dict[str, Any]:
 
 
 def visit_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
+    """Open the excerpt's ``div`` with the contract's class, id and data attributes."""
     node["txtfrag_body_start"] = len(self.body)
     self.body.append(self.starttag(node, "div", CLASS="docutils container", **_data_attributes(node)))
 
@@ -37,6 +38,7 @@ def visit_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
 def depart_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
     # Pygments ends every highlighted line with a newline; a piece that does not end with a line ending
     # in the file must not gain one, since the pre's text is the excerpt (shared/CONTRACT.md section 6)
+    """Close the ``div``; drop the trailing newline Pygments adds to a piece that has none."""
     unterminated = [not lit.astext().endswith("\n") for lit in node.findall(nodes.literal_block)]
     chunks = [i for i in range(node["txtfrag_body_start"], len(self.body)) if "</pre>" in self.body[i]]
     for i, strip in zip(chunks, unterminated, strict=False):
@@ -48,6 +50,7 @@ def depart_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
 
 
 def visit_inline_html(self: HTML5Translator, node: txtfrag_inline) -> None:
+    """The inline excerpt: ``span`` > ``code``, a permalink and the source link."""
     attrs = _data_attributes(node)
     self.body.append(self.starttag(node, "span", "", **attrs))
     code_classes = "docutils literal notranslate txtfrag-code"
@@ -85,6 +88,7 @@ def _caption_of(node: nodes.Node) -> str:
 
 def setup_nodes(app: Sphinx) -> None:
     # enumerable like a code-block, so that :name: works with :ref: and :numref:
+    """Register the nodes (the block as an enumerable code-block) and the non-HTML fallback."""
     app.add_enumerable_node(txtfrag_block, "code-block", _caption_of, html=(visit_block_html, depart_block_html))
     app.add_node(txtfrag_inline, html=(visit_inline_html, None))
     app.connect("doctree-resolved", plain_nodes)

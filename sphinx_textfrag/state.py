@@ -35,6 +35,8 @@ WARNING_TYPE = "textfrag"
 
 @dataclass(frozen=True)
 class Problem:
+    """One problem of a document: its line, the message, the warning subtype, whether it fails the build."""
+
     line: int
     message: str
     subtype: str
@@ -116,6 +118,7 @@ def guarded(handler: Handler, fallback: Any = None) -> Handler:
 
     @functools.wraps(handler)
     def run(app: Sphinx, *args: Any) -> Any:
+        """The handler, its unexpected exceptions reported as textfrag's."""
         try:
             return handler(app, *args)
         except Exception as bug:  # as record_bug, for a handler that has no document
@@ -129,6 +132,7 @@ def guarded(handler: Handler, fallback: Any = None) -> Handler:
 
 
 def record_dependency(env: BuildEnvironment, docname: str, path: str, md5: str | None) -> None:
+    """Note that ``docname`` quotes ``path``, with the md5 it had (None: unreadable)."""
     state_of(env).deps.setdefault(docname, {})[path] = md5
 
 
@@ -156,16 +160,19 @@ def on_env_get_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], cha
 
 
 def on_env_before_read_docs(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """Remember which documents this build reads (the others' problems are re-reported)."""
     state_of(env).read = set(docnames)
 
 
 def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    """Forget what a document had before it is read again."""
     state = state_of(env)
     state.problems.pop(docname, None)
     state.deps.pop(docname, None)
 
 
 def on_env_merge_info(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
+    """Take the problems and dependencies of documents read by a parallel worker."""
     mine, theirs = state_of(env).problems, state_of(other).problems
     mine_deps, their_deps = state_of(env).deps, state_of(other).deps
     for docname in docnames:
@@ -205,6 +212,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 
 
 def setup_state(app: Sphinx) -> dict[str, Any]:
+    """Connect the build events; the environment version of the stored state."""
     app.connect("env-get-outdated", guarded(on_env_get_outdated, []))
     app.connect("env-before-read-docs", guarded(on_env_before_read_docs))
     app.connect("env-purge-doc", guarded(on_env_purge_doc))

@@ -1,3 +1,5 @@
+"""``python -m textfrag``: the command line."""
+
 from .cli import run
 
 run()

@@ -66,17 +66,21 @@ class _Cursor:
         self.shown = text if shown is None else shown
 
     def error(self, message: str, start: int | None = None, end: int | None = None, section: str = "3") -> FragmentSyntaxError:
+        """A syntax error pointing at ``start``..``end`` of the text (default: here)."""
         start = self.pos if start is None else start
         end = start + 1 if end is None else end
         return FragmentSyntaxError(message, source=self.shown, span=(self.offset + start, self.offset + end), section=section)
 
     def peek(self) -> str:
+        """The next character, or '' at the end."""
         return self.text[self.pos] if self.pos < len(self.text) else ""
 
     def at_end(self) -> bool:
+        """Whether the whole text is consumed."""
         return self.pos >= len(self.text)
 
     def take(self, literal: str) -> bool:
+        """Consume ``literal`` if the text continues with it."""
         if self.text.startswith(literal, self.pos):
             self.pos += len(literal)
             return True
@@ -90,6 +94,7 @@ class _Cursor:
         return m.group(0)
 
     def describe_here(self) -> str:
+        """What stands at the cursor, in words for an error message."""
         if self.at_end():
             return "the end"
         ch = self.peek()

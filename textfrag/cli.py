@@ -40,6 +40,7 @@ WHERE_ARGV = "command line"
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
+        """Usage errors exit 2, as every bad usage does (argparse's default is also 2, but prints differently)."""
         self.print_usage(sys.stderr)
         self.exit(BAD, f"{self.prog}: error: {message}\n")
 
@@ -75,6 +76,7 @@ def _cache(args: argparse.Namespace) -> SourceCache:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand (its help is the command line's reference)."""
     parser = _Parser(
         prog="textfrag",
         description="Quote text files by RFC 5147 fragment references, and keep the quotes honest.",
@@ -263,6 +265,7 @@ class _Digester:
         self.pool: Executor | None = None
 
     def add(self, path: str) -> None:
+        """Queue a quoted file for digesting (each path once)."""
         if path in self.seen:
             return
         self.seen.add(path)
@@ -278,6 +281,7 @@ class _Digester:
         self.batch = []
 
     def finish(self) -> None:
+        """Wait for the workers and record every digest in the cache."""
         if self.pool is None:
             return  # fewer than BATCH files: digested on first use
         if self.batch:
@@ -298,6 +302,7 @@ class _Scan:
     total: int = 0
 
     def summary(self) -> str:
+        """``N references in M files``, for the closing line."""
         files = len(self.docs)
         return f"{self.total} reference{'s' if self.total != 1 else ''} in {files} file{'s' if files != 1 else ''}"
 
@@ -306,6 +311,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     result = _Scan()
 
     def unlistable(folder: Path, error: OSError) -> None:
+        """Report a folder that cannot be listed."""
         shown = _shown(folder)
         result.problems.append(
             (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot list the folder {shown}: {error.strerror}"))
@@ -510,6 +516,7 @@ def _on_sigterm_raise() -> signal.Handlers | Callable[[int, FrameType | None], A
         return None
 
     def terminate(signum: int, frame: FrameType | None) -> None:
+        """Raise :class:`Terminated` where the program is."""
         raise Terminated
 
     return signal.signal(signal.SIGTERM, terminate)

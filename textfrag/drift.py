@@ -17,6 +17,7 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from .errors import TextFragError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, line_scheme_of
@@ -24,7 +25,9 @@ from .resolve import Selection, occurrences, resolve, select
 from .source import Source
 from .verify import integrity_of
 
-__all__ = ["Drift", "classify", "refresh_fragment"]
+__all__ = ["Drift", "DriftKind", "classify", "refresh_fragment"]
+
+DriftKind = Literal["moved", "changed", "unknown"]
 
 #: Versions of a file looked at, newest first; history older than this is not searched.
 MAX_VERSIONS = 200
@@ -36,11 +39,10 @@ MAX_DIFF_SEARCH_LINES = 20000
 class Drift:
     """The outcome for one stale reference."""
 
-    kind: str  # "moved", "changed" or "unknown"
+    kind: DriftKind
     explanation: str
     new_fragment: Fragment | None = None  # when moved
     diff: str = ""  # when changed
-    commit: str | None = None  # the version the reference was made for
 
     def new_reference(self, reference: Reference) -> str | None:
         """The reference as written, with only its fragment replaced (prefix and path kept)."""
@@ -217,7 +219,6 @@ def _classify(reference: Reference, current: Source, real_path: Path) -> Drift:
         return Drift(
             "changed",
             f"the reference selects no text (a position), so where it moved to cannot be told (made for {short})",
-            commit=commit,
         )
     hits = occurrences(current, old_sel.text, 5)
     if len(hits) == 1:
@@ -228,7 +229,6 @@ def _classify(reference: Reference, current: Source, real_path: Path) -> Drift:
             f"moved: the quoted text ({old_sel.lines_display()} in {short}) is unchanged and now {new_sel.lines_display()}; "
             "run `textfrag update --write` to rewrite the reference",
             new_fragment=new_fragment,
-            commit=commit,
         )
     if hits:
         where = ", ".join(str(current.line_of_index(h)) for h in hits)
@@ -237,12 +237,10 @@ def _classify(reference: Reference, current: Source, real_path: Path) -> Drift:
             f"the quoted text ({old_sel.lines_display()} in {short}) now occurs {len(hits)}{'+' if len(hits) == 5 else ''} times "
             f"(starting at lines {where}); textfrag will not guess which one: edit the reference by hand "
             "(`textfrag make` prints one)",
-            commit=commit,
         )
     return Drift(
         "changed",
         f"changed: the quoted text ({old_sel.lines_display()} in {short}) is no longer in the file; "
         "review the diff and make a new reference (`textfrag make`)",
         diff=_closest_diff(old_sel, current, current.path, commit),
-        commit=commit,
     )

@@ -103,6 +103,7 @@ class FragmentSyntaxError(TextFragError):
         super().__init__(f"{message} ({spec or f'RFC 5147 section {section}'})", reference=reference or source)
 
     def detail(self) -> str:
+        """The caret diagram under the reference (and any further notes)."""
         start, end = self.span
         width = max(1, end - start)
         caret = f"    {self.source}\n    {' ' * start}{'^' * width}"

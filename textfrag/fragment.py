@@ -75,6 +75,7 @@ class IntegrityCheck:
 
     @property
     def known(self) -> bool:
+        """Whether textfrag verifies this check (``length`` and ``md5``; others are ignored, 3.1)."""
         return self.name in ("length", "md5")
 
     def __str__(self) -> str:
@@ -100,6 +101,7 @@ class Fragment:
 
     @property
     def known_checks(self) -> tuple[IntegrityCheck, ...]:
+        """The checks that are verified."""
         return tuple(c for c in self.checks if c.known)
 
 

@@ -35,6 +35,7 @@ class DocText:
     edits: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, replacement)
 
     def encoded(self, text: str) -> bytes:
+        """``text`` as the file's bytes: its BOM kept, UTF-8, undecodable bytes as they were."""
         return self.bom + text.encode("utf-8", "surrogateescape")
 
 

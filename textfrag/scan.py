@@ -19,11 +19,14 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from .errors import DecodeError
 from .source import DEFAULT_MAX_SIZE, read_regular
 
-__all__ = ["Found", "scan_text", "scan_file", "read_text", "doc_files", "RST_SUFFIXES", "MD_SUFFIXES"]
+FoundKind = Literal["directive", "role", "image", "link", "definition", "file"]
+
+__all__ = ["Found", "FoundKind", "scan_text", "scan_file", "read_text", "doc_files", "RST_SUFFIXES", "MD_SUFFIXES"]
 
 RST_SUFFIXES = frozenset({".rst", ".rest"})
 MD_SUFFIXES = frozenset({".md", ".markdown", ".myst"})
@@ -43,7 +46,7 @@ class Found:
     text: str
     start: int
     end: int
-    kind: str
+    kind: FoundKind
     #: offsets of the whole construct (``![label](txtfrag:REF "title")``); equal to start/end otherwise
     span: tuple[int, int] | None = None
     #: the caption of an image, the text of a link
@@ -267,7 +270,8 @@ def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
     found: list[Found] = []
     masked = _md_blocks(text, file, found)
     masked = _md_inline(masked, file, found)
-    for kind, pattern in (("image", _MD_IMAGE), ("link", _MD_LINK)):
+    kinds: tuple[tuple[FoundKind, re.Pattern[str]], ...] = (("image", _MD_IMAGE), ("link", _MD_LINK))
+    for kind, pattern in kinds:
         # images first and links apart: an image inside a link is found as well as the link around it
         for m in pattern.finditer(masked):
             g = 2 if m.group(2) is not None else 3
@@ -469,6 +473,7 @@ def doc_files(paths: Iterable[Path], on_error: Callable[[Path, OSError], None] |
     seen: set[str] = set()
 
     def once(path: Path) -> bool:
+        """Whether ``path`` is seen for the first time (by its real path)."""
         key = os.path.realpath(path)
         if key in seen:
             return False

@@ -27,7 +27,9 @@ class Selector(Protocol):
 
     dialect: ClassVar[str]
 
-    def select(self, source: Source) -> list[Selection]: ...
+    def select(self, source: Source) -> list[Selection]:
+        """The pieces selected in ``source``, in file order; TextFragError when nothing can be."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ class Selection:
 
     @property
     def empty(self) -> bool:
+        """Whether the selection holds no text (a position)."""
         return self.start == self.end
 
     def lines_display(self) -> str:

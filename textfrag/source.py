@@ -158,6 +158,7 @@ class Source:
 
     @property
     def digest(self) -> Digest:
+        """What integrity checks need of this source, without its text."""
         return Digest(self.path, self.charset, self.md5, self.length, self.size)
 
     def __repr__(self) -> str:
@@ -205,6 +206,7 @@ class Source:
 
     @property
     def line_count(self) -> int:
+        """The number of lines (a text without line endings is one line)."""
         return len(self.line_starts)
 
     @property
@@ -301,6 +303,7 @@ def read_regular(full: str, path: str, reference: str | None, max_size: int, *, 
     """
 
     def outside() -> bool:
+        """Whether the path resolves outside the root."""
         return real_root is not None and not _inside(real_root, os.path.realpath(full))
 
     try:

@@ -23,6 +23,7 @@ class LineAnchor:
         return f"L{self.first}" if self.first == self.last else f"L{self.first}-L{self.last}"
 
     def select(self, source: Source) -> list[Selection]:
+        """The lines, cut at the file's end; a first line past the end is an error."""
         count = source.line_count
         if self.first > count:
             raise TextFragError(f"line {self.first} is past the end: the file has {count} lines ({self.dialect} line anchor)")
@@ -40,6 +41,7 @@ class LineNumber(LineAnchor):
 
 
 def parse_line_anchor(text: str, *, offset: int = 0, shown: str | None = None) -> LineAnchor:
+    """Parse ``L10``, ``L10-L20`` (GitHub) or ``10`` (w3m): 1-based inclusive lines."""
     shown = text if shown is None else shown
     if len(text) > 2 * MAX_DIGITS + 3:  # any line past the end is an error anyway; Python refuses int() of 4300+ digits
         raise FragmentSyntaxError(

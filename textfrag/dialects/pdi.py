@@ -56,6 +56,8 @@ def resource_key(text: str) -> str:
 
 @dataclass(frozen=True)
 class PdiFragment:
+    """A PDI text fragment: characters ``start`` to ``end`` (exclusive) of the CRLF-canonical text."""
+
     resource: str  # the mapping key
     start: int
     end: int
@@ -65,6 +67,7 @@ class PdiFragment:
         return f"char={self.start},{self.end}"
 
     def select(self, source: Source) -> list[Selection]:
+        """The characters, counted in the text with every line ending as CR LF (section 3.4.1)."""
         return [select(source, _index(source, self.start, "start"), _index(source, self.end, "end"))]
 
 

@@ -33,6 +33,8 @@ SEARCH_TIMEOUT = 2.0
 
 @dataclass(frozen=True)
 class TextDirective:
+    """One ``text=[prefix-,]textStart[,textEnd][,-suffix]`` directive, percent-decoded."""
+
     prefix: str | None
     start: str
     end: str | None
@@ -42,6 +44,8 @@ class TextDirective:
 
 @dataclass(frozen=True)
 class TextDirectives:
+    """The text directives of one fragment; each selects its first match, together a union."""
+
     directives: tuple[TextDirective, ...]
     written: str
     dialect: ClassVar[str] = "textfragments"
@@ -50,6 +54,7 @@ class TextDirectives:
         return self.written
 
     def select(self, source: Source) -> list[Selection]:
+        """The union of each directive's first match; an error if one matches nothing."""
         finder = _Finder(source.text, time.monotonic() + SEARCH_TIMEOUT)  # one budget for the whole file
         pieces = []
         for d in self.directives:
@@ -88,6 +93,7 @@ class _Finder:
         self._last: dict[tuple[str, int], int] = {}
 
     def tick(self) -> None:
+        """Stop the search once it has run past the file's time budget."""
         if time.monotonic() > self.deadline:
             raise TextFragError(
                 f"the text directive search ran longer than {SEARCH_TIMEOUT:g} s on this file and was stopped; "
@@ -95,6 +101,7 @@ class _Finder:
             )
 
     def boundary(self, i: int) -> bool:
+        """Whether a word boundary lies at index ``i`` (the spec's word-bounded matching)."""
         t = self.text
         if i <= 0 or i >= len(t):
             return True
@@ -106,6 +113,7 @@ class _Finder:
         return not (_is_word(a) and _is_word(b))
 
     def find_string(self, query: str, start: int, end: int, word_start: bool, word_end: bool) -> tuple[int, int] | None:
+        """The first match of ``query`` in ``[start, end)`` whose ends fall on word boundaries as asked."""
         q = _fold(query)
         pos = start
         while True:
@@ -144,11 +152,13 @@ class _Finder:
         return self._last[key]
 
     def skip_space(self, i: int, end: int) -> int:
+        """The first index at or after ``i`` that is not white space."""
         while i < end and self.text[i].isspace():
             i += 1
         return i
 
     def find(self, d: TextDirective) -> tuple[int, int] | None:
+        """The range the directive selects (the spec's find-a-range algorithm), or None."""
         search_start, search_end = 0, len(self.text)
         while search_start < search_end:
             self.tick()
@@ -210,6 +220,7 @@ def _parse_directive(value: str) -> TextDirective | None:
 
 
 def parse_text_directives(text: str, *, offset: int = 0, shown: str | None = None) -> TextDirectives:
+    """Parse ``:~:text=...&text=...``; directives other than ``text=`` are ignored."""
     shown = text if shown is None else shown
     body = text[3:]
     if ":~:" in body:

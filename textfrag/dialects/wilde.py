@@ -57,6 +57,7 @@ class Count:
         return f"{self.unit}({inner})"
 
     def select(self, source: Source) -> Selection:
+        """The selection(s) this part or fragment makes."""
         last = self.first if self.last is None else self.last
         if self.unit == "char":
             n = source.length
@@ -80,6 +81,7 @@ class Match:
         return f"match({quote(self.written, safe=_FRAGMENT_SAFE)})"
 
     def select(self, source: Source) -> list[Selection]:
+        """The selection(s) this part or fragment makes."""
         found: list[Selection] = []
         text = source.text
         starts = source.line_starts
@@ -106,6 +108,8 @@ class Match:
 
 @dataclass(frozen=True)
 class WildeFragment:
+    """Concatenated ``char()``/``line()``/``match()`` parts: the union of what each selects."""
+
     parts: tuple[Count | Match, ...]
     dialect: ClassVar[str] = "wilde"
 
@@ -113,6 +117,7 @@ class WildeFragment:
         return "".join(map(str, self.parts))
 
     def select(self, source: Source) -> list[Selection]:
+        """The selection(s) this part or fragment makes."""
         pieces: list[Selection] = []
         for part in self.parts:
             if isinstance(part, Count):

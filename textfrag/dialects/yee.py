@@ -105,6 +105,8 @@ def find_sequence(wanted: list[str], doc: Iterable[tuple[str, int, int]]) -> lis
 
 @dataclass(frozen=True)
 class WordsFragment:
+    """``:words:pre-(target)-post``: the target words of the first occurrence of the whole sequence."""
+
     pre: tuple[str, ...]
     target: tuple[str, ...]
     post: tuple[str, ...]
@@ -116,6 +118,7 @@ class WordsFragment:
         return f":words:{pre}({'-'.join(self.target)}){post}"
 
     def select(self, source: Source) -> list[Selection]:
+        """The target phrase, from its first word's first character to its last word's last."""
         wanted = [*self.pre, *self.target, *self.post]
         run = find_sequence(wanted, iter_words(source.text))
         if run is None:
@@ -128,6 +131,7 @@ class WordsFragment:
 
 
 def parse_words(text: str, *, offset: int = 0, shown: str | None = None) -> WordsFragment:
+    """Parse a ``:words:`` fragment (percent-decoded first)."""
     shown = text if shown is None else shown
     body = unquote(text[len(":words:") :])
     m = _FRAGMENT.fullmatch(body)
