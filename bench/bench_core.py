@@ -22,8 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+HERE = Path(__file__).resolve().parent  # (textfrag itself is the installed wheel: `make bench` installs it)
 
 from textfrag import Source, SourceCache, parse_fragment, quote, resolve  # noqa: E402
 
