@@ -17,7 +17,10 @@ import os
 import posixpath
 import stat
 import threading
+import time
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate, count
 from operator import add
@@ -145,7 +148,10 @@ class Source:
     convert.
     """
 
-    __slots__ = ("path", "charset", "text", "md5", "size", "bom", "_line_starts", "_pairs", "_pair_chars")
+    __slots__ = ("path", "charset", "text", "md5", "size", "bom", "_line_starts", "_pairs", "_pair_chars", "_spent")
+
+    #: Seconds that searches (match(), text directives) may spend on one file in one build, all together.
+    SEARCH_BUDGET = 2.0
 
     def __init__(self, path: str, data: bytes, charset: str = DEFAULT_CHARSET) -> None:
         self.path = path
@@ -155,6 +161,19 @@ class Source:
         self._line_starts: list[int] | None = None
         self._pairs: list[int] | None = None
         self._pair_chars: list[int] | None = None
+        self._spent: float | None = None
+
+    @contextmanager
+    def searching(self) -> Iterator[float]:
+        """A search in this file: yields when it must stop (a ``time.monotonic()`` value). The budget is
+        the time searches actually took, per file per build, so that many hostile references to one file
+        cost no more than one (and time spent elsewhere in the build costs nothing)."""
+        left = self.SEARCH_BUDGET if self._spent is None else self.SEARCH_BUDGET - self._spent
+        start = time.monotonic()
+        try:
+            yield start + max(0.0, left)
+        finally:
+            self._spent = (self._spent or 0.0) + time.monotonic() - start
 
     @property
     def digest(self) -> Digest:

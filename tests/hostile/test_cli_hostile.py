@@ -351,3 +351,15 @@ def test_one_commit_is_not_commits(project: Path) -> None:
     commit_all(project)
     r = textfrag("check", "--root", str(project), str(project / "docs"))
     assert r.code == 1 and "(1 commit)" in r.err and "1 commits" not in r.err
+
+
+def test_many_hostile_searches_of_one_file_share_one_time_budget(project: Path) -> None:
+    """Twenty references that each would search for seconds cost one budget for their file, not twenty."""
+    (project / "src" / "big.txt").write_text("a " * 2_500_000 + "a b\n", encoding="utf-8")
+    refs = [f"![](txtfrag:src/big.txt#:~:text=a-,a,-b{'&text=a' * i})" for i in range(10)]
+    refs += [f"![](txtfrag:src/big.txt#match(\\(a*\\)*{'b' * (i + 1)}c))" for i in range(10)]
+    (project / "docs" / "hostile.md").write_text("\n\n".join(refs) + "\n", encoding="utf-8")
+    r = textfrag("check", "--root", str(project), str(project / "docs"), timeout=30)
+    no_traceback(r)
+    assert r.code == 2 and r.out.startswith("textfrag check: 20 references in 1 file: 0 stale, 20 bad")
+    assert r.err.count("was stopped") + r.err.count("matches nothing") == 20

@@ -27,8 +27,8 @@ from ..source import Source
 from . import merge
 
 SPEC = "W3C Text Fragments, text directive syntax"
-#: Seconds the text directives of one reference may search one file before they are stopped.
-SEARCH_TIMEOUT = 2.0
+#: Seconds the searches of one file may take in one build before they are stopped (Source.SEARCH_BUDGET).
+SEARCH_TIMEOUT = Source.SEARCH_BUDGET
 
 
 @dataclass(frozen=True)
@@ -55,10 +55,11 @@ class TextDirectives:
 
     def select(self, source: Source) -> list[Selection]:
         """The union of each directive's first match; an error if one matches nothing."""
-        finder = _Finder(source.text, time.monotonic() + SEARCH_TIMEOUT)  # one budget for the whole file
         pieces = []
-        for d in self.directives:
-            span = finder.find(d)
+        with source.searching() as deadline:  # one budget per file, shared by its references
+            finder = _Finder(source.text, deadline)
+            spans = [(d, finder.find(d)) for d in self.directives]
+        for d, span in spans:
             if span is None:
                 raise TextFragError(f"the text directive text={d.written} matches nothing in the file (W3C Text Fragments)")
             pieces.append(select(source, *span))

@@ -35,8 +35,8 @@ from ..source import Source
 from . import merge
 
 SPEC = "draft-wilde-text-fragment-00 section 3"
-#: Seconds one match() may run over one file before it is stopped.
-MATCH_TIMEOUT = 2.0
+#: Seconds the searches of one file may take in one build before they are stopped (Source.SEARCH_BUDGET).
+MATCH_TIMEOUT = Source.SEARCH_BUDGET
 #: The largest pattern compiled, counted as atoms with intervals multiplied out (see translate_bre).
 MAX_PATTERN_SIZE = 10_000
 # printable ASCII that stands for itself in a fragment (everything but space and %)
@@ -85,17 +85,17 @@ class Match:
         found: list[Selection] = []
         text = source.text
         starts = source.line_starts
-        deadline = time.monotonic() + MATCH_TIMEOUT  # one budget for the whole file, not per line
         try:
-            for i, start in enumerate(starts):
-                end = starts[i + 1] if i + 1 < len(starts) else len(text)
-                line = text[start:end].rstrip("\r\n\x85")  # matching is line by line, as grep does
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError
-                for m in self.compiled.finditer(line, timeout=left):
-                    if m.end() > m.start():
-                        found.append(select(source, start + m.start(), start + m.end()))
+            with source.searching() as deadline:  # one budget for the whole file, shared by its references
+                for i, start in enumerate(starts):
+                    end = starts[i + 1] if i + 1 < len(starts) else len(text)
+                    line = text[start:end].rstrip("\r\n\x85")  # matching is line by line, as grep does
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise TimeoutError
+                    for m in self.compiled.finditer(line, timeout=left):
+                        if m.end() > m.start():
+                            found.append(select(source, start + m.start(), start + m.end()))
         except TimeoutError:
             raise TextFragError(
                 f"match({self.written}) ran longer than {MATCH_TIMEOUT:g} s on this file and was stopped; "
