@@ -28,6 +28,7 @@ from .errors import StaleError, TextFragError, internal_error_report
 from .fragment import Reference
 from .linespec import number, parse_line_range
 from .quote import make_reference, problem_of, quote
+from .report import FORMATS, Finding, github_commands, json_results
 from .resolve import Selection, occurrences, select, select_lines
 from .scan import Found, doc_files, scan_file
 from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Digest, Source, SourceCache, digest_batch
@@ -62,6 +63,17 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="PDI=PATH",
         help="map a Persistent Document Identifier (pdi://...) to a file under the root; repeatable",
     )
+
+
+def _output(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="text (default), github (workflow commands that mark the lines in a pull request; the default "
+        "when GITHUB_ACTIONS=true, with the text too) or json (every reference, on standard output)",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the problems, no summary line")
 
 
 def _cache(args: argparse.Namespace) -> SourceCache:
@@ -122,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find every reference in .rst/.md sources under the paths (without building) and verify it.",
     )
     _common(check)
+    _output(check)
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
 
     update = sub.add_parser(
@@ -134,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     _common(update)
+    _output(update)
     update.add_argument("--write", action="store_true", help="rewrite the files (atomically); default: show a diff")
     update.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
     return parser
@@ -349,25 +363,54 @@ def _report(problems: list[tuple[Found, TextFragError]], err: TextIO) -> int:
     return stale
 
 
+def _finish(
+    args: argparse.Namespace,
+    findings: list[Finding],
+    problems: list[tuple[Found, TextFragError]],
+    summary: str,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """Say what was found in the chosen format; the number of stale problems."""
+    fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    findings.sort(key=lambda f: (f.document, f.line, f.column))
+    if fmt == "json":
+        print(json_results(findings, command=args.command, summary=summary), file=out)
+        return sum(isinstance(e, StaleError) for _, e in problems)
+    if fmt == "github":
+        for command in github_commands(findings):
+            print(command, file=out)
+    stale = _report(problems, err)
+    if not args.quiet:
+        print(summary, file=out)
+    return stale
+
+
+def _finding(f: Found, error: TextFragError | None) -> Finding:
+    return Finding(f.file, f.line, f.column, f.text or None, error)
+
+
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     cache = _cache(args)  # a bad --charset fails here
     digester = _Digester(cache, args)
     scan = _scan(args, digester)
     digester.finish()
     problems = scan.problems
+    findings = [_finding(f, e) for f, e in problems]
     for f, ref in scan.entries:
         try:
             problem = problem_of(cache, ref)
         except TextFragError as failure:
             problem = failure
+        findings.append(_finding(f, problem))
         if problem is not None:
             problems.append((f, problem))
-    stale = _report(problems, err)
+    stale = sum(isinstance(e, StaleError) for _, e in problems)
     bad = len(problems) - stale
+    summary = f"textfrag check: {scan.summary()}: " + (f"{stale} stale, {bad} bad" if problems else "all current")
+    _finish(args, findings, problems, summary, out, err)
     if not problems:
-        print(f"textfrag check: {scan.summary()}: all current", file=out)
         return OK
-    print(f"textfrag check: {scan.summary()}: {stale} stale, {bad} bad", file=out)
     return BAD if bad else STALE
 
 
@@ -378,6 +421,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     cache = _cache(args)
     scan = _scan(args)
     problems = scan.problems
+    moved_to: dict[tuple[str, int], StaleError] = {}  # the moved references' errors, for the findings
     docs: dict[str, DocText] = {}
     rewritten: dict[tuple[str, int], str] = {}  # (document, offset) -> the new reference
     for f, ref in scan.entries:
@@ -404,7 +448,9 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             continue
         doc.edits.append((f.start, f.end, new))
         rewritten[(f.file, f.start)] = new
-        print(f"{f.file}:{f.line}: {ref.text}: moved -> {new}", file=err)
+        moved_to[(f.file, f.start)] = q.stale
+        if args.format != "json":
+            print(f"{f.file}:{f.line}: {ref.text}: moved -> {new}", file=err)
     written: list[str] = []
     for shown, doc in docs.items():
         try:
@@ -412,7 +458,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if args.write:
                 write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
                 written.append(shown)
-            else:
+            elif args.format != "json":
                 out.write(unified_diff(doc, new_text, shown))
         except TextFragError as failure:
             problems.append((Found(shown, 0, "", 0, 0, "file"), failure))
@@ -421,14 +467,22 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     moved = len(rewritten)
     if written:
         problems.extend(_stale_after_writing(args, scan, written, rewritten))
-    stale = _report(problems, err)
+    stale = sum(isinstance(e, StaleError) for _, e in problems)
     bad = len(problems) - stale
     remaining = stale + (0 if args.write else moved)
     if args.write:
         head = f"rewrote {_plural(moved, 'moved reference')} in {_plural(len(written), 'file')}"
     else:
         head = f"{_plural(moved, 'moved reference')} would be rewritten in {_plural(len(docs), 'file')} (run with --write)"
-    print(f"textfrag update: {scan.summary()}: {head}; {stale} stale left as they are, {bad} bad", file=out)
+    summary = f"textfrag update: {scan.summary()}: {head}; {stale} stale left as they are, {bad} bad"
+    failed = {(f.file, f.start): e for f, e in problems}
+    findings = [_finding(f, failed.get((f.file, f.start))) for f, _ in problems if not f.text]
+    for f, _ref in scan.entries:
+        error = failed.get((f.file, f.start))
+        if error is None and (not args.write or (f.file, f.start) not in rewritten):
+            error = moved_to.get((f.file, f.start))  # still stale until written
+        findings.append(_finding(f, error))
+    _finish(args, findings, problems, summary, out, err)
     if bad:
         return BAD
     return STALE if remaining else OK

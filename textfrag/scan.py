@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -51,6 +51,8 @@ class Found:
     span: tuple[int, int] | None = None
     #: the caption of an image, the text of a link
     label: str = ""
+    #: 1-based column of the reference text in its line (code points)
+    column: int = 0
 
 
 def _mask(text: str, spans: list[tuple[int, int]]) -> str:
@@ -439,9 +441,8 @@ def _default_role_at(changes: list[tuple[int, bool]], offset: int) -> bool:
 
 def scan_text(text: str, file: str, suffix: str) -> list[Found]:
     """References in ``text``, read as reStructuredText or Markdown by ``suffix``."""
-    if suffix.lower() in RST_SUFFIXES:
-        return scan_rst(text, file)
-    return scan_markdown(text, file)
+    found = scan_rst(text, file) if suffix.lower() in RST_SUFFIXES else scan_markdown(text, file)
+    return [replace(f, column=f.start - text.rfind("\n", 0, f.start)) for f in found]
 
 
 def read_text(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE) -> str:

@@ -72,3 +72,30 @@ def test_textfrag_check_hook_passes_then_fails_on_drift(tmp_path: Path) -> None:
     assert re.search(r"^docs/index\.md:3: txtfrag:src/app\.py#line=2,4;\S*: stale .*moved", stale.stdout, re.MULTILINE), (
         stale.stdout
     )
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+def test_textfrag_update_hook_rewrites_moved_references_and_fails_as_a_formatter_does(tmp_path: Path) -> None:
+    sample = tmp_path / "sample"
+    (sample / "src").mkdir(parents=True)
+    (sample / "docs").mkdir()
+    (sample / "src" / "app.py").write_text(APP, encoding="utf-8")
+    md5 = hashlib.md5(APP.encode()).hexdigest()
+    doc = sample / "docs" / "index.md"
+    doc.write_text(f"# Sample\n\n![](txtfrag:src/app.py#line=2,4;length={len(APP)};md5={md5})\n", encoding="utf-8")
+    commit_all(sample)
+    (sample / "src" / "app.py").write_text("# a new first line\n" + APP, encoding="utf-8")
+    commit_all(sample, "edit the quoted file")
+    home = tmp_path / "pre-commit-home"
+    repo = _this_tree(tmp_path / "textfrag")
+
+    first = _pre_commit(sample, home, "textfrag-update", repo)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert "files were modified by this hook" in first.stdout
+    assert "#line=3,5;" in doc.read_text(encoding="utf-8")  # the moved reference, rewritten
+
+    commit_all(sample, "take the rewrite")
+    again = _pre_commit(sample, home, "textfrag-update", repo)
+    assert again.returncode == 0, again.stdout + again.stderr
+    check = _pre_commit(sample, home, "textfrag-check", repo)
+    assert check.returncode == 0, check.stdout + check.stderr
