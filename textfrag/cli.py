@@ -28,7 +28,7 @@ from .errors import StaleError, TextFragError, internal_error_report
 from .fragment import Reference
 from .linespec import number, parse_line_range
 from .quote import make_reference, problem_of, quote
-from .report import FORMATS, Finding, github_commands, json_results
+from .report import FORMATS, Finding, github_commands, json_results, sarif_log
 from .resolve import Selection, occurrences, select, select_lines
 from .scan import Found, doc_files, scan_file
 from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Digest, Source, SourceCache, digest_batch
@@ -71,7 +71,8 @@ def _output(p: argparse.ArgumentParser) -> None:
         choices=FORMATS,
         default=None,
         help="text (default), github (workflow commands that mark the lines in a pull request; the default "
-        "when GITHUB_ACTIONS=true, with the text too) or json (every reference, on standard output)",
+        "when GITHUB_ACTIONS=true, with the text too), json (every reference) or sarif (SARIF 2.1.0 for code "
+        "scanning); json and sarif go to standard output, alone",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="print only the problems, no summary line")
 
@@ -374,8 +375,9 @@ def _finish(
     """Say what was found in the chosen format; the number of stale problems."""
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     findings.sort(key=lambda f: (f.document, f.line, f.column))
-    if fmt == "json":
-        print(json_results(findings, command=args.command, summary=summary), file=out)
+    if fmt in ("json", "sarif"):
+        document = json_results(findings, command=args.command, summary=summary) if fmt == "json" else sarif_log(findings)
+        print(document, file=out)
         return sum(isinstance(e, StaleError) for _, e in problems)
     if fmt == "github":
         for command in github_commands(findings):
@@ -449,7 +451,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         doc.edits.append((f.start, f.end, new))
         rewritten[(f.file, f.start)] = new
         moved_to[(f.file, f.start)] = q.stale
-        if args.format != "json":
+        if args.format not in ("json", "sarif"):
             print(f"{f.file}:{f.line}: {ref.text}: moved -> {new}", file=err)
     written: list[str] = []
     for shown, doc in docs.items():
@@ -458,7 +460,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if args.write:
                 write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
                 written.append(shown)
-            elif args.format != "json":
+            elif args.format not in ("json", "sarif"):
                 out.write(unified_diff(doc, new_text, shown))
         except TextFragError as failure:
             problems.append((Found(shown, 0, "", 0, 0, "file"), failure))

@@ -9,12 +9,14 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
+from urllib.parse import quote
 
+from ._version import __version__
 from .errors import StaleError, TextFragError
 
-__all__ = ["FORMATS", "Finding", "github_commands", "json_results", "SCHEMA_VERSION"]
+__all__ = ["FORMATS", "Finding", "github_commands", "json_results", "sarif_log", "SCHEMA_VERSION"]
 
-FORMATS = ("text", "github", "json")
+FORMATS = ("text", "github", "json", "sarif")
 SCHEMA_VERSION = 1
 
 Status = Literal["current", "stale", "bad"]
@@ -98,3 +100,80 @@ def json_results(findings: Iterable[Finding], *, command: str, summary: str) -> 
     counts = {status: sum(r["status"] == status for r in results) for status in ("current", "stale", "bad")}
     document = {"version": SCHEMA_VERSION, "command": command, "summary": summary, "counts": counts, "results": results}
     return json.dumps(document, ensure_ascii=False, indent=2)
+
+
+#: SARIF rules, one per kind of problem (TextFragError.kind): id, name, what it means, how to fix it
+RULES: dict[str, tuple[str, str, str]] = {
+    "stale": (
+        "StaleQuote",
+        "A quoted file changed since the reference was made: an integrity check (length, md5) failed.",
+        "If the quoted text only moved, `textfrag update --write` rewrites the reference; otherwise review the "
+        "change and mint a new reference with `textfrag make`.",
+    ),
+    "syntax": (
+        "BadFragment",
+        "The reference does not follow its fragment syntax.",
+        "Correct the reference; the message shows where.",
+    ),
+    "missing": (
+        "MissingFile",
+        "The quoted file does not exist, is outside the root, or is not a regular file.",
+        "Correct the path (relative to the root) or the root.",
+    ),
+    "decode": ("UndecodableFile", "The quoted file does not decode in its charset.", "Set the charset the file is written in."),
+    "source": ("UnusableFile", "The quoted file cannot be used as text.", "Set a charset the file is written in."),
+    "unverifiable": ("UnverifiableCheck", "An integrity check cannot be verified.", "Use a charset the text can be encoded in."),
+    "error": ("BadReference", "The reference cannot be quoted.", "Correct the reference; the message says what is wrong."),
+}
+
+
+def sarif_log(findings: Iterable[Finding]) -> str:
+    """The problems as a SARIF 2.1.0 log (one run, a rule per kind of problem), for code scanning."""
+    problems = [f for f in findings if f.error is not None]
+    kinds = sorted({f.error.kind if f.error.kind in RULES else "error" for f in problems if f.error is not None})
+    rules = [
+        {
+            "id": f"textfrag/{kind}",
+            "name": RULES[kind][0],
+            "shortDescription": {"text": RULES[kind][1]},
+            "fullDescription": {"text": RULES[kind][1]},
+            "help": {"text": RULES[kind][2], "markdown": RULES[kind][2]},
+            "defaultConfiguration": {"level": "error"},
+        }
+        for kind in kinds
+    ]
+    results = []
+    for f in problems:
+        assert f.error is not None
+        kind = f.error.kind if f.error.kind in RULES else "error"
+        location: dict[str, object] = {"artifactLocation": {"uri": quote(f.document)}}
+        if f.line:
+            location["region"] = {"startLine": f.line, "startColumn": max(1, f.column)}
+        text = f"{f.reference}: {f.error.message}" if f.reference else f.error.message
+        results.append(
+            {
+                "ruleId": f"textfrag/{kind}",
+                "ruleIndex": kinds.index(kind),
+                "level": "error",
+                "message": {"text": text},
+                "locations": [{"physicalLocation": location}],
+            }
+        )
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "textfrag",
+                        "version": __version__,
+                        "informationUri": "https://pypi.org/project/textfrag/",
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, ensure_ascii=False, indent=2)

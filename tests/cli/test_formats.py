@@ -113,3 +113,30 @@ def test_quiet_prints_only_the_problems(project: Path) -> None:
     (project / "docs" / "api.rst").write_text("T\n=\n", encoding="utf-8")
     quiet = run("check", "--root", ".", "-q", "docs", cwd=project)
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+
+
+def test_sarif_validates_against_the_sarif_2_1_0_schema_with_a_rule_per_kind(project: Path) -> None:
+    from ..conftest import DATA
+
+    r = run("check", "--root", ".", "--format", "sarif", "docs", cwd=project)
+    assert r.returncode == 2 and r.stderr == ""
+    log = json.loads(r.stdout)
+    jsonschema.validate(log, json.loads((DATA / "sarif-2.1.0-rtm.5.json").read_text(encoding="utf-8")))
+    [run_] = log["runs"]
+    assert run_["tool"]["driver"]["name"] == "textfrag"
+    assert [rule["id"] for rule in run_["tool"]["driver"]["rules"]] == ["textfrag/missing", "textfrag/stale"]
+    located = [
+        (
+            x["ruleId"],
+            x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            x["locations"][0]["physicalLocation"]["region"]["startLine"],
+        )
+        for x in run_["results"]
+    ]
+    assert located == [
+        ("textfrag/stale", "docs/api.rst", 4),
+        ("textfrag/stale", "docs/index.md", 3),
+        ("textfrag/missing", "docs/index.md", 7),
+    ]
+    assert all(x["level"] == "error" and x["message"]["text"] for x in run_["results"])
+    assert all(run_["tool"]["driver"]["rules"][x["ruleIndex"]]["id"] == x["ruleId"] for x in run_["results"])
