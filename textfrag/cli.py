@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 from . import __version__
 from ._parser import parse_reference
+from .config import BuildConfig, discover, read_config
 from .errors import StaleError, TextFragError, internal_error_report
 from .fragment import Reference
 from .linespec import number, parse_line_range
@@ -47,12 +48,24 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--root", default=".", metavar="DIR", help="folder that reference paths are relative to (default: .)")
-    p.add_argument("--charset", default=DEFAULT_CHARSET, metavar="NAME", help="charset of files without a BOM (default: UTF-8)")
+    p.add_argument(
+        "--root",
+        default=None,
+        metavar="DIR",
+        help="folder that reference paths are relative to (default: the build's, see --config; else .)",
+    )
+    p.add_argument(
+        "--config",
+        default=None,
+        metavar="FILE",
+        help="read the root, charset, size limit and PDI map from a Sphinx conf.py or an mkdocs.yml "
+        "(check and update find one by themselves when neither --root nor --config is given)",
+    )
+    p.add_argument("--charset", default=None, metavar="NAME", help="charset of files without a BOM (default: UTF-8)")
     p.add_argument(
         "--max-size",
         type=int,
-        default=DEFAULT_MAX_SIZE,
+        default=None,
         metavar="BYTES",
         help=f"refuse larger files (default: {DEFAULT_MAX_SIZE})",
     )
@@ -77,9 +90,31 @@ def _output(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="print only the problems, no summary line")
 
 
+def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
+    """Fill --root, --charset, --max-size and the PDI map from the build's configuration (--config, or for
+    check and update one found beside the documentation), and say which one was used; the options given
+    on the command line win."""
+    config: BuildConfig | None = None
+    if args.config is not None:
+        config = read_config(Path(args.config))
+    elif args.root is None and args.command in ("check", "update"):
+        config = discover([Path(p) for p in args.paths])
+    quiet = getattr(args, "format", None) in ("json", "sarif") or getattr(args, "quiet", False)
+    if config is not None and err is not None and not quiet:
+        print(f"textfrag: using the configuration in {config.describe()}", file=err)
+    args.root = args.root if args.root is not None else (str(config.root) if config else ".")
+    args.charset = args.charset or (config.charset if config and config.charset else DEFAULT_CHARSET)
+    args.max_size = (
+        args.max_size if args.max_size is not None else (config.max_size if config and config.max_size else DEFAULT_MAX_SIZE)
+    )
+    args.pdi_table = dict(config.pdi_map) if config else {}
+
+
 def _cache(args: argparse.Namespace) -> SourceCache:
-    """The run's source cache, from --root, --charset, --max-size and --pdi."""
-    table = {}
+    """The run's source cache, from the root, the charset, the size limit and the PDI map (--pdi too)."""
+    if not hasattr(args, "pdi_table"):  # a command called without main() (the Python API, tests)
+        _settle(args, None)
+    table = dict(args.pdi_table)
     for item in args.pdi:
         key, sep, path = item.rpartition("=")
         if not sep or not key or not path:
@@ -541,6 +576,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         return exc.code if isinstance(exc.code, int) else BAD
     previous = _on_sigterm_raise()
     try:
+        _settle(args, err)
         return COMMANDS[args.command](args, out, err)
     except Terminated:
         return 128 + signal.SIGTERM  # temporary files are gone: they are removed as the exception passes

@@ -12,6 +12,7 @@ splits at FF, VT, FS, GS, RS, U+2028 and U+2029, which do not end lines here.
 from __future__ import annotations
 
 import codecs
+import difflib
 import hashlib
 import os
 import posixpath
@@ -313,6 +314,42 @@ def read_under_root(real_root: str, path: str, reference: str, max_size: int) ->
     return read_regular(os.path.join(real_root, path), path, reference, max_size, real_root=real_root)
 
 
+def _no_such_file(full: str, path: str, real_root: str | None) -> str:
+    """``no such file: PATH``, naming the root, the closest existing paths, and a root it works from."""
+    if real_root is None:
+        return f"no such file: {path}"
+    message = f"no such file: {path} (under the root {_shown(real_root)})"
+    # the deepest folder of the path that exists, and the names in it most like the one asked for
+    parts = path.split("/")
+    folder, depth = real_root, 0
+    while depth < len(parts) - 1 and os.path.isdir(os.path.join(folder, parts[depth])):
+        folder, depth = os.path.join(folder, parts[depth]), depth + 1
+    try:
+        with os.scandir(folder) as entries:
+            names = [e.name for _, e in zip(range(5000), entries, strict=False)]
+    except OSError:
+        names = []
+    prefix = "/".join(parts[:depth])
+    close = difflib.get_close_matches(parts[depth], names, n=3, cutoff=0.6)
+    if close:
+        message += "; did you mean " + " or ".join(f"{prefix + '/' if prefix else ''}{c}" for c in close) + "?"
+    # a root it would work from: a folder above the root, or the current folder
+    for other in [*list(Path(real_root).parents)[:3], Path.cwd()]:
+        if str(other) != real_root and os.path.isfile(os.path.join(other, path)):
+            message += f"; it exists under {_shown(str(other))}: is that the root (--root {_shown(str(other))})?"
+            break
+    return message
+
+
+def _shown(folder: str) -> str:
+    """A folder as a user would type it: relative to the current folder when that is shorter."""
+    try:
+        rel = os.path.relpath(folder)
+    except ValueError:
+        return folder
+    return rel if len(rel) < len(folder) else folder
+
+
 def read_regular(full: str, path: str, reference: str | None, max_size: int, *, real_root: str | None = None) -> bytes:
     """Read the regular file ``full`` (shown as ``path``) of at most ``max_size`` bytes, or
     :class:`PathError`: a FIFO, a device or a directory is refused without being opened for reading
@@ -330,7 +367,7 @@ def read_regular(full: str, path: str, reference: str | None, max_size: int, *, 
     except (FileNotFoundError, NotADirectoryError):
         if os.path.islink(full) and outside():
             raise PathError(f"{path!r} resolves outside the root (through a symbolic link)", reference=reference) from None
-        raise PathError(f"no such file: {path}", reference=reference) from None
+        raise PathError(_no_such_file(full, path, real_root), reference=reference) from None
     except OSError as exc:
         raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
     if not stat.S_ISREG(st.st_mode):

@@ -1,0 +1,84 @@
+"""The build's own configuration on the command line: --config conf.py|mkdocs.yml, discovery from the
+documentation folder, and "no such file" that names the root and suggests what was meant."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+APP = "".join(f"line {i}\n" for i in range(1, 31))
+REF = f"src/app.py#line=2,4;length={len(APP)};md5={hashlib.md5(APP.encode()).hexdigest()}"
+
+
+def run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
+    return subprocess.run([sys.executable, "-m", "textfrag", *argv], capture_output=True, text=True, cwd=cwd, env=env, timeout=60)
+
+
+@pytest.fixture
+def sphinx_project(tmp_path: Path) -> Path:
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "src" / "app.py").write_text(APP, encoding="utf-8")
+    (root / "docs" / "conf.py").write_text('extensions = ["sphinx_textfrag"]\ntextfrag_root = ".."\n', encoding="utf-8")
+    (root / "docs" / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: {REF}\n", encoding="utf-8")
+    return root
+
+
+def test_check_from_the_docs_folder_finds_conf_py_and_says_so(sphinx_project: Path) -> None:
+    r = run("check", cwd=sphinx_project / "docs")
+    assert r.returncode == 0, r.stderr
+    assert "textfrag: using the configuration in conf.py (root: ..)" in r.stderr
+    assert "1 reference in 1 file: all current" in r.stdout
+
+
+def test_check_of_the_docs_folder_from_the_project_finds_conf_py(sphinx_project: Path) -> None:
+    r = run("check", "docs", cwd=sphinx_project)
+    assert r.returncode == 0, r.stderr
+    assert "using the configuration in docs/conf.py" in r.stderr
+
+
+def test_an_explicit_root_wins_and_a_wrong_one_says_which_root_works(sphinx_project: Path) -> None:
+    r = run("check", "--root", ".", ".", cwd=sphinx_project / "docs")
+    assert r.returncode == 2
+    assert "no such file: src/app.py (under the root .)" in r.stderr
+    assert "it exists under ..: is that the root (--root ..)?" in r.stderr
+    assert "using the configuration" not in r.stderr
+
+
+def test_no_such_file_suggests_the_closest_existing_paths(sphinx_project: Path) -> None:
+    (sphinx_project / "docs" / "index.rst").write_text("T\n=\n\n.. txtfrag:: src/ap.py#line=0,1\n", encoding="utf-8")
+    r = run("check", cwd=sphinx_project / "docs")
+    assert r.returncode == 2 and "did you mean src/app.py?" in r.stderr
+
+
+def test_config_reads_mkdocs_yml(tmp_path: Path) -> None:
+    pytest.importorskip("yaml")
+    site = tmp_path / "site"
+    (site / "docs").mkdir(parents=True)
+    (site / "code").mkdir()
+    (site / "code" / "app.py").write_text(APP, encoding="utf-8")
+    (site / "mkdocs.yml").write_text(
+        "site_name: t\nmarkdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+        "plugins:\n  - search\n  - textfrag:\n      root: code\n      charset: latin-1\n",
+        encoding="utf-8",
+    )
+    (site / "docs" / "index.md").write_text("![](txtfrag:app.py#line=0,1)\n", encoding="utf-8")
+    r = run("check", "docs", cwd=site)
+    assert r.returncode == 0, r.stderr
+    assert "using the configuration in mkdocs.yml (root: code)" in r.stderr
+    explicit = run("check", "--config", "mkdocs.yml", "docs", cwd=site)
+    assert explicit.returncode == 0, explicit.stderr
+
+
+def test_a_computed_setting_in_conf_py_is_a_clear_error(sphinx_project: Path) -> None:
+    (sphinx_project / "docs" / "conf.py").write_text("import os\ntextfrag_root = os.path.join('..')\n", encoding="utf-8")
+    r = run("check", "--config", "docs/conf.py", "docs", cwd=sphinx_project)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "docs/conf.py:2: textfrag_root is computed" in r.stderr

@@ -1,0 +1,134 @@
+"""The build's own configuration for the command line: ``--config conf.py|mkdocs.yml``, or found.
+
+``check``, ``update`` and ``migrate`` verify what the build would, so they read the same settings: the
+root, the charset, the PDI map and the size limit. A Sphinx ``conf.py`` is read, never run: its
+``textfrag_*`` assignments must be literals (strings, numbers, dicts), as they almost always are; an
+``mkdocs.yml`` is read with PyYAML (installed with MkDocs), unknown tags such as ``!ENV`` ignored.
+Neither engine is imported.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import TextFragError
+
+__all__ = ["BuildConfig", "read_config", "discover"]
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    """What a build's configuration says about textfrag (None: not said, the default applies)."""
+
+    path: Path
+    root: Path
+    charset: str | None = None
+    max_size: int | None = None
+    pdi_map: dict[str, str] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
+        return f"{_shown(self.path)} (root: {_shown(self.root)})"
+
+
+def _shown(path: Path) -> str:
+    """A path as a user would type it: relative to the current folder, without ``x/..``."""
+    normal = os.path.normpath(path)
+    try:
+        return os.path.relpath(normal)
+    except ValueError:  # another drive
+        return normal
+
+
+def read_config(path: Path) -> BuildConfig:
+    """The textfrag settings of a Sphinx ``conf.py`` or an ``mkdocs.yml``; TextFragError if unreadable."""
+    if not path.is_file():
+        raise TextFragError(f"--config {path}: no such file")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TextFragError(f"cannot read the configuration {path}: {exc}") from None
+    if path.suffix == ".py":
+        return _sphinx(path, text)
+    if path.suffix in (".yml", ".yaml"):
+        return _mkdocs(path, text)
+    raise TextFragError(f"--config {path}: expected a Sphinx conf.py or an mkdocs.yml")
+
+
+def _sphinx(path: Path, text: str) -> BuildConfig:
+    try:
+        tree = ast.parse(text, str(path))
+    except SyntaxError as exc:
+        raise TextFragError(f"{path}:{exc.lineno}: not valid Python ({exc.msg})") from None
+    values: dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name.startswith("textfrag_"):
+                try:
+                    values[name] = ast.literal_eval(node.value)
+                except ValueError:
+                    raise TextFragError(
+                        f"{path}:{node.lineno}: {name} is computed, so it cannot be read without running conf.py; "
+                        "give --root (and --charset) instead"
+                    ) from None
+    root = path.parent / str(values.get("textfrag_root", "."))  # as Sphinx does: from the folder of conf.py
+    return BuildConfig(
+        path, root, values.get("textfrag_charset"), values.get("textfrag_max_size"), dict(values.get("textfrag_pdi_map", {}))
+    )
+
+
+def _mkdocs(path: Path, text: str) -> BuildConfig:
+    try:
+        import yaml  # PyYAML comes with MkDocs; the core does not need it otherwise
+    except ImportError:
+        raise TextFragError(f"reading {path} needs PyYAML (it comes with MkDocs: pip install 'textfrag[mkdocs]')") from None
+
+    class Loader(yaml.SafeLoader):
+        """SafeLoader that reads unknown tags (``!ENV``, ``!!python/name:``) as plain values."""
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    try:
+        data = yaml.load(text, Loader=Loader) or {}
+    except yaml.YAMLError as exc:
+        raise TextFragError(f"{path}: not valid YAML ({exc})") from None
+    options: dict[str, Any] = {}
+    for plugin in data.get("plugins") or [] if isinstance(data, dict) else []:
+        if plugin == "textfrag":
+            break
+        if isinstance(plugin, dict) and "textfrag" in plugin:
+            options = plugin["textfrag"] or {}
+            break
+    if isinstance(data, dict) and isinstance(data.get("plugins"), dict):  # the mapping form of plugins:
+        options = data["plugins"].get("textfrag") or {}
+    root = path.parent / str(options.get("root") or ".")  # as the plugin does: from the folder of mkdocs.yml
+    return BuildConfig(path, root, options.get("charset"), options.get("max_size"), dict(options.get("pdi_map") or {}))
+
+
+def discover(places: list[Path]) -> BuildConfig | None:
+    """The configuration of the build that the documentation under ``places`` belongs to: an
+    ``mkdocs.yml`` or a ``conf.py`` that names textfrag, in the current folder, then in each place and
+    its parents up to the current folder."""
+    here = Path.cwd().resolve()
+    candidates = [here]
+    for place in places:
+        folder = place.resolve() if place.is_dir() else place.resolve().parent
+        while True:
+            candidates.append(folder)
+            if folder == here or here not in folder.parents:
+                break
+            folder = folder.parent
+    seen: set[Path] = set()
+    for folder in candidates:
+        if folder in seen:
+            continue
+        seen.add(folder)
+        for name in ("mkdocs.yml", "mkdocs.yaml", "conf.py"):
+            path = folder / name
+            if path.is_file() and "textfrag" in path.read_text(encoding="utf-8", errors="replace"):
+                return read_config(path)
+    return None
