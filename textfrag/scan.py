@@ -74,6 +74,24 @@ def _line_at(text: str, offset: int) -> int:
 
 # -- Markdown / MyST ---------------------------------------------------------------------------------
 
+# directives whose body is code or verbatim text in both reStructuredText and MyST: no reference in them
+_CODE_DIRECTIVES = frozenset(
+    {
+        "code-block",
+        "code",
+        "sourcecode",
+        "literalinclude",
+        "raw",
+        "doctest",
+        "testcode",
+        "testoutput",
+        "parsed-literal",
+        "highlight",
+        "ipython",
+        "math",
+    }
+)
+
 # ``` and ~~~ fences everywhere; ::: fences only as MyST colon fences of a directive (in MkDocs, ::: is
 # text, and mkdocstrings' "::: module" is not a fence)
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,}|:{3,}(?=\{))[ \t]*(.*)$")
@@ -82,31 +100,17 @@ _LIST_FENCE = re.compile(r"^([ \t]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+)*)(`{3,}|~{3,}|
 _FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,}|:{3,})[ \t]*$")
 _MYST_DIRECTIVE_NAME = re.compile(r"^\{([A-Za-z][\w.:+-]*)\}[ \t]*(.*)$")
 # directives whose body is not Markdown (code, raw output, math, diagrams...): their fences are masked
-_MYST_VERBATIM = frozenset(
-    {
-        "txtfrag",
-        "code-block",
-        "code",
-        "code-cell",
-        "sourcecode",
-        "literalinclude",
-        "raw",
-        "math",
-        "eval-rst",
-        "eval-md",
-        "doctest",
-        "testcode",
-        "testoutput",
-        "parsed-literal",
-        "highlight",
-        "ipython",
-        "mermaid",
-        "graphviz",
-        "csv-table",
-        "dot",
-        "plantuml",
-    }
-)
+_MYST_VERBATIM = _CODE_DIRECTIVES | {
+    "txtfrag",
+    "code-cell",
+    "eval-rst",
+    "eval-md",
+    "mermaid",
+    "graphviz",
+    "csv-table",
+    "dot",
+    "plantuml",
+}
 # Python-Markdown containers whose indented body is Markdown: admonition (!!!), pymdownx.details (???,
 # ???+), pymdownx.tabbed (===, ===+)
 _CONTAINER = re.compile(r"^([ \t]*)(?:!!!|\?\?\?\+?|===\+?|===!)[ \t]+\S")
@@ -300,22 +304,7 @@ def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
 _RST_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ ]+txtfrag[ ]?::(?:[ \t]+|$)(.*)$", re.IGNORECASE)
 _RST_EXPLICIT = re.compile(r"^([ \t]*)\.\.(?:[ ]+([\w.:+-]+?)[ ]?::(?:[ \t]|$)|\s|$)")
 _RST_DEFAULT_ROLE = re.compile(r"^[ \t]*\.\.[ ]+default-role[ ]?::[ \t]*(\S*)", re.IGNORECASE)
-_RST_CODE_DIRECTIVES = frozenset(
-    {
-        "code-block",
-        "code",
-        "sourcecode",
-        "literalinclude",
-        "raw",
-        "doctest",
-        "testcode",
-        "testoutput",
-        "parsed-literal",
-        "highlight",
-        "ipython",
-        "math",
-    }
-)
+_RST_CODE_DIRECTIVES = _CODE_DIRECTIVES
 # code directives whose :caption: Sphinx parses as text (roles in it are rendered)
 _RST_PARSED_CAPTION = frozenset({"code-block", "code", "sourcecode", "literalinclude"})
 # inline markup starts after white space, the start of the text, or one of - : / ' " < ( [ { (docutils'
