@@ -420,16 +420,20 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
                 self.server.watch(path, recursive=False)
 
 
-class _EmbedProcessor(Treeprocessor):
-    """Every ``img``/``a`` element Markdown made with a txtfrag: URL, wherever it stands."""
+class _PluginProcessor(Treeprocessor):
+    """A tree processor of one page's Markdown instance that works for the plugin."""
 
     def __init__(self, md: Markdown, plugin: TextfragPlugin) -> None:
         super().__init__(md)
         self.plugin = plugin
 
+
+class _EmbedProcessor(_PluginProcessor):
+    """Every ``img``/``a`` element Markdown made with a txtfrag: URL, wherever it stands."""
+
     @_guarded
     def run(self, root: etree.Element) -> None:
-        """The wrapped call."""
+        """Embed every txtfrag: image of the page and point every txtfrag: link at its placeholder."""
         if self.plugin.current is None:
             return
         images, links = [], []
@@ -445,14 +449,12 @@ class _EmbedProcessor(Treeprocessor):
             self.plugin.embed_element(self.md, parent, img)
 
 
-class _AnchorProcessor(Treeprocessor):
-    def __init__(self, md: Markdown, plugin: TextfragPlugin) -> None:
-        super().__init__(md)
-        self.plugin = plugin
+class _AnchorProcessor(_PluginProcessor):
+    """After the table of contents: excerpt ids that a heading took are changed."""
 
     @_guarded
     def run(self, root: etree.Element) -> None:
-        """The wrapped call."""
+        """Give every excerpt whose id an element of the page took another id."""
         self.plugin.settle_anchors(self.md, root)
 
 

@@ -46,6 +46,14 @@ class Project:
         return self.write(f"docs/{name}", text)
 
 
+def new_project(folder: Path, source: str, text: str) -> Path:
+    """A project folder with ``src/<source>`` holding ``text`` and an empty ``docs/``: the usual start."""
+    (folder / "src").mkdir(parents=True)
+    (folder / "docs").mkdir()
+    (folder / "src" / source).write_text(text, encoding="utf-8")
+    return folder
+
+
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     """A fresh root folder for references."""

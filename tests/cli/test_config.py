@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from ..conftest import new_project
+
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 REF = f"src/app.py#line=2,4;length={len(APP)};md5={hashlib.md5(APP.encode()).hexdigest()}"
 
@@ -22,10 +24,7 @@ def run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def sphinx_project(tmp_path: Path) -> Path:
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "docs").mkdir()
-    (root / "src" / "app.py").write_text(APP, encoding="utf-8")
+    root = new_project(tmp_path / "p", "app.py", APP)
     (root / "docs" / "conf.py").write_text('extensions = ["sphinx_textfrag"]\ntextfrag_root = ".."\n', encoding="utf-8")
     (root / "docs" / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: {REF}\n", encoding="utf-8")
     return root

@@ -15,7 +15,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from ..conftest import commit_all
+from ..conftest import commit_all, new_project
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 MD5 = hashlib.md5(APP.encode()).hexdigest()
@@ -31,10 +31,7 @@ def run(*argv: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "docs").mkdir()
-    (root / "src" / "app.txt").write_text(APP, encoding="utf-8")
+    root = new_project(tmp_path / "p", "app.txt", APP)
     (root / "docs" / "index.md").write_text(
         "# T\n\n"
         f"![](txtfrag:src/app.txt#line=2,4;length={len(APP)};md5={MD5})\n\n"  # moved, once the file changes

@@ -15,7 +15,7 @@ import pytest
 
 from textfrag.cli import main
 
-from ..conftest import commit_all
+from ..conftest import commit_all, new_project
 from .conftest import Run, no_traceback, textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
@@ -33,10 +33,7 @@ def call(*argv: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "docs").mkdir()
-    (root / "src" / "app.txt").write_text(APP, encoding="utf-8")
+    root = new_project(tmp_path / "p", "app.txt", APP)
     return root
 
 
