@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,10 @@ SHARED = REPO.parent / "shared"
 # Processes the tests start (python -m sphinx, -m mkdocs, -m textfrag) import the installed package
 # too, never the source tree of the folder they run in.
 os.environ["PYTHONSAFEPATH"] = "1"
+# What the machine running the suite says of its terminal and CI changes output formats and colour;
+# the tests that are about these set them themselves.
+for _variable in ("GITHUB_ACTIONS", "FORCE_COLOR", "NO_COLOR"):
+    os.environ.pop(_variable, None)
 
 
 def conformance_cases(folder: Path = DATA / "conformance") -> list[tuple[str, dict[str, object]]]:
@@ -82,12 +87,13 @@ def read_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
     log = tmp_path / "reads.log"
     log.touch()
-    real = source_module.read_under_root
+    for name in ("read_under_root", "digest_under_root"):  # whole texts, and digests read a block at a time
+        real = getattr(source_module, name)
 
-    def counting(real_root: str, path: str, *args: object) -> bytes:
-        with open(log, "a") as fh:
-            fh.write(path + "\n")
-        return real(real_root, path, *args)  # type: ignore[arg-type]
+        def counting(real_root: str, path: str, *args: object, real: Callable[..., object] = real) -> object:
+            with open(log, "a") as fh:
+                fh.write(path + "\n")
+            return real(real_root, path, *args)
 
-    monkeypatch.setattr(source_module, "read_under_root", counting)
+        monkeypatch.setattr(source_module, name, counting)
     return log

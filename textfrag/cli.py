@@ -33,6 +33,7 @@ from .report import FORMATS, Finding, github_commands, json_results, sarif_log
 from .resolve import Selection, occurrences, select, select_lines
 from .scan import Found, doc_files, scan_file
 from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Digest, Source, SourceCache, digest_batch
+from .terminal import Progress, Style
 
 __all__ = ["main"]
 
@@ -279,67 +280,102 @@ def _shown(path: Path) -> str:
     return str(path) if rel.startswith("..") else rel
 
 
-def _hash_pool() -> Executor:
-    """Two worker processes where fork is cheap, else one thread.
+def _cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the machine's count), at most 8."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        n = os.cpu_count() or 1
+    return max(1, min(n, 8))
 
-    Hashing is the floor of ``check`` (it is what md5sum does). Threads gain nothing on typical source
-    files: for a 50 KB file the GIL hand-off around each md5 costs about what the overlap saves
-    (bench/bench_core.py). Forked workers hash in parallel; they are started here, before this process
-    has any other thread.
-    """
+
+def _process_pool(workers: int) -> Executor | None:
+    """Forked worker processes, or None where fork is not how processes start (then the files are
+    digested on first use). Started before this process has any thread of its own: forking a process
+    with threads is unsafe."""
     import multiprocessing  # only `check` of a large tree pays for importing it
 
-    if (os.cpu_count() or 1) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        from concurrent.futures import ProcessPoolExecutor
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    from concurrent.futures import ProcessPoolExecutor
 
-        return ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork"))
-    from concurrent.futures import ThreadPoolExecutor
-
-    return ThreadPoolExecutor(max_workers=1)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
 
 
 class _Digester:
-    """Digests files in worker processes as their paths are found, each file once.
+    """Digests the quoted files on every core, as their paths are found, each file once.
 
-    A tree with few files is digested on first use, in this process: workers would cost more than
-    they save. Only digests come back, never texts, so memory stays flat whatever the size of the tree.
+    Hashing is the floor of ``check`` (it is what md5sum does, on one core). A large file is hashed a
+    block at a time by a thread, which runs in parallel with the others because hashlib and reads
+    release the GIL for large blocks. Small files are not worth a thread each (the GIL hand-off around
+    each md5 costs about what the overlap saves; bench/bench_core.py): they go to forked worker
+    processes in jobs of :attr:`JOB_FILES`, once there are :attr:`START_FILES` of them (fewer are
+    digested on first use, in this process, where starting processes would cost more than it saves).
+    Processes are forked before any thread is started, never after; small files found once threads run
+    go to the threads. Only digests come back, never texts, so memory stays flat.
     """
 
-    BATCH = 128
+    LARGE = 1 << 20  # bytes: a file this large has a thread
+    JOB_FILES, START_FILES = 128, 256
 
-    def __init__(self, cache: SourceCache, args: argparse.Namespace) -> None:
-        self.cache, self.args = cache, args
+    def __init__(self, cache: SourceCache, args: argparse.Namespace, progress: Progress | None = None) -> None:
+        self.cache, self.args, self.progress = cache, args, progress
         self.seen: set[str] = set()
-        self.batch: list[str] = []
-        self.jobs: list[Future[list[tuple[str, Digest | TextFragError]]]] = []
-        self.pool: Executor | None = None
+        self.small: list[str] = []  # not yet sent to a worker
+        self.workers = _cores()
+        self.processes: Executor | None = None
+        self.threads: Executor | None = None
+        self.jobs: dict[Future[list[tuple[str, Digest | TextFragError]]], int] = {}  # -> how many files
 
     def add(self, path: str) -> None:
         """Queue a quoted file for digesting (each path once)."""
-        if path in self.seen:
+        if path in self.seen or self.workers < 2:
             return
         self.seen.add(path)
-        self.batch.append(path)
-        if len(self.batch) == self.BATCH:
-            self._submit()
+        try:  # only to share the work out: the file is checked when it is read
+            size = os.stat(os.path.join(self.cache.real_root, path)).st_size
+        except (OSError, ValueError):
+            size = 0
+        if size >= self.LARGE:
+            self._send([path], threads=True)
+            return
+        self.small.append(path)
+        if len(self.small) >= (self.JOB_FILES if self.jobs else self.START_FILES):
+            for i in range(0, len(self.small), self.JOB_FILES):
+                self._send(self.small[i : i + self.JOB_FILES], threads=False)
+            self.small = []
 
-    def _submit(self) -> None:
-        if self.pool is None:
-            self.pool = _hash_pool()
+    def _send(self, paths: list[str], *, threads: bool) -> None:
         a = self.args
-        self.jobs.append(self.pool.submit(digest_batch, str(a.root), a.charset, a.max_size, self.batch))
-        self.batch = []
+        if not threads and self.threads is None and self.processes is None:
+            self.processes = _process_pool(self.workers)
+        if threads or self.processes is None:
+            if self.threads is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                self.threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="textfrag-digest")
+            pool = self.threads
+        else:
+            pool = self.processes
+        self.jobs[pool.submit(digest_batch, str(a.root), a.charset, a.max_size, paths)] = len(paths)
 
     def finish(self) -> None:
-        """Wait for the workers and record every digest in the cache."""
-        if self.pool is None:
-            return  # fewer than BATCH files: digested on first use
-        if self.batch:
-            self._submit()
-        with self.pool:
-            for job in self.jobs:
-                for path, entry in job.result():
-                    self.cache.add_digest(path, entry)
+        """Wait for the workers and record every digest in the cache (the rest are digested on first use)."""
+        if self.jobs and self.small:
+            self._send(self.small, threads=self.threads is not None)
+            self.small = []
+        from concurrent.futures import as_completed
+
+        done, total = 0, sum(self.jobs.values())
+        for job in as_completed(self.jobs):
+            for path, entry in job.result():
+                self.cache.add_digest(path, entry)
+            done += self.jobs[job]
+            if self.progress is not None:
+                self.progress.show(f"hashed {done}/{total} files")
+        for pool in (self.threads, self.processes):
+            if pool is not None:
+                pool.shutdown()
 
 
 @dataclass
@@ -388,13 +424,14 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     return result
 
 
-def _report(problems: list[tuple[Found, TextFragError]], err: TextIO) -> int:
+def _report(problems: list[tuple[Found, TextFragError]], err: TextIO, style: Style) -> int:
     """Print the problems sorted by place; the number of stale ones."""
     problems.sort(key=lambda p: (p[0].file, p[0].line, p[0].start))
     stale = 0
     for f, e in problems:
         where = f"{f.file}:{f.line}" if f.line else f.file
-        print(e.describe(where) if f.text else f"{where}: {e.message}", file=err)
+        report = e.describe(where) if f.text else f"{where}: {e.message}"
+        print(style.problem(report, where, isinstance(e, StaleError)), file=err)
         stale += isinstance(e, StaleError)
     return stale
 
@@ -408,6 +445,7 @@ def _finish(
     err: TextIO,
 ) -> int:
     """Say what was found in the chosen format; the number of stale problems."""
+    _terminal(args, err)[0].clear()
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     findings.sort(key=lambda f: (f.document, f.line, f.column))
     if fmt in ("json", "sarif"):
@@ -417,9 +455,9 @@ def _finish(
     if fmt == "github":
         for command in github_commands(findings):
             print(command, file=out)
-    stale = _report(problems, err)
+    stale = _report(problems, err, _terminal(args, err)[1])
     if not args.quiet:
-        print(summary, file=out)
+        print(Style(out).paint(summary, "red" if problems else "green"), file=out)
     return stale
 
 
@@ -429,12 +467,14 @@ def _finding(f: Found, error: TextFragError | None) -> Finding:
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     cache = _cache(args)  # a bad --charset fails here
-    digester = _Digester(cache, args)
+    progress = _terminal(args, err)[0]
+    digester = _Digester(cache, args, progress)
     scan = _scan(args, digester)
     digester.finish()
     problems = scan.problems
     findings = [_finding(f, e) for f, e in problems]
-    for f, ref in scan.entries:
+    total, searched = len(scan.entries), 0
+    for i, (f, ref) in enumerate(scan.entries, 1):
         try:
             problem = problem_of(cache, ref)
         except TextFragError as failure:
@@ -442,6 +482,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         findings.append(_finding(f, problem))
         if problem is not None:
             problems.append((f, problem))
+            searched += isinstance(problem, StaleError) and problem.drift is not None
+        progress.show(_checked(i, total, searched))
     stale = sum(isinstance(e, StaleError) for _, e in problems)
     bad = len(problems) - stale
     summary = f"textfrag check: {scan.summary()}: " + (f"{stale} stale, {bad} bad" if problems else "all current")
@@ -449,6 +491,11 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not problems:
         return OK
     return BAD if bad else STALE
+
+
+def _checked(done: int, total: int, searched: int) -> str:
+    """The progress line of ``check`` and ``update``."""
+    return f"checked {done}/{total} references" + (f", {_plural(searched, 'history', 'histories')} searched" if searched else "")
 
 
 def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -461,7 +508,10 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     moved_to: dict[tuple[str, int], StaleError] = {}  # the moved references' errors, for the findings
     docs: dict[str, DocText] = {}
     rewritten: dict[tuple[str, int], str] = {}  # (document, offset) -> the new reference
-    for f, ref in scan.entries:
+    progress = _terminal(args, err)[0]
+    total, searched = len(scan.entries), 0
+    for i, (f, ref) in enumerate(scan.entries, 1):
+        progress.show(_checked(i - 1, total, searched))
         try:
             q = quote(cache, ref)
         except TextFragError as failure:
@@ -469,6 +519,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             continue
         if q.stale is None:
             continue
+        searched += q.drift is not None
         new = q.drift.new_reference(ref) if q.drift is not None else None
         if new is None:
             problems.append((f, q.stale))
@@ -487,7 +538,9 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         rewritten[(f.file, f.start)] = new
         moved_to[(f.file, f.start)] = q.stale
         if args.format not in ("json", "sarif"):
-            print(f"{f.file}:{f.line}: {ref.text}: moved -> {new}", file=err)
+            progress.clear()
+            style = _terminal(args, err)[1]
+            print(f"{style.paint(f'{f.file}:{f.line}', 'bold')}: {ref.text}: moved -> {style.paint(new, 'green')}", file=err)
     written: list[str] = []
     for shown, doc in docs.items():
         try:
@@ -496,7 +549,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
                 written.append(shown)
             elif args.format not in ("json", "sarif"):
-                out.write(unified_diff(doc, new_text, shown))
+                out.write(Style(out).diff(unified_diff(doc, new_text, shown)))
         except TextFragError as failure:
             problems.append((Found(shown, 0, "", 0, 0, "file"), failure))
             for key in [k for k in rewritten if k[0] == shown]:
@@ -525,8 +578,8 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return STALE if remaining else OK
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _plural(n: int, word: str, words: str | None = None) -> str:
+    return f"{n} {word if n == 1 else words or word + 's'}"
 
 
 def _stale_after_writing(
@@ -575,9 +628,13 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else BAD
     previous = _on_sigterm_raise()
+    progress, _ = _terminal(args, err)
     try:
         _settle(args, err)
-        return COMMANDS[args.command](args, out, err)
+        try:
+            return COMMANDS[args.command](args, out, err)
+        finally:
+            progress.clear()
     except Terminated:
         return 128 + signal.SIGTERM  # temporary files are gone: they are removed as the exception passes
     except TextFragError as e:
@@ -596,6 +653,15 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _terminal(args: argparse.Namespace, err: TextIO) -> tuple[Progress, Style]:
+    """The run's progress line and colours for standard error ``err``, made once per run."""
+    if not hasattr(args, "terminal"):
+        # a person at a terminal sees progress on long runs, and colour; pipes, files and CI logs see neither
+        args.terminal = (Progress(err, enabled=not getattr(args, "quiet", False)), Style(err))
+    terminal: tuple[Progress, Style] = args.terminal
+    return terminal
 
 
 class Terminated(BaseException):

@@ -18,6 +18,7 @@ from .errors import TextFragError
 from .fragment import Reference
 from .linespec import parse_line_list
 from .resolve import Selection
+from .selection import ELISION
 
 __all__ = [
     "ELISION",
@@ -33,8 +34,6 @@ __all__ = [
     "dedent",
 ]
 
-#: the mark between the pieces of a disjoint selection, wherever they are shown (a line of its own)
-ELISION = "\u22ef"
 
 _NOT_ID = re.compile(r"[^a-z0-9]+")
 _LINE_ENDING = re.compile("\r\n|\r\x85|[\r\n\x85]")

@@ -13,8 +13,8 @@ from ._parser import parse_reference
 from .dialects.pdi import mapped_path
 from .errors import StaleError, TextFragError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, line_scheme_of
-from .present import ELISION as ELISION_MARK
 from .resolve import Selection, select, whole
+from .selection import ELISION as ELISION_MARK
 from .source import DEFAULT_CHARSET, Source, SourceCache, same_charset
 from .verify import mismatches, needs_text, verify
 

@@ -5,7 +5,6 @@ commands, or JSON (shared/CONTRACT.md section 3). One list of findings, several 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -99,6 +98,8 @@ def json_results(findings: Iterable[Finding], *, command: str, summary: str) -> 
     ]
     counts = {status: sum(r["status"] == status for r in results) for status in ("current", "stale", "bad")}
     document = {"version": SCHEMA_VERSION, "command": command, "summary": summary, "counts": counts, "results": results}
+    import json  # only --format json and sarif pay for it
+
     return json.dumps(document, ensure_ascii=False, indent=2)
 
 
@@ -176,4 +177,6 @@ def sarif_log(findings: Iterable[Finding]) -> str:
             }
         ],
     }
+    import json
+
     return json.dumps(log, ensure_ascii=False, indent=2)

@@ -14,7 +14,10 @@ from typing import ClassVar, Protocol
 
 from .source import Source
 
-__all__ = ["Selection", "Selector", "occurrences", "select", "select_lines", "whole"]
+__all__ = ["ELISION", "Selection", "Selector", "occurrences", "select", "select_lines", "whole"]
+
+#: the mark between the pieces of a disjoint selection, wherever they are shown (a line of its own)
+ELISION = "\u22ef"
 
 
 class Selector(Protocol):

@@ -12,7 +12,6 @@ splits at FF, VT, FS, GS, RS, U+2028 and U+2029, which do not end lines here.
 from __future__ import annotations
 
 import codecs
-import difflib
 import hashlib
 import os
 import posixpath
@@ -39,6 +38,7 @@ __all__ = [
     "SourceCache",
     "decode",
     "digest_batch",
+    "digest_under_root",
     "length_of",
     "read_regular",
 ]
@@ -330,6 +330,8 @@ def _no_such_file(full: str, path: str, real_root: str | None) -> str:
     except OSError:
         names = []
     prefix = "/".join(parts[:depth])
+    import difflib  # only a missing file pays for it
+
     close = difflib.get_close_matches(parts[depth], names, n=3, cutoff=0.6)
     if close:
         message += "; did you mean " + " or ".join(f"{prefix + '/' if prefix else ''}{c}" for c in close) + "?"
@@ -357,6 +359,38 @@ def read_regular(full: str, path: str, reference: str | None, max_size: int, *, 
     while it is read. With ``real_root``, the file must also resolve inside it (symbolic links too).
     Documentation files get these rules as quoted files do.
     """
+    fd, size = _open_regular(full, path, reference, max_size, real_root)
+    try:
+        return _read_all(fd, size, path, reference, max_size)
+    finally:
+        os.close(fd)
+
+
+def _read_all(fd: int, size: int, path: str, reference: str | None, max_size: int) -> bytes:
+    """The rest of the open file ``fd`` that fstat said has ``size`` bytes, at most ``max_size``."""
+    # read what fstat announced plus one byte, not max_size bytes (which would allocate the whole
+    # limit for every file); a short read or a file that grew reads on to EOF, up to the limit
+    try:
+        data = os.read(fd, size + 1)
+        if len(data) != size:
+            parts, got = [data], len(data)
+            while got <= max_size:
+                chunk = os.read(fd, max_size + 1 - got)
+                if not chunk:
+                    break
+                parts.append(chunk)
+                got += len(chunk)
+            data = b"".join(parts)
+    except OSError as exc:
+        raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
+    if len(data) > max_size:
+        raise PathError(f"{path} is over the limit of {max_size} bytes", reference=reference)
+    return data
+
+
+def _open_regular(full: str, path: str, reference: str | None, max_size: int, real_root: str | None) -> tuple[int, int]:
+    """Open the regular file ``full`` for reading, with every check of :func:`read_regular`; the file
+    descriptor (the caller closes it) and the size fstat gives."""
 
     def outside() -> bool:
         """Whether the path resolves outside the root."""
@@ -390,26 +424,67 @@ def read_regular(full: str, path: str, reference: str | None, max_size: int, *, 
                 f"{path} is {fst.st_size} bytes, over the limit of {max_size} bytes (raise the size limit to read it)",
                 reference=reference,
             )
-        # read what fstat announced plus one byte, not max_size bytes (which would allocate the whole
-        # limit for every file); a short read or a file that grew reads on to EOF, up to the limit
-        try:
-            data = os.read(fd, fst.st_size + 1)
-            if len(data) != fst.st_size:
-                parts, size = [data], len(data)
-                while size <= max_size:
-                    chunk = os.read(fd, max_size + 1 - size)
-                    if not chunk:
-                        break
-                    parts.append(chunk)
-                    size += len(chunk)
-                data = b"".join(parts)
-        except OSError as exc:
-            raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, fst.st_size
+
+
+def digest_under_root(real_root: str, path: str, reference: str, max_size: int, charset: str) -> Digest:
+    """The :class:`Digest` of ``path`` under the real root, with the checks of :func:`read_under_root`.
+
+    A file in an ASCII-compatible charset is hashed as it is read, a block at a time, as md5sum does:
+    nothing the size of the file is allocated. Once a byte is not ASCII, the file is read whole and
+    decoded, because its length in characters depends on the charset.
+    """
+    check_path_syntax(path, reference)
+    fd, size = _open_regular(os.path.join(real_root, path), path, reference, max_size, real_root)
+    try:
+        if size >= _BLOCK and _ascii_compatible(codec_name(charset)):
+            streamed = _ascii_digest(fd, path, reference, max_size, charset)
+            if streamed is not None:
+                return streamed
+            os.lseek(fd, 0, os.SEEK_SET)
+            size = os.fstat(fd).st_size
+        return Digest.of(path, _read_all(fd, size, path, reference, max_size), charset)
     finally:
         os.close(fd)
-    if len(data) > max_size:
-        raise PathError(f"{path} is over the limit of {max_size} bytes", reference=reference)
-    return data
+
+
+_BLOCK = 1 << 20
+
+
+def _ascii_digest(fd: int, path: str, reference: str, max_size: int, charset: str) -> Digest | None:
+    """The digest of the rest of ``fd`` read a block at a time, or None at the first byte that is not
+    ASCII. In ASCII, CR LF is the only two-character line ending: length is size minus the pairs."""
+    md5 = hashlib.md5()
+    buffer = bytearray(_BLOCK)
+    view = memoryview(buffer)
+    size = pairs = 0
+    carriage = False  # the block before ended with CR
+    try:
+        while True:
+            n = os.readv(fd, [buffer])
+            if not n:
+                break
+            block = buffer if n == _BLOCK else buffer[:n]
+            if not block.isascii():
+                return None
+            size += n
+            if size > max_size:
+                raise PathError(f"{path} is over the limit of {max_size} bytes", reference=reference)
+            md5.update(view[:n])
+            pairs += carriage and block[0] == 0x0A  # a CR LF pair split between two blocks
+            if b"\r" in block:  # `in` is a memchr; count is not
+                pairs += block.count(b"\r\n")
+                carriage = block[-1] == 0x0D
+            else:
+                carriage = False
+    except OSError as exc:
+        raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
+    finally:
+        view.release()
+    return Digest(path, charset, md5.hexdigest(), size - pairs, size)
 
 
 def _empty_cache(root: str, charset: str, max_size: int, pdi_map: dict[str, str] | None = None) -> SourceCache:
@@ -473,7 +548,7 @@ class SourceCache:
                 entry = loaded.digest if isinstance(loaded, Source) else loaded
             else:
                 try:
-                    entry = Digest.of(path, read_under_root(self.real_root, path, path, self.max_size), self.charset)
+                    entry = digest_under_root(self.real_root, path, path, self.max_size, self.charset)
                 except TextFragError as failure:
                     entry = failure
             with self._lock:

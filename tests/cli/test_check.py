@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -93,7 +94,7 @@ def test_a_large_tree_is_hashed_in_workers_each_file_once_with_errors_reported(
     src = tmp_path / "src"
     src.mkdir()
     lines = []
-    for i in range(300):  # more than one batch of _Digester.BATCH, so worker processes do the reading
+    for i in range(300):  # more than _Digester.START_FILES small files, so worker processes do the reading
         data = f"file {i}\r\nsecond line\n".encode()
         (src / f"f{i}.txt").write_bytes(data)
         md5 = hashlib.md5(data).hexdigest()
@@ -108,3 +109,39 @@ def test_a_large_tree_is_hashed_in_workers_each_file_once_with_errors_reported(
     reads = read_log.read_text().splitlines()
     assert sorted(reads) == sorted({f"src/f{i}.txt" for i in range(300)} | {"src/bad.txt", "src/none.txt"})
     assert code == 2
+
+
+def test_large_files_are_hashed_on_every_core_each_once_with_the_same_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read_log: Path
+) -> None:
+    """Files of a megabyte or more are hashed by threads a block at a time: CR LF across a block
+    boundary, a file that is not ASCII (read whole), a stale one and one outside the root all come out
+    as they do when each is read whole."""
+    from textfrag.cli import main
+    from textfrag.source import Digest
+
+    src = tmp_path / "root" / "src"
+    src.mkdir(parents=True)
+    block = "x" * ((1 << 20) - 1) + "\r\n" + "y\r\n" * 1000  # a CR LF pair across the first block boundary
+    texts = {"a.txt": block, "b.txt": "é" + block, "c.txt": block + "z"}
+    docs = []
+    for name, text in texts.items():
+        data = text.encode()
+        (src / name).write_bytes(data)
+        digest = Digest.of(name, data)
+        docs.append(f"![{name}](txtfrag:src/{name}#line=1,2;length={digest.length};md5={digest.md5})\n\n")
+    (src / "c.txt").write_text(texts["c.txt"] + "!", encoding="utf-8")  # stale
+    (tmp_path / "outside.txt").write_bytes(b"o" * (2 << 20))
+    (src / "link.txt").symlink_to(tmp_path / "outside.txt")
+    docs.append("![l](txtfrag:src/link.txt#line=0,1)\n")
+    (tmp_path / "root" / "index.md").write_text("".join(docs), encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "root")
+    err = io.StringIO()
+    code = main(["check", "index.md"], stdout=io.StringIO(), stderr=err)
+    # each is hashed once; the stale one is read again, whole, to say how it drifted
+    assert sorted(read_log.read_text().splitlines()) == ["src/a.txt", "src/b.txt", "src/c.txt", "src/c.txt", "src/link.txt"]
+    report = err.getvalue()
+    assert code == 2
+    assert "index.md:5: txtfrag:src/c.txt#" in report and "stale" in report
+    assert "index.md:7: txtfrag:src/link.txt#line=0,1: 'src/link.txt' resolves outside the root" in report
+    assert "index.md:1:" not in report and "index.md:3:" not in report  # a.txt and b.txt are current

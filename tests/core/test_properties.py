@@ -127,3 +127,38 @@ def test_fast_path_agrees_with_the_cursor_parser(text: str) -> None:
         assert fast is None
     else:
         assert fast is None or fast == slow
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    data=st.binary(max_size=64).map(lambda b: b.replace(b"\x00", b""))
+    | st.lists(st.sampled_from([b"a", b"\r", b"\n", b"\r\n", b"\xc3\xa9", b"\x85"]), max_size=40).map(b"".join),
+    block=st.integers(min_value=1, max_value=9),
+    charset=st.sampled_from(["UTF-8", "ISO-8859-1", "US-ASCII"]),
+)
+def test_a_digest_read_a_block_at_a_time_is_the_digest_of_the_whole_file(data: bytes, block: int, charset: str) -> None:
+    """digest_under_root hashes and measures a block at a time (CR LF may straddle two blocks, a byte
+    that is not ASCII sends it back to a whole read): always what Digest.of says of the whole file."""
+    import os
+    import tempfile
+
+    import textfrag.source as source_module
+    from textfrag.source import Digest, digest_under_root
+
+    with tempfile.TemporaryDirectory() as folder:
+        with open(os.path.join(folder, "f.txt"), "wb") as fh:
+            fh.write(data)
+        saved = source_module._BLOCK
+        source_module._BLOCK = block  # tiny blocks, so that every boundary case is met by short inputs
+        try:
+            try:
+                streamed: object = digest_under_root(os.path.realpath(folder), "f.txt", "f.txt", 1 << 20, charset)
+            except TextFragError as failure:
+                streamed = type(failure)
+            try:
+                whole: object = Digest.of("f.txt", data, charset)
+            except TextFragError as failure:
+                whole = type(failure)
+        finally:
+            source_module._BLOCK = saved
+    assert streamed == whole
