@@ -30,7 +30,7 @@ from .fragment import Reference
 from .linespec import number, parse_line_range
 from .quote import make_reference, problem_of, quote
 from .report import FORMATS, Finding, github_commands, json_results, sarif_log
-from .resolve import Selection, occurrences, select, select_lines
+from .resolve import Selection, occurrences, select, select_lines, whole
 from .scan import Found, doc_files, scan_file
 from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Digest, Source, SourceCache, digest_batch
 from .terminal import Progress, Style
@@ -159,7 +159,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="REF",
         help="a reference of any dialect: print the RFC 5147 reference(s) for the same text, one per piece",
     )
-    what.add_argument("--lines", metavar="A-B", help="lines A to B, 1-based and inclusive (e.g. 11-20, or 7 for one line)")
+    what.add_argument(
+        "--lines",
+        metavar="A-B",
+        help="lines A to B, 1-based and inclusive (e.g. 11-20, or 7 for one line); A- runs to the end of the file, "
+        "as it grows (an open end: line=A-1,)",
+    )
+    what.add_argument(
+        "--whole", action="store_true", help="the whole file, as it grows (line=0, with an open end), still pinned by its checks"
+    )
     what.add_argument("--chars", metavar="S,E", help="RFC 5147 character positions (0-based, E exclusive)")
     what.add_argument("--match", metavar="TEXT", help="the one occurrence of TEXT in the file")
     make.add_argument("--no-length", action="store_true", help="leave out the length check")
@@ -214,11 +222,15 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> Selection:
     if args.lines is not None:
-        try:
-            wanted = parse_line_range(args.lines, "--lines")
-        except TextFragError as err:
-            raise TextFragError(f"{err.message} (--lines takes A-B, 1-based, e.g. 11-20)", reference=reference) from None
         count = source.line_count
+        spec = args.lines.strip()
+        try:
+            if spec.endswith("-"):  # A-: to the end of the file
+                first = number(spec[:-1].strip(), f"--lines {spec!r}: the first line")
+                spec = f"{spec}{max(count, first)}"
+            wanted = parse_line_range(spec, "--lines")
+        except TextFragError as err:
+            raise TextFragError(f"{err.message} (--lines takes A-B or A-, 1-based, e.g. 11-20)", reference=reference) from None
         if wanted.last > count:
             raise TextFragError(f"--lines {args.lines}: the file has {count} lines", reference=reference)
         return select_lines(source, wanted.first, wanted.last)
@@ -260,15 +272,21 @@ def _make(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.path is not None:
             raise TextFragError("--from takes the file from the reference; give no PATH", reference=args.from_ref)
         q = quote(cache, args.from_ref, explain=False)
+        scheme = q.reference.fragment.scheme if q.reference.fragment is not None else None
+        open_end = scheme is not None and scheme.is_range and scheme.end is None  # what runs to the end still does
         for piece in q.selections:  # a disjoint selection becomes one reference per piece
-            print(make_reference(piece, **checks), file=out)
+            print(make_reference(piece, open_end=open_end, **checks), file=out)
         return OK
     if args.path is None:
         raise TextFragError("make needs the PATH of the file to quote (or --from REF)")
     source = cache.get(args.path, args.path)
+    if args.whole:
+        print(make_reference(whole(source), lines=True, open_end=True, **checks), file=out)
+        return OK
     selection = _selection_for(args, source, args.path)
     lines = True if args.lines is not None else False
-    print(make_reference(selection, lines=lines, **checks), file=out)
+    open_end = args.lines is not None and args.lines.strip().endswith("-")
+    print(make_reference(selection, lines=lines, open_end=open_end, **checks), file=out)
     return OK
 
 

@@ -119,20 +119,29 @@ def _described(old: Source, fragment: Fragment) -> bool:
 def refresh_fragment(selection: Selection, old: Fragment) -> Fragment:
     """``old`` rewritten for ``selection``: the same kind of scheme where possible, the same checks (names,
     order and charsets) with the values of the file as it is now; unknown checks are kept as written."""
-    scheme: Scheme | None = line_scheme_of(selection) if old.scheme.name == "line" else None
+    open_end = old.scheme.is_range and old.scheme.end is None  # what ran to the end of the file still does
+    scheme: Scheme | None = line_scheme_of(selection, open_end=open_end) if old.scheme.name == "line" else None
     if scheme is None:
-        scheme = Scheme("char", selection.char_start, selection.char_end, True)
+        to_end = open_end and selection.end == len(selection.source.text)
+        scheme = Scheme("char", selection.char_start, None if to_end else selection.char_end, True)
     checks = tuple(IntegrityCheck(c.name, integrity_of(selection.source, c), c.charset) if c.known else c for c in old.checks)
     return Fragment(scheme, checks)
 
 
-def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str) -> str:
-    """A unified diff between the old excerpt and the window of the current file most like it."""
+def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str, *, window: Selection | None = None) -> str:
+    """A unified diff between the old excerpt and the window of the current file most like it (or the
+    given ``window``: what the same open range quotes now)."""
     old_lines = old_sel.text.splitlines(keepends=True)
     cur_lines = current.text.splitlines(keepends=True)
     n = max(1, len(old_lines))
     best_start, best_ratio = 0, -1.0
-    if len(cur_lines) <= MAX_DIFF_SEARCH_LINES:
+    if window is not None:
+        n = max(1, len(window.text.splitlines()))
+        best_start, best_ratio = window.first_line - 1, 1.0
+        cur_lines = cur_lines if window.text else []
+    if window is not None:
+        pass
+    elif len(cur_lines) <= MAX_DIFF_SEARCH_LINES:
         matcher = difflib.SequenceMatcher(autojunk=False)
         matcher.set_seq2(old_lines)
         for start in range(max(1, len(cur_lines) - n + 1)):
@@ -144,13 +153,13 @@ def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str) 
                 best_start, best_ratio = start, ratio
     else:
         best_start = min(old_sel.first_line - 1, max(0, len(cur_lines) - n))
-    window = cur_lines[best_start : best_start + n]
+    now = cur_lines[best_start : best_start + n]
     first_old = old_sel.first_line
     diff = difflib.unified_diff(
         old_lines,
-        window,
+        now,
         fromfile=f"{label} lines {first_old}-{first_old + len(old_lines) - 1} (quoted, {commit[:10]})",
-        tofile=f"{label} lines {best_start + 1}-{best_start + len(window)} (now)",
+        tofile=f"{label} lines {best_start + 1}-{best_start + len(now)} (now)",
         n=1,
     )
     text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in diff)
@@ -221,6 +230,19 @@ def _classify(reference: Reference, current: Source, real_path: Path) -> Drift:
             f"the reference selects no text (a position), so where it moved to cannot be told (made for {short})",
         )
     hits = occurrences(current, old_sel.text, 5)
+    scheme = fragment.scheme
+    if scheme.is_range and (scheme.end is None or scheme.start is None) and len(hits) == 1:
+        # an open range quotes up to the end (or from the start) of the file, as it is: text added
+        # there belongs to the quote, so finding the old text elsewhere is not a move
+        at_end = hits[0] + len(old_sel.text) == len(current.text)
+        if (scheme.end is None and not at_end) or (scheme.start is None and hits[0] != 0):
+            side = "the end" if scheme.end is None else "the start"
+            return Drift(
+                "changed",
+                f"changed: the quote runs to {side} of the file ({old_sel.lines_display()} in {short}), and the file "
+                f"now has more text there; review the diff and make a new reference (`textfrag make`)",
+                diff=_closest_diff(old_sel, current, current.path, commit, window=resolve(current, fragment)),
+            )
     if len(hits) == 1:
         new_sel = select(current, hits[0], hits[0] + len(old_sel.text))
         new_fragment = refresh_fragment(new_sel, fragment)

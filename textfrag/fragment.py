@@ -135,14 +135,17 @@ class Reference:
         return "rfc5147" if self.selector is None else self.selector.dialect
 
 
-def line_scheme_of(selection: Selection) -> Scheme | None:
-    """The ``line=`` range with the same text, when the selection is made of whole lines."""
+def line_scheme_of(selection: Selection, *, open_end: bool = False) -> Scheme | None:
+    """The ``line=`` range with the same text, when the selection is made of whole lines; with
+    ``open_end``, one that runs to the end of the file is written ``line=N,`` (to the end, as it grows)."""
     src = selection.source
     starts = src.line_starts
     n = len(src.text)
+    if open_end and selection.end == n and (n == 0 or selection.start == 0):
+        return Scheme("line", 0, None, True)  # the whole file, even an empty one
     first = selection.first_line - 1
     at_line_start = selection.start == src.index_of_line(first) if not selection.empty else False
     at_end = selection.end == n or (selection.last_line < len(starts) and selection.end == starts[selection.last_line])
     if selection.empty or not at_line_start or not at_end:
         return None
-    return Scheme("line", first, selection.last_line, True)
+    return Scheme("line", first, None if open_end and selection.end == n else selection.last_line, True)

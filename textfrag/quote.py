@@ -147,22 +147,27 @@ def _explain(cache: SourceCache, q: Quote, err: StaleError) -> StaleError:
     )
 
 
-def make_fragment(selection: Selection, *, length: bool = True, md5: bool = True, lines: bool | None = None) -> Fragment:
+def make_fragment(
+    selection: Selection, *, length: bool = True, md5: bool = True, lines: bool | None = None, open_end: bool = False
+) -> Fragment:
     """The RFC 5147 fragment for ``selection`` with integrity checks of its file.
 
     Whole lines are written as ``line=`` (``lines=None`` decides by the selection), anything else as
-    ``char=``. A file not in UTF-8 gets the charset on each check, so a reader in another charset
-    knows what was hashed (RFC 5147 section 3.1).
+    ``char=``. With ``open_end``, a selection that runs to the end of the file is written without its
+    end (``line=4,``, RFC 5147 section 3), so that it keeps running to the end as the file grows. A
+    file not in UTF-8 gets the charset on each check, so a reader in another charset knows what was
+    hashed (RFC 5147 section 3.1).
     """
     source = selection.source
     scheme: Scheme | None = None
     if lines is not False:
-        scheme = line_scheme_of(selection)
+        scheme = line_scheme_of(selection, open_end=open_end)
     if scheme is None:
-        if selection.empty:
+        if selection.empty and not (open_end and selection.end == len(source.text)):
             scheme = Scheme("char", selection.char_start)
         else:
-            scheme = Scheme("char", selection.char_start, selection.char_end, True)
+            to_end = open_end and selection.end == len(source.text)
+            scheme = Scheme("char", selection.char_start, None if to_end else selection.char_end, True)
     charset = None if same_charset(source.charset, DEFAULT_CHARSET) else source.charset
     checks = []
     if length:
@@ -172,6 +177,9 @@ def make_fragment(selection: Selection, *, length: bool = True, md5: bool = True
     return Fragment(scheme, tuple(checks))
 
 
-def make_reference(selection: Selection, *, length: bool = True, md5: bool = True, lines: bool | None = None) -> str:
+def make_reference(
+    selection: Selection, *, length: bool = True, md5: bool = True, lines: bool | None = None, open_end: bool = False
+) -> str:
     """``PATH#FRAGMENT`` for ``selection`` (see :func:`make_fragment`)."""
-    return f"{selection.source.path}#{make_fragment(selection, length=length, md5=md5, lines=lines)}"
+    fragment = make_fragment(selection, length=length, md5=md5, lines=lines, open_end=open_end)
+    return f"{selection.source.path}#{fragment}"
