@@ -83,6 +83,8 @@ class TextfragConfig(base.Config):
     """Larger quoted files are refused (bytes)."""
     pdi_map = c.Type(dict, default={})
     """Persistent Document Identifier (``pdi://...``) -> file under the root."""
+    caption = c.Choice(("path", "none"), default="path")
+    """A block whose alt text is empty has ``path`` (file and lines) for caption, or ``none``."""
 
 
 @dataclass
@@ -374,14 +376,17 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             return render.broken(f"{where}: {q.describe(where).split(': ', 1)[1]}", inline=not alone)
         try:
             classes = (img.get("class") or "").split()
+            numbered, number_from = _linenums(img.attrib) if alone else (False, None)
             ex = excerpt_of(
                 q,
                 caption=img.get("alt") or None,
+                auto_caption=self.config.caption == "path",
                 language=classes[0] if classes else None,
                 emphasize_in_excerpt=img.get("hl_lines") if alone else None,
                 source_url_template=self.config.source_url,
+                number_from=number_from,
             )
-            start = _linenums(img.attrib, ex.pieces[0].first_line) if alone else None
+            start = ex.pieces[0].number if numbered else None
         except TextFragError as err:
             failure = err.with_reference(err.reference or ref_text)
             self._report(where, failure, error=True)
@@ -497,11 +502,12 @@ def _front_matter_lines(page: Page, markdown: str) -> int:
     return 0
 
 
-def _linenums(attrs: dict[str, Any], first_line: int) -> int | None:
-    """attr_list's ``linenums`` (a bare word has no value, or itself): the file's own numbers, or a start."""
+def _linenums(attrs: dict[str, Any]) -> tuple[bool, int | None]:
+    """attr_list's ``linenums`` (a bare word has no value, or itself): whether lines are numbered, and
+    from which number (None: the file's own numbers)."""
     if "linenums" not in attrs:
-        return None
+        return False, None
     value = attrs["linenums"]
     if value is None or value in ("", "linenums", "source", "true"):
-        return first_line  # the source file's own numbers
-    return number(value, "linenums")
+        return True, None
+    return True, number(value, "linenums")

@@ -86,7 +86,7 @@ def block(e: Excerpt, anchor: str, *, highlighter: Highlighter, linenostart: int
     title = f'<span class="filename">{escape(e.caption)}{_permalink(anchor)}{_source_link(e.source_url, "view source")}</span>'
     codes = []
     for i, piece in enumerate(e.pieces):
-        start = None if linenostart is None else (linenostart if i == 0 else piece.first_line)
+        start = None if linenostart is None else (linenostart if i == 0 else piece.number)
         hl = list(piece.emphasized)
         if highlighter.kind == "plain" and start is None and not hl:
             codes.append(f'<pre><code class="language-{escape(e.language)}">{escape(piece.text)}</code></pre>')

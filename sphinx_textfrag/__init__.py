@@ -36,6 +36,7 @@ CONFIG_VALUES: tuple[tuple[str, Any, Literal["env"], tuple[type, ...], str], ...
     ("textfrag_source_url", None, "env", (str, type(None)), "template of a 'view source' link: {path}, {first}, {last}"),
     ("textfrag_max_size", textfrag.DEFAULT_MAX_SIZE, "env", (int,), "larger quoted files are refused (bytes)"),
     ("textfrag_pdi_map", {}, "env", (dict,), "Persistent Document Identifier (pdi://...) -> file under the root"),
+    ("textfrag_caption", "path", "env", (str,), "a block without :caption: has 'path' (file and lines) or 'none'"),
 )
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -49,6 +50,8 @@ def _check_config(app: Sphinx, config: Config) -> None:
         codec_name(config.textfrag_charset)
     except TextFragError as err:
         raise ConfigError(f"textfrag_charset: {err.message}") from None
+    if config.textfrag_caption not in ("path", "none"):
+        raise ConfigError(f"textfrag_caption must be 'path' or 'none', not {config.textfrag_caption!r}")
     if config.textfrag_max_size < 0:
         raise ConfigError(f"textfrag_max_size must not be negative, not {config.textfrag_max_size!r}")
     static = str(STATIC)

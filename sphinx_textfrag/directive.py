@@ -73,9 +73,13 @@ class TxtfragDirective(SphinxDirective):
     final_argument_whitespace = True  # so that a space in a reference gets textfrag's own message
     has_content = False
     option_spec = {
-        "caption": directives.unchanged,
+        "caption": lambda argument: (argument or "").strip(),
         "language": directives.unchanged_required,
         "linenos": directives.flag,
+        # literalinclude's: numbers from N (with :linenos:, implied as there), or the file's own (the default)
+        "lineno-start": directives.nonnegative_int,
+        "lineno-match": directives.flag,
+        "tab-width": directives.positive_int,
         "emphasize-lines": directives.unchanged_required,
         "dedent": _dedent_option,
         "name": directives.unchanged,
@@ -97,11 +101,15 @@ class TxtfragDirective(SphinxDirective):
         try:
             ex = excerpt_of(
                 q,
-                caption=self.options.get("caption") or None,
+                # an explicit empty :caption: is none, as literalinclude's; no :caption: follows textfrag_caption
+                caption=self.options.get("caption"),
+                auto_caption=self.config.textfrag_caption == "path",
                 language=self.options.get("language"),
                 emphasize=self.options.get("emphasize-lines"),
                 dedent_by=self.options["dedent"] if "dedent" in self.options else False,
                 source_url_template=self.config.textfrag_source_url,
+                number_from=self.options.get("lineno-start"),
+                tab_width=self.options.get("tab-width"),
             )
         except TextFragError as err:
             record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.arguments[0]), error=True)
@@ -112,8 +120,8 @@ class TxtfragDirective(SphinxDirective):
                 blocks.append(nodes.paragraph(ELISION, ELISION, classes=["txtfrag-elision"]))
             literal = nodes.literal_block(piece.text, piece.text)
             literal["language"] = ex.language
-            literal["linenos"] = "linenos" in self.options
-            literal["highlight_args"] = {"linenostart": piece.first_line}  # each piece numbered as in the file
+            literal["linenos"] = bool({"linenos", "lineno-start", "lineno-match"} & set(self.options))
+            literal["highlight_args"] = {"linenostart": piece.number}  # as in the file, unless :lineno-start:
             if piece.emphasized:
                 literal["highlight_args"]["hl_lines"] = list(piece.emphasized)
             literal["classes"] += self.options.get("class", [])

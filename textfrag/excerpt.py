@@ -38,6 +38,13 @@ class Piece:
     first_line: int
     #: lines to emphasize, 1-based within the piece (what Pygments' ``hl_lines`` takes)
     emphasized: tuple[int, ...] = ()
+    #: the number shown beside the first line when lines are numbered, when not the file's own
+    number_from: int | None = None
+
+    @property
+    def number(self) -> int:
+        """The number shown beside the first line when lines are numbered (the file's own by default)."""
+        return self.first_line if self.number_from is None else self.number_from
 
     @property
     def terminated(self) -> bool:
@@ -97,16 +104,35 @@ def excerpt_of(
     emphasize_in_excerpt: str | None = None,
     dedent_by: int | None | Literal[False] = False,
     source_url_template: str | None = None,
+    number_from: int | None = None,
+    tab_width: int | None = None,
+    auto_caption: bool = True,
 ) -> Excerpt:
     """The excerpt of ``q`` with the options a user wrote; :class:`TextFragError` for a bad option.
 
     ``emphasize`` names lines in the file's own numbers (``:emphasize-lines: 12,14-16``);
     ``emphasize_in_excerpt`` names them 1-based within the first piece, as pymdownx counts
     (``hl_lines="2 4-6"``). ``dedent_by``: False leaves the text, None removes the common indentation,
-    a number removes that many spaces. ``caption`` None is the default caption.
+    a number removes that many spaces. ``caption`` None (not written) is the path and lines, or none
+    without ``auto_caption``; "" (written empty) is none. Lines are numbered as
+    in the file, or from ``number_from`` on (``:lineno-start:``; the pieces of a disjoint selection
+    then count on from each other, as literalinclude numbers the lines it joins). ``tab_width``
+    expands tabs before anything is dedented, as literalinclude's ``:tab-width:`` does.
     """
     pieces = q.selections
     texts = [display_text(p.text) for p in pieces]
+    if tab_width is not None:
+        if not 1 <= tab_width <= 64:
+            raise TextFragError(f"tab-width {tab_width} is not a number of columns from 1 to 64")
+        texts = [t.expandtabs(tab_width) for t in texts]
+    numbers: list[int | None] = [None] * len(pieces)
+    if number_from is not None:
+        if number_from < 0:
+            raise TextFragError(f"lineno-start {number_from} is not a line number")
+        shown = number_from
+        for i, p in enumerate(pieces):
+            numbers[i] = shown
+            shown += max(1, p.last_line - p.first_line + 1)
     if dedent_by is not False:
         texts = [dedent(t, dedent_by) for t in texts]
     marks: list[list[int]] = [[] for _ in pieces]
@@ -117,8 +143,11 @@ def excerpt_of(
     ref = q.reference
     stale = q.stale
     return Excerpt(
-        pieces=tuple(Piece(t, p.first_line, tuple(m)) for t, p, m in zip(texts, pieces, marks, strict=True)),
-        caption=default_caption(list(pieces)) if caption is None else caption,
+        pieces=tuple(
+            Piece(t, p.first_line, tuple(m), number_from=n)
+            for t, p, m, n in zip(texts, pieces, marks, numbers, strict=True)
+        ),
+        caption=(default_caption(list(pieces)) if auto_caption else "") if caption is None else caption,
         anchor=anchor_id(ref),
         language=language or language_for(q.source.path),
         ref=ref.text.removeprefix("txtfrag:"),

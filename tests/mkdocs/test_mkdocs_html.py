@@ -128,3 +128,23 @@ def test_non_ascii_and_bom(site: Site, caplog: pytest.LogCaptureFixture) -> None
     el = site.soup().select_one(".txtfrag")
     assert excerpt_text(el) == "grüße\n"
     assert el["data-txtfrag-length"] == "6"
+
+
+def test_caption_none_leaves_blocks_without_alt_text_uncaptioned_and_keeps_written_ones(
+    site: Site, caplog: pytest.LogCaptureFixture
+) -> None:
+    site.config(DEFAULT.replace("  - textfrag\n", "  - textfrag:\n      caption: none\n"))
+    site.page("index.md", f"# T\n\n![](txtfrag:{REF}){{ linenums }}\n\n![Written](txtfrag:{REF})\n")
+    r = site.build(caplog)
+    assert r.ok, r.error
+    first, second = site.soup().select(".txtfrag")
+    assert first.select_one(".filename").get_text().strip("¶ ") == ""  # no caption text; the permalink stays
+    assert first.select_one("a.headerlink")["href"] == f"#{first['id']}"
+    assert second.select_one(".filename").get_text().startswith("Written")
+
+
+def test_caption_takes_path_or_none_only(site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    site.config(DEFAULT.replace("  - textfrag\n", "  - textfrag:\n      caption: nothing\n"))
+    site.page("index.md", "# T\n")
+    r = site.mkdocs("build")
+    assert r.returncode != 0 and "caption" in r.stderr and "Traceback" not in r.stderr
