@@ -135,12 +135,9 @@ def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str, 
     cur_lines = current.text.splitlines(keepends=True)
     n = max(1, len(old_lines))
     best_start, best_ratio = 0, -1.0
-    if window is not None:
-        n = max(1, len(window.text.splitlines()))
-        best_start, best_ratio = window.first_line - 1, 1.0
-        cur_lines = cur_lines if window.text else []
-    if window is not None:
-        pass
+    if window is not None:  # the lines the same open range quotes now, not the most similar ones
+        n = len(window.text.splitlines())
+        best_start = window.first_line - 1
     elif len(cur_lines) <= MAX_DIFF_SEARCH_LINES:
         matcher = difflib.SequenceMatcher(autojunk=False)
         matcher.set_seq2(old_lines)
