@@ -149,7 +149,7 @@ class Source:
     convert.
     """
 
-    __slots__ = ("path", "charset", "text", "md5", "size", "bom", "_line_starts", "_pairs", "_pair_chars", "_spent")
+    __slots__ = ("path", "charset", "text", "md5", "size", "bom", "_line_starts", "_pairs", "_pair_chars", "_spent", "_has_cr", "_length")
 
     #: Seconds that searches (match(), text directives) may spend on one file in one build, all together.
     SEARCH_BUDGET = 2.0
@@ -163,6 +163,8 @@ class Source:
         self._pairs: list[int] | None = None
         self._pair_chars: list[int] | None = None
         self._spent: float | None = None
+        self._has_cr: bool | None = None
+        self._length: int | None = None
 
     @contextmanager
     def searching(self) -> Iterator[float]:
@@ -232,7 +234,9 @@ class Source:
     @property
     def length(self) -> int:
         """Length in code points with each line ending counted once (RFC 5147 sections 2.1.2, 3.1)."""
-        return length_of(self.text)
+        if self._length is None:
+            self._length = length_of(self.text)
+        return self._length
 
     def _pair_list(self) -> tuple[list[int], list[int]]:
         if self._pairs is None:
@@ -240,16 +244,22 @@ class Source:
         assert self._pairs is not None and self._pair_chars is not None
         return self._pairs, self._pair_chars
 
+    def _two_char_endings(self) -> bool:
+        """Whether any CR is in the text (looked for once: every lookup after that is a bisection)."""
+        if self._has_cr is None:
+            self._has_cr = "\r" in self.text
+        return self._has_cr
+
     def index_of_char(self, position: int) -> int:
         """Index in :attr:`text` of RFC character position ``position`` (clamped to the end)."""
-        if "\r" not in self.text:
+        if not self._two_char_endings():
             return min(position, len(self.text))
         _, pair_chars = self._pair_list()
         return min(position + bisect_left(pair_chars, position), len(self.text))
 
     def char_of_index(self, index: int) -> int:
         """RFC character position of the boundary at ``index`` in :attr:`text`."""
-        if "\r" not in self.text:
+        if not self._two_char_endings():
             return index
         pairs, _ = self._pair_list()
         return index - bisect_left(pairs, index)
