@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import queue
 import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 if TYPE_CHECKING:
-    from concurrent.futures import Executor, Future
+    from concurrent.futures import Executor
 
 from . import __version__
 from ._parser import parse_reference
@@ -41,7 +43,33 @@ OK, STALE, BAD, INTERNAL = 0, 1, 2, 3
 WHERE_ARGV = "command line"
 
 
+class _Help(argparse.HelpFormatter):
+    """argparse's help, as wide as the terminal, measured without importing shutil (argparse's own way
+    pulls in shutil and its compression modules on every run, for help that is rarely printed)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None) -> None:
+        if width is None:
+            width = _columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size() gives it: COLUMNS, else standard output's, else 80."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         """Usage errors exit 2, as every bad usage does (argparse's default is also 2, but prints differently)."""
         self.print_usage(sys.stderr)
@@ -320,6 +348,38 @@ def _process_pool(workers: int) -> Executor | None:
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
 
 
+_Digests = list[tuple[str, "Digest | TextFragError"]]
+
+
+class _Threads:
+    """Threads that run jobs and put what each returns (or raises) on ``done``. Plain threads and a
+    queue: concurrent.futures would import logging and more on every ``check``, which costs more than a
+    small tree takes to hash."""
+
+    def __init__(self, workers: int, done: queue.SimpleQueue[object]) -> None:
+        self.inbox: queue.SimpleQueue[Callable[[], _Digests] | None] = queue.SimpleQueue()
+        self.done = done
+        self.threads = [threading.Thread(target=self._work, name=f"textfrag-digest-{i}", daemon=True) for i in range(workers)]
+        for thread in self.threads:
+            thread.start()
+
+    def submit(self, job: Callable[[], _Digests]) -> None:
+        self.inbox.put(job)
+
+    def _work(self) -> None:
+        while (job := self.inbox.get()) is not None:
+            try:
+                self.done.put(job())
+            except BaseException as failure:  # a bug: raised again in the main thread
+                self.done.put(failure)
+
+    def shutdown(self) -> None:
+        for _ in self.threads:
+            self.inbox.put(None)
+        for thread in self.threads:
+            thread.join()
+
+
 class _Digester:
     """Digests the quoted files on every core, as their paths are found, each file once.
 
@@ -342,8 +402,10 @@ class _Digester:
         self.small: list[str] = []  # not yet sent to a worker
         self.workers = _cores()
         self.processes: Executor | None = None
-        self.threads: Executor | None = None
-        self.jobs: dict[Future[list[tuple[str, Digest | TextFragError]]], int] = {}  # -> how many files
+        self.threads: _Threads | None = None
+        self.done: queue.SimpleQueue[object] = queue.SimpleQueue()  # what each job gave, as it ends
+        self.jobs = 0  # sent
+        self.files = 0  # in the jobs sent
 
     def add(self, path: str) -> None:
         """Queue a quoted file for digesting (each path once)."""
@@ -365,35 +427,39 @@ class _Digester:
 
     def _send(self, paths: list[str], *, threads: bool) -> None:
         a = self.args
+        job = partial(digest_batch, str(a.root), a.charset, a.max_size, paths)
         if not threads and self.threads is None and self.processes is None:
             self.processes = _process_pool(self.workers)
         if threads or self.processes is None:
             if self.threads is None:
-                from concurrent.futures import ThreadPoolExecutor
-
-                self.threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="textfrag-digest")
-            pool = self.threads
+                self.threads = _Threads(self.workers, self.done)
+            self.threads.submit(job)
         else:
-            pool = self.processes
-        self.jobs[pool.submit(digest_batch, str(a.root), a.charset, a.max_size, paths)] = len(paths)
+            self.processes.submit(job).add_done_callback(self.done.put)
+        self.jobs += 1
+        self.files += len(paths)
 
     def finish(self) -> None:
         """Wait for the workers and record every digest in the cache (the rest are digested on first use)."""
         if self.jobs and self.small:
             self._send(self.small, threads=self.threads is not None)
             self.small = []
-        from concurrent.futures import as_completed
-
-        done, total = 0, sum(self.jobs.values())
-        for job in as_completed(self.jobs):
-            for path, entry in job.result():
-                self.cache.add_digest(path, entry)
-            done += self.jobs[job]
-            if self.progress is not None:
-                self.progress.show(f"hashed {done}/{total} files")
-        for pool in (self.threads, self.processes):
-            if pool is not None:
-                pool.shutdown()
+        hashed = 0
+        try:
+            for _ in range(self.jobs):
+                result = self.done.get()
+                if isinstance(result, BaseException):
+                    raise result
+                digests = cast("_Digests", result if isinstance(result, list) else result.result())  # type: ignore[attr-defined]
+                for path, entry in digests:
+                    self.cache.add_digest(path, entry)
+                hashed += len(digests)
+                if self.progress is not None:
+                    self.progress.show(f"hashed {hashed}/{self.files} files")
+        finally:
+            for pool in (self.threads, self.processes):
+                if pool is not None:
+                    pool.shutdown()
 
 
 @dataclass

@@ -144,8 +144,7 @@ def excerpt_of(
     stale = q.stale
     return Excerpt(
         pieces=tuple(
-            Piece(t, p.first_line, tuple(m), number_from=n)
-            for t, p, m, n in zip(texts, pieces, marks, numbers, strict=True)
+            Piece(t, p.first_line, tuple(m), number_from=n) for t, p, m, n in zip(texts, pieces, marks, numbers, strict=True)
         ),
         caption=(default_caption(list(pieces)) if auto_caption else "") if caption is None else caption,
         anchor=anchor_id(ref),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -431,7 +431,11 @@ def _default_role_at(changes: list[tuple[int, bool]], offset: int) -> bool:
 def scan_text(text: str, file: str, suffix: str) -> list[Found]:
     """References in ``text``, read as reStructuredText or Markdown by ``suffix``."""
     found = scan_rst(text, file) if suffix.lower() in RST_SUFFIXES else scan_markdown(text, file)
-    return [replace(f, column=f.start - text.rfind("\n", 0, f.start)) for f in found]
+    # built again, not dataclasses.replace(f, column=...), which costs ten times as much per reference
+    return [
+        Found(f.file, f.line, f.text, f.start, f.end, f.kind, f.span, f.label, f.start - text.rfind("\n", 0, f.start))
+        for f in found
+    ]
 
 
 def read_text(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE) -> str:

@@ -149,7 +149,10 @@ class Source:
     convert.
     """
 
-    __slots__ = ("path", "charset", "text", "md5", "size", "bom", "_line_starts", "_pairs", "_pair_chars", "_spent", "_has_cr", "_length")
+    __slots__ = (
+        *("path", "charset", "text", "md5", "size", "bom"),
+        *("_line_starts", "_pairs", "_pair_chars", "_spent", "_has_cr", "_length"),
+    )
 
     #: Seconds that searches (match(), text directives) may spend on one file in one build, all together.
     SEARCH_BUDGET = 2.0

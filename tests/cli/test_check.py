@@ -145,3 +145,29 @@ def test_large_files_are_hashed_on_every_core_each_once_with_the_same_results(
     assert "index.md:5: txtfrag:src/c.txt#" in report and "stale" in report
     assert "index.md:7: txtfrag:src/link.txt#line=0,1: 'src/link.txt' resolves outside the root" in report
     assert "index.md:1:" not in report and "index.md:3:" not in report  # a.txt and b.txt are current
+
+
+def test_a_bug_in_a_hashing_thread_is_an_internal_error_not_a_hang(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a digest worker raises that is not a user's problem reaches the main thread: exit 3, the
+    bug named, and the run ends (no worker left waiting)."""
+    import threading
+
+    import textfrag.cli
+    from textfrag.source import Digest
+
+    data = b"x" * (2 << 20) + b"\n"
+    (tmp_path / "big.txt").write_bytes(data)
+    digest = Digest.of("big.txt", data)
+    (tmp_path / "index.md").write_text(f"![b](txtfrag:big.txt#line=0,1;length={digest.length};md5={digest.md5})\n")
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("a bug in hashing")
+
+    monkeypatch.setattr(textfrag.cli, "digest_batch", broken)
+    monkeypatch.chdir(tmp_path)
+    before = threading.active_count()
+    err = io.StringIO()
+    code = textfrag.cli.main(["check", "--root", ".", "index.md"], stdout=io.StringIO(), stderr=err)
+    assert code == 3
+    assert "internal error" in err.getvalue() and "RuntimeError: a bug in hashing" in err.getvalue()
+    assert threading.active_count() == before
