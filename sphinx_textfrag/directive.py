@@ -14,6 +14,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from textfrag import Quote, Reference, TextFragError, parse_reference, quote
 from textfrag.excerpt import ELISION, Excerpt, excerpt_of
+from textfrag.intent import Intent, disagreement
 from textfrag.present import unique_anchor
 from textfrag.quote import quoted_path
 
@@ -84,6 +85,13 @@ class TxtfragDirective(SphinxDirective):
         "dedent": _dedent_option,
         "name": directives.unchanged,
         "class": directives.class_option,
+        # the intent: why these lines (literalinclude's selection options); the reference pins them
+        "pyobject": directives.unchanged_required,
+        "start-after": directives.unchanged_required,
+        "start-at": directives.unchanged_required,
+        "end-before": directives.unchanged_required,
+        "end-at": directives.unchanged_required,
+        "lines": directives.unchanged_required,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -99,6 +107,11 @@ class TxtfragDirective(SphinxDirective):
         if q is None:
             return [_broken(self.arguments[0])]
         try:
+            intent = Intent.from_options(self.options)
+            if intent is not None and q.stale is None:  # a stale quote is reported already
+                why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent)
+                if why is not None:
+                    raise TextFragError(why)
             ex = excerpt_of(
                 q,
                 # an explicit empty :caption: is none, as literalinclude's; no :caption: follows textfrag_caption
@@ -136,6 +149,11 @@ class TxtfragDirective(SphinxDirective):
         block["txtfrag_caption"] = ex.caption
         anchor_and_data(block, ex, self.state.document)
         self.add_name(block)
+        for name in block["names"]:  # :name: is an id too, as literalinclude's (links to #name keep working)
+            named = nodes.make_id(name)
+            if named and named not in self.state.document.ids:
+                block["ids"].append(named)
+                self.state.document.ids[named] = block
         return [block]
 
 

@@ -126,8 +126,9 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
     config: BuildConfig | None = None
     if args.config is not None:
         config = read_config(Path(args.config))
-    elif args.root is None and args.command in ("check", "update"):
+    elif args.root is None and args.command in ("check", "update", "migrate"):
         config = discover([Path(p) for p in args.paths])
+    args.build_config = config
     quiet = getattr(args, "format", None) in ("json", "sarif") or getattr(args, "quiet", False)
     if config is not None and err is not None and not quiet:
         print(f"textfrag: using the configuration in {config.describe()}", file=err)
@@ -223,6 +224,27 @@ def build_parser() -> argparse.ArgumentParser:
     _output(update)
     update.add_argument("--write", action="store_true", help="rewrite the files (atomically); default: show a diff")
     update.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
+
+    migrate = sub.add_parser(
+        "migrate",
+        help="turn literalinclude directives into txtfrag references that show the same excerpts",
+        description=(
+            "Replace each literalinclude (reStructuredText and MyST) under the paths with a txtfrag directive "
+            "pinned with length and md5 that shows the same excerpt: text, line numbers, emphasized lines, "
+            "caption or none, language. An include that would look different is listed with the reason and left "
+            "as it is. Without --write, print the diff and change nothing."
+        ),
+    )
+    _common(migrate)
+    migrate.add_argument(
+        "--srcdir",
+        metavar="DIR",
+        default=None,
+        help="Sphinx's source folder, where '/path' arguments start (default: the folder of conf.py, else .)",
+    )
+    migrate.add_argument("--write", action="store_true", help="rewrite the files (atomically); default: show a diff")
+    migrate.add_argument("-q", "--quiet", action="store_true", help="print only what is left as it is, and the diff")
+    migrate.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
     return parser
 
 
@@ -699,7 +721,71 @@ def _stale_after_writing(
     return found
 
 
-COMMANDS = {"show": _show, "make": _make, "check": _check, "update": _update}
+def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Convert literalinclude directives; list what cannot be; change nothing else."""
+    from .migrate import convert, find_includes
+    from .rewrite import apply_edits, read_doc, unified_diff, write_atomic
+
+    cache = _cache(args)
+    config: BuildConfig | None = args.build_config
+    srcdir = Path(args.srcdir) if args.srcdir else (config.path.parent if config and config.path.suffix == ".py" else Path("."))
+    language = (config.highlight_language if config else None) or "default"
+    style = _terminal(args, err)[1]
+    found = converted = left = files = written = 0
+    problems = 0
+
+    def say(where: str, text: str, color: str | None = None) -> None:
+        print(f"{style.paint(where, 'bold')}: {style.paint(text, color) if color else text}", file=err)
+
+    for path in doc_files((Path(p) for p in args.paths), lambda folder, e: None):
+        shown = _shown(path)
+        try:
+            doc = read_doc(path, shown, args.max_size)
+        except TextFragError as unreadable:
+            say(shown, unreadable.message, "red")
+            problems += 1
+            continue
+        includes = find_includes(doc.text, shown, path.suffix)
+        if not includes:
+            continue
+        found += len(includes)
+        for include in includes:
+            outcome = convert(include, path, cache, srcdir=srcdir, doc_text=doc.text, highlight_language=language)
+            where = f"{shown}:{include.line}"
+            what = f"literalinclude {include.argument}"
+            if outcome.replacement is None:
+                left += 1
+                say(where, f"{what}: left as it is: {outcome.reason}", "yellow")
+                continue
+            converted += 1
+            doc.edits.append((include.start, include.end, outcome.replacement))
+            for note in outcome.notes:
+                say(where, f"{what}: {note}", "yellow")
+        if not doc.edits:
+            continue
+        files += 1
+        new_text = apply_edits(doc)
+        if args.write:
+            try:
+                write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
+                written += 1
+            except TextFragError as failure:
+                say(shown, failure.message, "red")
+                problems += 1
+        else:
+            out.write(Style(out).diff(unified_diff(doc, new_text, shown)))
+    done = (
+        f"converted {converted} in {_plural(written, 'file')}"
+        if args.write
+        else (f"{converted} would be converted in {_plural(files, 'file')} (run with --write)")
+    )
+    summary = f"textfrag migrate: {_plural(found, 'literalinclude')}: {done}; {left} left as they are"
+    if not args.quiet:
+        print(summary, file=err)
+    return BAD if problems else OK
+
+
+COMMANDS = {"show": _show, "make": _make, "check": _check, "update": _update, "migrate": _migrate}
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:

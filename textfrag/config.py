@@ -29,6 +29,8 @@ class BuildConfig:
     charset: str | None = None
     max_size: int | None = None
     pdi_map: dict[str, str] = field(default_factory=dict)
+    #: Sphinx's highlight_language (what literalinclude highlights in without :language:), when set
+    highlight_language: str | None = None
 
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
@@ -68,7 +70,7 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id
-            if name.startswith("textfrag_"):
+            if name.startswith("textfrag_") or name == "highlight_language":
                 try:
                     values[name] = ast.literal_eval(node.value)
                 except ValueError:
@@ -78,7 +80,12 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
                     ) from None
     root = path.parent / str(values.get("textfrag_root", "."))  # as Sphinx does: from the folder of conf.py
     return BuildConfig(
-        path, root, values.get("textfrag_charset"), values.get("textfrag_max_size"), dict(values.get("textfrag_pdi_map", {}))
+        path,
+        root,
+        values.get("textfrag_charset"),
+        values.get("textfrag_max_size"),
+        dict(values.get("textfrag_pdi_map", {})),
+        values.get("highlight_language"),
     )
 
 

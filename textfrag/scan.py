@@ -19,14 +19,24 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .errors import DecodeError
 from .source import DEFAULT_MAX_SIZE, read_regular
 
 FoundKind = Literal["directive", "role", "image", "link", "definition", "file"]
 
-__all__ = ["Found", "FoundKind", "scan_text", "scan_file", "read_text", "doc_files", "RST_SUFFIXES", "MD_SUFFIXES"]
+__all__ = [
+    *("Directive", "code_directives"),
+    "Found",
+    "FoundKind",
+    "scan_text",
+    "scan_file",
+    "read_text",
+    "doc_files",
+    "RST_SUFFIXES",
+    "MD_SUFFIXES",
+]
 
 RST_SUFFIXES = frozenset({".rst", ".rest"})
 MD_SUFFIXES = frozenset({".md", ".markdown", ".myst"})
@@ -53,6 +63,25 @@ class Found:
     label: str = ""
     #: 1-based column of the reference text in its line (code points)
     column: int = 0
+
+
+class Directive(NamedTuple):
+    """A directive met outside code (``literalinclude``...), for ``textfrag migrate``."""
+
+    name: str  # lower case
+    line: int  # 1-based
+    offset: int  # of the start of its first line
+    fence: str  # MyST: the fence that opens it (``````` or ``:::``); "" in reStructuredText
+
+
+def code_directives(text: str, suffix: str) -> list[Directive]:
+    """The directives in ``text`` that are not inside code, comments or literal blocks, in order."""
+    directives: list[Directive] = []
+    if suffix.lower() in RST_SUFFIXES:
+        scan_rst(text, "<text>", directives)
+    else:
+        _md_blocks(text, "<text>", [], directives)
+    return directives
 
 
 def _mask(text: str, spans: list[tuple[int, int]]) -> str:
@@ -143,7 +172,7 @@ def _width(line: str) -> int:
     return col
 
 
-def _md_blocks(text: str, file: str, found: list[Found]) -> str:
+def _md_blocks(text: str, file: str, found: list[Found], directives: list[Directive] | None = None) -> str:
     """Mask code (fenced, indented, verbatim MyST directives) and HTML comments; collect MyST
     directives; return the masked text (same length, same line breaks).
 
@@ -191,6 +220,8 @@ def _md_blocks(text: str, file: str, found: list[Found]) -> str:
             info = m.group(3)
             d = _MYST_DIRECTIVE_NAME.match(info)
             name = d.group(1).lower() if d else None
+            if d is not None and directives is not None and name is not None:
+                directives.append(Directive(name, number, offset, m.group(2)))
             if d is not None and name == "txtfrag" and d.group(2).strip():
                 arg = d.group(2).strip().split()[0]
                 ref_start = offset + body.index(info) + d.start(2) + (len(d.group(2)) - len(d.group(2).lstrip()))
@@ -324,7 +355,7 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def scan_rst(text: str, file: str = "<text>") -> list[Found]:
+def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None = None) -> list[Found]:
     """References in a reStructuredText text, in order of appearance.
 
     As docutils reads them: directive names and role names in any case, a directive's argument on its
@@ -384,6 +415,8 @@ def scan_rst(text: str, file: str = "<text>") -> list[Found]:
         if r:
             default_role.append((offset, r.group(1).lower() == "txtfrag"))
         e = _RST_EXPLICIT.match(body)
+        if e and e.group(2) is not None and directives is not None:
+            directives.append(Directive(e.group(2).lower(), number, offset, ""))
         if e and (e.group(2) is None or e.group(2).lower() in _RST_CODE_DIRECTIVES):
             is_comment = e.group(2) is None and not re.match(r"\s*\.\.\s+(?:_|\[|\|)", body)
             if is_comment or e.group(2) is not None:

@@ -1,0 +1,210 @@
+"""``textfrag migrate`` (issue 12): literalinclude directives, in reStructuredText and MyST, become txtfrag
+references; the site built before and after shows, block by block, the same text, line numbers,
+emphasized lines, caption and language. What cannot look the same is listed and left as it is."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from .conftest import Site
+from .test_literalinclude_parity import shown
+
+MODULE = '''\
+"""A module."""
+
+import os
+
+
+def helper(x):
+    # a comment
+    return x + 1
+
+
+@decorate
+def decorated(a, b):
+    """Doc."""
+    if a:
+        return b
+    return a
+
+    # trailing comment, not part of it
+
+
+class Greeter:
+    """Greets."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def greet(self):
+        print("hello", self.name)
+        # END greet
+        return self.name
+
+
+# START main
+def main():
+\tGreeter("x").greet()
+# END main
+'''
+
+#: literalinclude options (each converted, then compared block by block)
+CONVERTED = [
+    "",
+    ":caption:",
+    ":caption: Given",
+    ":language: text",
+    ":lines: 4-8",
+    ":lines: 10-",
+    ":lines: -3\n   :linenos:",
+    ":pyobject: helper",
+    ":pyobject: decorated\n   :lineno-match:",
+    ":pyobject: Greeter.greet\n   :dedent: 4\n   :emphasize-lines: 2",
+    ":pyobject: Greeter\n   :lines: 3-5\n   :lineno-start: 7",
+    ":start-after: START main\n   :end-before: END main\n   :tab-width: 4",
+    ":start-at: def greet\n   :end-at: # END greet\n   :linenos:\n   :emphasize-lines: 1,3",
+    ":start-after: # START main",
+    ":lines: 2-6\n   :emphasize-lines: 1,9\n   :name: named-block\n   :class: extra",
+]
+
+#: literalinclude options that cannot look the same: each is left as it is, with its reason
+LEFT = {
+    ":prepend: # before": ":prepend: cannot be converted",
+    ":lines: 1,3": "not one run",
+    ":pyobject: missing": "no Python object named 'missing'",
+}
+
+
+def _page(title: str, includes: list[str], prefix: str = "") -> str:
+    parts = [f"{title}\n{'=' * len(title)}\n\n"]
+    for i, options in enumerate(includes):
+        body = f"\n   {options}" if options else ""
+        parts.append(f"Case {i}\n\n.. literalinclude:: {prefix}../src/mod.py{body}\n\n")
+    return "".join(parts)
+
+
+def _blocks(soup: BeautifulSoup) -> list[dict[str, object]]:
+    body = soup.select_one("div[role=main], div.body")
+    assert body is not None
+    found = [
+        b
+        for b in body.select("div.literal-block-wrapper, div[class*=highlight-]")
+        if not b.find_parent(class_="literal-block-wrapper")
+    ]
+    out = []
+    for block in found:
+        seen = shown(block)
+        ids = [block.get("id")] + [s.get("id") for s in block.select("[id]")]
+        seen["named"] = "named-block" in ids
+        seen["extra"] = "extra" in " ".join(
+            block.get("class", []) + [c for p in block.select("pre, div") for c in p.get("class", [])]
+        )
+        out.append(seen)
+    return out
+
+
+def _myst(includes: list[str]) -> str:
+    parts = ["# MyST page\n\n"]
+    for options in includes:
+        lines = "".join(line.strip() + "\n" for line in options.splitlines()) if options else ""
+        parts.append(f"```{{literalinclude}} ../src/mod.py\n{lines}```\n\n")
+    return "".join(parts)
+
+
+def test_migrate_converts_literalincludes_and_the_site_shows_the_same_excerpts(site: Site) -> None:
+    from textfrag.cli import main
+
+    site.write("src/mod.py", MODULE)
+    site.write("docs/conf.py", (site.docs / "conf.py").read_text() + "highlight_language = 'python'\n")
+    site.page("index.rst", _page("Migrated", CONVERTED + list(LEFT)) + ".. toctree::\n\n   myst\n")
+    site.page("myst.md", _myst(CONVERTED[:6]))
+    before = site.build(fresh=True)
+    assert before.statuscode == 0, before.warnings
+    expected = {page: _blocks(before.soup(page)) for page in ("index", "myst")}
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["migrate", "--config", str(site.docs / "conf.py"), "--write", str(site.docs)], stdout=out, stderr=err)
+    report = err.getvalue()
+    assert code == 0, report
+    total = len(CONVERTED) + len(LEFT) + 6
+    assert f"textfrag migrate: {total} literalincludes: converted {len(CONVERTED) + 6} in 2 files; {len(LEFT)} left" in report
+    for reason in LEFT.values():
+        assert reason in report
+    # an emphasized line past the excerpt: literalinclude ignores it; migrate says so and drops it
+    assert ":emphasize-lines: 1,9: line 9 is past the end of the excerpt (5 lines)" in report
+
+    index = (site.docs / "index.rst").read_text()
+    assert index.count(".. literalinclude::") == len(LEFT) and index.count(".. txtfrag::") == len(CONVERTED)
+    assert ".. txtfrag:: src/mod.py#line=0,;length=" in index  # the whole file: open to the end
+    assert ":pyobject: Greeter.greet" in index  # the intent stays beside the pin
+    myst = (site.docs / "myst.md").read_text()
+    assert myst.count("```{txtfrag} src/mod.py#") == 6 and "literalinclude" not in myst
+
+    after = site.build(fresh=True)
+    assert after.statuscode == 0, after.warnings
+    # only the include left as it is warns, as it did before
+    assert [w for w in after.warnings.splitlines() if "WARNING" in w and "Object named 'missing'" not in w] == []
+    for page, blocks in expected.items():
+        now = _blocks(after.soup(page))
+        assert len(now) == len(blocks)
+        for i, (old, new) in enumerate(zip(blocks, now, strict=True)):
+            assert new == old, f"{page} block {i}"
+
+    # and it is pinned: check passes now, and fails once the quoted file changes
+    assert (
+        main(["check", "--config", str(site.docs / "conf.py"), str(site.docs)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    )
+    site.write("src/mod.py", MODULE.replace("return x + 1", "return x + 2"))
+    assert (
+        main(["check", "--config", str(site.docs / "conf.py"), str(site.docs)], stdout=io.StringIO(), stderr=io.StringIO()) == 1
+    )
+
+
+def test_migrate_without_write_prints_a_diff_and_changes_nothing(site: Site, tmp_path: Path) -> None:
+    site.write("src/mod.py", MODULE)
+    site.page("index.rst", _page("T", [":pyobject: helper"]))
+    page = site.docs / "index.rst"
+    before = page.read_bytes()
+    result = subprocess.run(
+        [sys.executable, "-m", "textfrag", "migrate", "--root", str(site.root), "--srcdir", str(site.docs), str(page)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert page.read_bytes() == before
+    assert "-.. literalinclude:: ../src/mod.py" in result.stdout
+    assert "+.. txtfrag:: src/mod.py#line=5,8;length=" in result.stdout
+    assert "\n    :pyobject: helper\n" in result.stdout  # the intent stays (a line of context)
+    assert "1 would be converted in 1 file (run with --write)" in result.stderr
+
+
+def test_a_literalinclude_shown_as_code_is_not_migrated(site: Site) -> None:
+    from textfrag.cli import main
+
+    site.write("src/mod.py", MODULE)
+    text = "T\n=\n\n.. code-block:: rst\n\n   .. literalinclude:: ../src/mod.py\n\n::\n\n   .. literalinclude:: ../src/mod.py\n"
+    site.page("index.rst", text)
+    err = io.StringIO()
+    assert main(["migrate", "--root", str(site.root), "--write", str(site.docs)], stdout=io.StringIO(), stderr=err) == 0
+    assert (site.docs / "index.rst").read_text() == text
+    assert "0 literalincludes" in err.getvalue()
+
+
+def test_the_intent_must_agree_with_the_pin(site: Site) -> None:
+    """A :pyobject: that selects other lines than the reference pins fails the build, saying both."""
+    from textfrag import Source
+    from textfrag.quote import make_reference
+    from textfrag.selection import select_lines
+
+    site.write("src/mod.py", MODULE)
+    ref = make_reference(select_lines(Source("src/mod.py", MODULE.encode()), 6, 8), lines=True)
+    site.page("index.rst", f"T\n=\n\n.. txtfrag:: {ref}\n   :pyobject: decorated\n")
+    result = site.build(fresh=True)
+    assert result.statuscode != 0 or "ERROR" in result.warnings or "WARNING" in result.warnings
+    assert "the reference pins lines 6-8, but :pyobject: decorated selects lines 11-16" in result.warnings

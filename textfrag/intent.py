@@ -1,0 +1,217 @@
+"""Selection intents: what a quote means to select, in literalinclude's words.
+
+A reference pins its text with an RFC 5147 range and integrity checks; that is what is verified, so a
+build fails when the file changes. An *intent* says what the range was chosen to be: a Python object
+(``:pyobject: Class.method``) or the lines between markers (``:start-after:``, ``:start-at:``,
+``:end-before:``, ``:end-at:``), with the meaning and in the order Sphinx's ``literalinclude`` gives
+them: the object first, then the start marker, then the end marker, each within what the one before
+kept. An intent never widens or moves what is shown: the engines check that it still selects the pinned
+lines (while the file is current), and ``textfrag migrate`` uses it to pin the range in the first place.
+
+Lines here are literalinclude's: the file's text with its line endings read as ``\\n``, split where
+Python's ``str.splitlines`` splits. Where that differs from RFC 5147's lines (a form feed, a vertical
+tab, a Unicode line or paragraph separator), :func:`intent_lines` refuses rather than guess.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .errors import TextFragError
+
+__all__ = [
+    *("Intent", "INTENT_OPTIONS", "disagreement", "intent_lines", "parse_line_spec"),
+    *("python_objects", "signature_cut", "splitlines_agree"),
+]
+
+#: the directive options that state an intent, in the order literalinclude applies them
+INTENT_OPTIONS = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines")
+
+# characters str.splitlines() ends a line at that RFC 5147 (CR, LF, NEL) does not
+_OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\u2028", "\u2029")
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What a quote was chosen to be (options of the ``txtfrag`` directive, as literalinclude's)."""
+
+    pyobject: str | None = None
+    start_after: str | None = None
+    start_at: str | None = None
+    end_before: str | None = None
+    end_at: str | None = None
+    #: literalinclude's ``:lines:`` within what the others keep (1-based, ``1,3-5,7-``)
+    lines: str | None = None
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, object]) -> Intent | None:
+        """The intent stated by directive options (None when they state none); :class:`TextFragError`
+        for a pair literalinclude refuses too."""
+        given = {name: options[name] for name in INTENT_OPTIONS if options.get(name) not in (None, "")}
+        if not given:
+            return None
+        for a, b in (("start-after", "start-at"), ("end-before", "end-at")):
+            if a in given and b in given:
+                raise TextFragError(f"use :{a}: or :{b}:, not both")
+        return cls(**{name.replace("-", "_"): str(value) for name, value in given.items()})
+
+    def options(self) -> list[tuple[str, str]]:
+        """The directive options that state this intent, in literalinclude's order."""
+        values = (self.pyobject, self.start_after, self.start_at, self.end_before, self.end_at, self.lines)
+        return [(name, value) for name, value in zip(INTENT_OPTIONS, values, strict=True) if value is not None]
+
+    def __str__(self) -> str:
+        return " ".join(f":{name}: {value}" for name, value in self.options())
+
+
+def splitlines_agree(text: str) -> bool:
+    """Whether literalinclude's lines of ``text`` are its RFC 5147 lines (no form feed and the like)."""
+    return not any(ch in text for ch in _OTHER_BREAKS)
+
+
+def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = None) -> list[int]:
+    """The 1-based numbers of the file's lines that literalinclude keeps for ``intent`` and then
+    ``lines`` (1-based positions within what the intent kept, as its ``:lines:`` counts), in order.
+
+    ``text`` is the file's decoded text. :class:`TextFragError` says why nothing can be selected (an
+    object or a marker not found, a line past the end), in literalinclude's terms.
+    """
+    if not splitlines_agree(text):
+        raise TextFragError(
+            "the file has a form feed, vertical tab or Unicode line separator, which literalinclude counts as a "
+            "line ending and RFC 5147 does not: its line numbers would disagree"
+        )
+    content = text.replace("\r\n", "\n").replace("\r", "\n").splitlines()
+    kept = list(range(1, len(content) + 1))
+    if intent is not None:
+        if intent.pyobject is not None:
+            objects = python_objects(text)
+            if intent.pyobject not in objects:
+                raise TextFragError(f"no Python object named {intent.pyobject!r} in the file")
+            first, last, _ = objects[intent.pyobject]
+            kept = kept[first - 1 : last]
+        start, inclusive = (intent.start_at, True) if intent.start_at is not None else (intent.start_after, False)
+        if start is not None:
+            at = next((i for i, n in enumerate(kept) if start in content[n - 1]), None)
+            if at is None:
+                raise TextFragError(f"the {'start-at' if inclusive else 'start-after'} text {start!r} is not in the file")
+            kept = kept[at:] if inclusive else kept[at + 1 :]
+        end, inclusive = (intent.end_at, True) if intent.end_at is not None else (intent.end_before, False)
+        if end is not None:
+            # end-before never ends before the first line kept (literalinclude looks on past it)
+            hits = [i for i, n in enumerate(kept) if end in content[n - 1] and (inclusive or i > 0)]
+            if not hits:
+                raise TextFragError(f"the {'end-at' if inclusive else 'end-before'} text {end!r} is not in the file")
+            kept = kept[: hits[0] + 1] if inclusive else kept[: hits[0]]
+    if intent is not None and intent.lines is not None:
+        lines = parse_line_spec(intent.lines, len(kept)) if lines is None else lines
+    if lines is not None:
+        past = [n for n in lines if n > len(kept)]
+        if past:
+            raise TextFragError(f"line {past[0]} is past the end of what is selected ({len(kept)} lines)")
+        kept = [kept[n - 1] for n in lines]
+    if not kept:
+        raise TextFragError("no line is selected")
+    return kept
+
+
+def parse_line_spec(spec: str, total: int) -> list[int]:
+    """literalinclude's ``:lines:`` (``1,3-5,7-``, ``-3``): 1-based numbers in the order written;
+    :class:`TextFragError` for a malformed one."""
+    out: list[int] = []
+    for part in spec.split(","):
+        part = part.strip()
+        try:
+            if part.isdigit():
+                out.append(int(part))
+            elif part.startswith("-") and part[1:].strip().isdigit():
+                out.extend(range(1, int(part[1:]) + 1))
+            elif part.endswith("-") and part[:-1].strip().isdigit():
+                out.extend(range(int(part[:-1]), total + 1))
+            elif "-" in part:
+                a, b = part.split("-", 1)
+                first, last = int(a), int(b)
+                if first > last:
+                    raise ValueError
+                out.extend(range(first, last + 1))
+            else:
+                raise ValueError
+        except ValueError:
+            raise TextFragError(f"invalid :lines: {spec!r}") from None
+        if out and (out[-1] > 10**7 or out[0] < 1):
+            raise TextFragError(f"invalid :lines: {spec!r}")
+    return out
+
+
+def python_objects(text: str) -> dict[str, tuple[int, int, int]]:
+    """Dotted names of the classes and functions of a Python module -> their first and last line and
+    the line of their name,
+    as literalinclude's ``:pyobject:`` finds them: from the first decorator to the last line of the
+    body (trailing comments and blank lines not included); functions nested directly in a function
+    are not listed. :class:`TextFragError` when the text is not Python."""
+    try:
+        tree = ast.parse(text.replace("\r\n", "\n").replace("\r", "\n"))
+    except (SyntaxError, ValueError) as exc:
+        raise TextFragError(f"the file is not Python that parses ({exc.__class__.__name__}: {exc})") from None
+    found: dict[str, tuple[int, int, int]] = {}
+
+    def visit(body: list[ast.stmt], context: tuple[str, ...], in_function: bool) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = (*context, node.name)
+                is_function = not isinstance(node, ast.ClassDef)
+                if not (in_function and is_function):
+                    first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+                    found[".".join(name)] = (first, node.end_lineno or node.lineno, node.lineno)
+                visit(node.body, name, is_function)
+            else:
+                for field in ("body", "handlers", "cases", "orelse", "finalbody"):  # in the order of the text
+                    inner = getattr(node, field, None)
+                    if isinstance(inner, list):
+                        blocks = [getattr(n, "body", None) for n in inner] if field in ("handlers", "cases") else [inner]
+                        for block in blocks:
+                            if isinstance(block, list):
+                                visit(block, context, False)
+
+    visit(tree.body, (), False)
+    return found
+
+
+def signature_cut(text: str) -> set[int]:
+    """Lines of ``def``/``class`` names where Sphinx's ``:pyobject:`` stops at the name's own line: it
+    reads the first ``:`` after the name (in a multi-line signature, often an annotation's) as the end
+    of the signature, and anything but a line ending after it as a one-line body. ``textfrag migrate``
+    reports those includes instead of converting them, since literalinclude shows a cut definition."""
+    import io
+    import tokenize
+
+    cut: set[int] = set()
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text.replace("\r\n", "\n").replace("\r", "\n")).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return cut
+    for i, tok in enumerate(tokens[:-1]):
+        if tok.type != tokenize.NAME or tok.string not in ("def", "class") or tokens[i + 1].type != tokenize.NAME:
+            continue
+        name = tokens[i + 1]
+        j = i + 2
+        while j < len(tokens) and not (tokens[j].type == tokenize.OP and tokens[j].string == ":"):
+            j += 1
+        after = tokens[j + 1] if j + 1 < len(tokens) else None
+        if after is not None and after.type not in (tokenize.COMMENT, tokenize.NEWLINE):
+            cut.add(name.start[0])
+    return cut
+
+
+def disagreement(text: str, first: int, last: int, intent: Intent) -> str | None:
+    """Why a pinned range (lines ``first`` to ``last``, 1-based) is not what ``intent`` selects in the
+    file's current ``text``; None when they agree. For a file that has not changed since the pin."""
+    try:
+        kept = intent_lines(text, intent)
+    except TextFragError as why:
+        return f"{intent} no longer selects anything: {why.message}"
+    if (kept[0], kept[-1]) == (first, last):
+        return None
+    return f"the reference pins lines {first}-{last}, but {intent} selects lines {kept[0]}-{kept[-1]}"

@@ -1,0 +1,305 @@
+"""``textfrag migrate``: turn ``literalinclude`` directives into ``txtfrag`` references that show the
+same excerpts (text, line numbers, emphasized lines, caption or none, language), pinned with length and
+md5.
+
+reStructuredText (``.. literalinclude:: PATH``) and MyST (```` ```{literalinclude} PATH ````, with
+``:option: value`` lines) are read where Sphinx reads them: never inside code, comments or literal
+blocks. What literalinclude selects is worked out as Sphinx does (:mod:`textfrag.intent`); the
+selection options that say why the lines were chosen (``:pyobject:``, the markers) stay on the
+directive as its intent. An include that would look different after conversion is left as it is, with
+the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import TextFragError
+from .intent import Intent, intent_lines, parse_line_spec, python_objects, signature_cut
+from .quote import make_reference
+from .scan import RST_SUFFIXES, code_directives
+from .selection import select_lines, whole
+from .source import SourceCache, same_charset
+
+__all__ = ["Include", "Outcome", "find_includes", "convert", "highlight_language_of"]
+
+# options a txtfrag directive takes as they are (literalinclude's meaning)
+_KEPT = ("dedent", "tab-width", "class", "name")
+# options whose effect textfrag cannot reproduce
+_REFUSED = {
+    "prepend": "textfrag shows the file's text only (no :prepend: line)",
+    "append": "textfrag shows the file's text only (no :append: line)",
+    "diff": "textfrag quotes a file, not a diff of two",
+    "force": "textfrag has no :force: (highlighting is never forced)",
+}
+_OPTION = re.compile(r"^([ \t]+):([\w-]+):(?:[ \t]+(.*?))?[ \t]*$")
+_RST_HIGHLIGHT = re.compile(r"^[ \t]*\.\.[ ]+highlight[ ]?::[ \t]*(\S+)", re.IGNORECASE | re.MULTILINE)
+
+
+@dataclass
+class Include:
+    """One ``literalinclude`` as written: where, its argument and options, and the text it spans."""
+
+    doc: str  # as shown
+    line: int
+    start: int  # offsets of the whole directive (its lines, options included) in the document's text
+    end: int
+    argument: str
+    options: dict[str, str]
+    indent: str  # of the directive's first line
+    option_indent: str  # of its option lines
+    fence: str  # MyST's opening fence; "" in reStructuredText
+
+
+@dataclass
+class Outcome:
+    """What became of one include: its replacement, or why it is left as it is; notes on what was
+    dropped because literalinclude ignored it too."""
+
+    include: Include
+    replacement: str | None = None
+    reason: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def find_includes(text: str, doc: str, suffix: str) -> list[Include]:
+    """The ``literalinclude`` directives of a document (rST or MyST by ``suffix``), outside code."""
+    out: list[Include] = []
+    for d in code_directives(text, suffix):
+        if d.name != "literalinclude":
+            continue
+        if d.fence:
+            include = _myst_include(text, doc, d.line, d.offset, d.fence)
+        else:
+            include = _rst_include(text, doc, d.line, d.offset)
+        if include is not None:
+            out.append(include)
+    return out
+
+
+def _lines_from(text: str, offset: int) -> Iterator[tuple[int, str]]:
+    """(offset, line without its ending) from ``offset`` on."""
+    pos = offset
+    while pos < len(text):
+        nl = text.find("\n", pos)
+        end = len(text) if nl < 0 else nl + 1
+        yield pos, text[pos:end].rstrip("\r\n")
+        pos = end
+
+
+def _rst_include(text: str, doc: str, number: int, offset: int) -> Include | None:
+    lines = _lines_from(text, offset)
+    _, first = next(lines)
+    m = re.match(r"^([ \t]*)\.\.[ ]+literalinclude[ ]?::[ \t]*(.*)$", first, re.IGNORECASE)
+    if m is None:
+        return None
+    indent, argument = m.group(1), m.group(2).strip()
+    options: dict[str, str] = {}
+    option_indent = indent + "   "
+    end = offset + len(first)
+    for at, line in lines:
+        o = _OPTION.match(line)
+        if o is None or len(o.group(1)) <= len(indent):
+            break
+        if not options:
+            option_indent = o.group(1)
+        options[o.group(2)] = o.group(3) or ""
+        end = at + len(line)
+    return Include(doc, number, offset, end, argument, options, indent, option_indent, "")
+
+
+def _myst_include(text: str, doc: str, number: int, offset: int, fence: str) -> Include | None:
+    lines = _lines_from(text, offset)
+    _, first = next(lines)
+    m = re.match(r"^([ \t]*)(`{3,}|~{3,}|:{3,})\{literalinclude\}[ \t]*(.*)$", first, re.IGNORECASE)
+    if m is None:
+        return None
+    indent, argument = m.group(1), m.group(3).strip()
+    options: dict[str, str] = {}
+    end = None
+    for at, line in lines:
+        stripped = line.strip()
+        if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
+            end = at + len(line)
+            break
+        o = re.match(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*?))?[ \t]*$", line)
+        if o is None:
+            return Include(doc, number, offset, offset, argument, {"(body)": stripped}, indent, indent, fence)
+        options[o.group(1)] = o.group(2) or ""
+    if end is None:
+        return None
+    return Include(doc, number, offset, end, argument, options, indent, indent, fence)
+
+
+def highlight_language_of(text: str, before: int, default: str) -> str:
+    """The language literalinclude uses without ``:language:``: the last ``.. highlight::`` before it
+    in the document, else the build's ``highlight_language``."""
+    found = default
+    for m in _RST_HIGHLIGHT.finditer(text, 0, before):
+        found = m.group(1)
+    return found
+
+
+def convert(
+    include: Include,
+    doc_path: Path,
+    cache: SourceCache,
+    *,
+    srcdir: Path,
+    doc_text: str,
+    highlight_language: str = "default",
+) -> Outcome:
+    """The ``txtfrag`` directive that shows what ``include`` shows, or why there is none."""
+    outcome = Outcome(include)
+    try:
+        outcome.replacement = _convert(include, doc_path, cache, srcdir, doc_text, highlight_language, outcome.notes)
+    except TextFragError as why:
+        outcome.reason = why.message
+    return outcome
+
+
+def _convert(
+    include: Include,
+    doc_path: Path,
+    cache: SourceCache,
+    srcdir: Path,
+    doc_text: str,
+    highlight_language: str,
+    notes: list[str],
+) -> str:
+    options = dict(include.options)
+    if "(body)" in options:
+        raise TextFragError(f"the directive has a body or options textfrag does not read ({options['(body)']!r})")
+    if not include.argument or " " in include.argument:
+        raise TextFragError("the file name is not a single path on the directive's line")
+    for name, why in _REFUSED.items():
+        if name in options:
+            raise TextFragError(f":{name}: cannot be converted: {why}")
+    unknown = sorted(set(options) - {*_KEPT, *_REFUSED, "pyobject", "start-after", "start-at", "end-before", "end-at"} - _DISPLAY)
+    if unknown:
+        raise TextFragError(f"unknown option :{unknown[0]}: (literalinclude would refuse it too)")
+    if "encoding" in options and not same_charset(options["encoding"], cache.charset):
+        raise TextFragError(
+            f":encoding: {options['encoding']} differs from the charset textfrag reads files in ({cache.charset}); give --charset"
+        )
+    # the path as Sphinx finds it: "/x" from the source folder, "x" from the document's folder
+    arg = include.argument
+    target = (srcdir / arg.lstrip("/")) if arg.startswith("/") else (doc_path.parent / arg)
+    real_root = os.path.realpath(cache.root)
+    real = os.path.realpath(target)
+    if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
+        raise TextFragError(f"{arg} is outside the textfrag root ({cache.root}); give --root a folder that holds it")
+    rel = os.path.relpath(os.path.normpath(os.path.abspath(target)), os.path.abspath(cache.root)).replace(os.sep, "/")
+    if rel.startswith("../"):
+        rel = os.path.relpath(real, real_root).replace(os.sep, "/")
+    source = cache.get(rel, rel)
+    text = source.text
+    for a, b in (("lineno-match", "lineno-start"), ("start-after", "start-at"), ("end-before", "end-at")):
+        if a in options and b in options:
+            raise TextFragError(f":{a}: and :{b}: together (literalinclude refuses them too)")
+    intent = Intent.from_options({k: v for k, v in options.items() if k != "lines"})
+    if intent is not None and intent.pyobject is not None:
+        objects = python_objects(text)
+        if intent.pyobject in objects:
+            first, last, name_line = objects[intent.pyobject]
+            if last > name_line and name_line in signature_cut(text):
+                raise TextFragError(
+                    f"literalinclude shows only lines {first}-{name_line} of {intent.pyobject} (lines {first}-{last}): "
+                    "Sphinx takes the first ':' of a multi-line signature for its end; textfrag would show all of it"
+                )
+    whole_file = intent is None and not options.get("lines")
+    total = len(intent_lines(text, intent)) if text else 0
+    wanted = parse_line_spec(options["lines"], total) if options.get("lines") else None
+    if wanted is not None:
+        past = [n for n in wanted if n > total]
+        if past:
+            notes.append(
+                f":lines: {options['lines']}: line {past[0]} is past the end ({total} lines), ignored as literalinclude does"
+            )
+            wanted = [n for n in wanted if n <= total]
+    if not text:
+        selection = whole(source)
+        kept: list[int] = []
+    else:
+        kept = intent_lines(text, intent, wanted)
+        if kept != list(range(kept[0], kept[0] + len(kept))):
+            raise TextFragError(f":lines: {options.get('lines')} selects lines that are not one run; textfrag pins one range")
+        selection = whole(source) if whole_file else select_lines(source, kept[0], kept[-1])
+    runs_to_end = bool(text) and kept[-1] == source.line_count
+    open_end = runs_to_end and (whole_file or _open_ended(options, intent, total))
+    ref = make_reference(selection, lines=True, open_end=open_end)
+    out: list[tuple[str, str]] = []
+    if intent is not None:  # (:lines: alone is what the pin says; after an intent, it is part of it)
+        out.extend(intent.options())
+        if wanted is not None:
+            out.append(("lines", options["lines"] if wanted == parse_line_spec(options["lines"], total) else _spans(wanted)))
+    language = options.get("language") or highlight_language_of(doc_text, include.start, highlight_language)
+    out.append(("language", language))
+    # literalinclude's caption: none, the text given, or (given empty) the file name as written
+    out.append(("caption", options["caption"] or arg if "caption" in options else ""))
+    if "lineno-match" in options:
+        out.append(("lineno-match", ""))
+    elif "lineno-start" in options or "linenos" in options:
+        out.append(("lineno-start", options.get("lineno-start") or "1"))  # literalinclude numbers from 1
+    if options.get("emphasize-lines"):
+        shown = len(kept) or 1
+        marks = parse_line_spec(options["emphasize-lines"], shown)
+        dropped = [n for n in marks if n > shown]
+        if dropped:
+            notes.append(
+                f":emphasize-lines: {options['emphasize-lines']}: line {dropped[0]} is past the end of the excerpt "
+                f"({shown} lines); literalinclude ignores it, so it is dropped"
+            )
+        absolute = sorted({kept[n - 1] if kept else n for n in marks if n <= shown})
+        if absolute:
+            out.append(("emphasize-lines", _spans(absolute)))
+    for name in _KEPT:
+        if name in options:
+            out.append((name, options[name]))
+    return _render(include, ref, out)
+
+
+# display options handled by _convert itself
+_DISPLAY = {"language", "caption", "linenos", "lineno-start", "lineno-match", "emphasize-lines", "lines", "encoding"}
+
+
+def _open_ended(options: dict[str, str], intent: Intent | None, total: int) -> bool:
+    """Whether literalinclude's selection is meant to run to the end: no end marker, and ``:lines:``
+    (if any) ending in ``N-``."""
+    if intent is not None and (intent.pyobject or intent.end_before or intent.end_at):
+        return False
+    spec = options.get("lines", "").strip()
+    return not spec or spec.endswith("-")
+
+
+def _spans(numbers: list[int]) -> str:
+    """``3,5-7``: sorted numbers as literalinclude's line lists write them."""
+    parts: list[str] = []
+    start = prev = numbers[0]
+    for n in [*numbers[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if n is not None:
+            start = prev = n
+    return ",".join(parts)
+
+
+def _render(include: Include, ref: str, options: list[tuple[str, str]]) -> str:
+    """The txtfrag directive in the include's syntax and indentation."""
+    if include.fence:
+        head = f"{include.indent}{include.fence}{{txtfrag}} {ref}"
+        body = [f"{include.indent}:{name}:{' ' + value if value else ''}" for name, value in options]
+        return "\n".join([head, *body, include.indent + include.fence])
+    head = f"{include.indent}.. txtfrag:: {ref}"
+    body = [f"{include.option_indent}:{name}:{' ' + value if value else ''}" for name, value in options]
+    return "\n".join([head, *body])
+
+
+def is_rst(path: Path) -> bool:
+    return path.suffix.lower() in RST_SUFFIXES
