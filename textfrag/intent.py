@@ -180,10 +180,10 @@ def python_objects(text: str) -> dict[str, tuple[int, int, int]]:
 
 
 def signature_cut(text: str) -> set[int]:
-    """Lines of ``def``/``class`` names where Sphinx's ``:pyobject:`` stops at the name's own line: it
-    reads the first ``:`` after the name (in a multi-line signature, often an annotation's) as the end
-    of the signature, and anything but a line ending after it as a one-line body. ``textfrag migrate``
-    reports those includes instead of converting them, since literalinclude shows a cut definition."""
+    """Lines of ``def``/``class`` names where Sphinx's ``:pyobject:`` ends the object: a body on the
+    line of the signature's colon (``def f(...) -> int: ...``) ends it at the name's line, also when the
+    signature spans several lines. ``textfrag migrate`` reports such includes instead of converting
+    them, since literalinclude shows a definition cut short there."""
     import io
     import tokenize
 
@@ -196,8 +196,12 @@ def signature_cut(text: str) -> set[int]:
         if tok.type != tokenize.NAME or tok.string not in ("def", "class") or tokens[i + 1].type != tokenize.NAME:
             continue
         name = tokens[i + 1]
-        j = i + 2
-        while j < len(tokens) and not (tokens[j].type == tokenize.OP and tokens[j].string == ":"):
+        j, depth = i + 2, 0
+        while j < len(tokens) and not (tokens[j].type == tokenize.OP and tokens[j].string == ":" and depth == 0):
+            if tokens[j].type == tokenize.OP and tokens[j].string in "([{":
+                depth += 1
+            elif tokens[j].type == tokenize.OP and tokens[j].string in ")]}":
+                depth -= 1
             j += 1
         after = tokens[j + 1] if j + 1 < len(tokens) else None
         if after is not None and after.type not in (tokenize.COMMENT, tokenize.NEWLINE):
