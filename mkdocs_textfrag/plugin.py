@@ -53,6 +53,7 @@ import textfrag
 from textfrag import Quote, SourceCache, TextFragError, parse_reference, quote
 from textfrag.errors import internal_error_report
 from textfrag.excerpt import excerpt_of, failure_summary
+from textfrag.intent import INTENT_OPTIONS, Intent, disagreement
 from textfrag.linespec import number
 from textfrag.present import identity, source_url, unique_anchor
 from textfrag.quote import quoted_path
@@ -219,11 +220,11 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """Scan a page that names ``txtfrag:`` for the lines of its references; the text is unchanged."""
         self.current, self.current_page = None, page
-        if _PREFIX not in markdown:
-            return markdown  # the common page: nothing scanned
         state = _PageState(page.file.src_path, markdown, _front_matter_lines(page, markdown))
-        for f in scan_markdown(markdown, page.file.src_path):
-            state.found.setdefault(f.text, deque()).append(f)
+        # references may also come in with Markdown that pymdownx.snippets includes as the page renders
+        if _PREFIX in markdown:
+            for f in scan_markdown(markdown, page.file.src_path):
+                state.found.setdefault(f.text, deque()).append(f)
         self.pages[page.file.src_uri] = state
         self.current = state
         return markdown
@@ -375,11 +376,17 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         if not isinstance(q, Quote):
             return render.broken(f"{where}: {q.describe(where).split(': ', 1)[1]}", inline=not alone)
         try:
+            intent = Intent.from_options({k: img.get(k) for k in INTENT_OPTIONS}) if alone else None
+            if intent is not None and q.stale is None:  # a stale quote is reported already
+                why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent)
+                if why is not None:
+                    raise TextFragError(why)
             classes = (img.get("class") or "").split()
             numbered, number_from = _linenums(img.attrib) if alone else (False, None)
             ex = excerpt_of(
                 q,
-                caption=img.get("alt") or None,
+                # attr_list's title="..." as pymdownx's fences have it (empty: none), else the alt text
+                caption=img.get("title") if alone and img.get("title") is not None else (img.get("alt") or None),
                 auto_caption=self.config.caption == "path",
                 language=classes[0] if classes else None,
                 emphasize_in_excerpt=img.get("hl_lines") if alone else None,

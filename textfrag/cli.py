@@ -227,12 +227,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     migrate = sub.add_parser(
         "migrate",
-        help="turn literalinclude directives into txtfrag references that show the same excerpts",
+        help="turn literalinclude and pymdownx.snippets includes into txtfrag references that show the same excerpts",
         description=(
-            "Replace each literalinclude (reStructuredText and MyST) under the paths with a txtfrag directive "
-            "pinned with length and md5 that shows the same excerpt: text, line numbers, emphasized lines, "
-            "caption or none, language. An include that would look different is listed with the reason and left "
-            "as it is. Without --write, print the diff and change nothing."
+            "Replace each literalinclude (reStructuredText and MyST) under the paths with a txtfrag directive, "
+            "and each code fence that holds one pymdownx.snippets include with a txtfrag image, pinned with "
+            "length and md5, that shows the same excerpt: text, line numbers, emphasized lines, caption or none, "
+            "language. An include that would look different is listed with the reason and left as it is. "
+            "Without --write, print the diff and change nothing."
         ),
     )
     _common(migrate)
@@ -723,13 +724,24 @@ def _stale_after_writing(
 
 def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Convert literalinclude directives; list what cannot be; change nothing else."""
-    from .migrate import convert, find_includes
+    from .config import snippet_settings
+    from .migrate import SnippetSettings, convert, convert_snippet, find_includes, find_snippet_fences
     from .rewrite import apply_edits, read_doc, unified_diff, write_atomic
+    from .scan import MD_SUFFIXES
 
     cache = _cache(args)
     config: BuildConfig | None = args.build_config
     srcdir = Path(args.srcdir) if args.srcdir else (config.path.parent if config and config.path.suffix == ".py" else Path("."))
     language = (config.highlight_language if config else None) or "default"
+    # pymdownx.snippets: paths from its base_path, from the folder of mkdocs.yml (where mkdocs runs)
+    site = config.path.parent if config and config.path.suffix in (".yml", ".yaml") else Path(".")
+    snippets_options = snippet_settings(config.path) if config and config.path.suffix in (".yml", ".yaml") else {}
+    base_path = snippets_options.get("base_path", ["."])
+    snippet_config = SnippetSettings(
+        [site / str(b) for b in ([base_path] if isinstance(base_path, str) else base_path)],
+        linenums=bool(snippets_options.get("linenums")),
+        dedent_subsections=bool(snippets_options.get("dedent_subsections")),
+    )
     style = _terminal(args, err)[1]
     found = converted = left = files = written = 0
     problems = 0
@@ -746,13 +758,18 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             problems += 1
             continue
         includes = find_includes(doc.text, shown, path.suffix)
-        if not includes:
+        snippets = find_snippet_fences(doc.text, shown) if path.suffix.lower() in MD_SUFFIXES else []
+        if not includes and not snippets:
             continue
-        found += len(includes)
-        for include in includes:
-            outcome = convert(include, path, cache, srcdir=srcdir, doc_text=doc.text, highlight_language=language)
+        found += len(includes) + len(snippets)
+        for include, is_snippet in [*((i, False) for i in includes), *((s, True) for s in snippets)]:
+            if is_snippet:
+                outcome = convert_snippet(include, cache, snippet_config, doc.text)
+                what = f"snippet {include.argument or '(several)'}"
+            else:
+                outcome = convert(include, path, cache, srcdir=srcdir, doc_text=doc.text, highlight_language=language)
+                what = f"literalinclude {include.argument}"
             where = f"{shown}:{include.line}"
-            what = f"literalinclude {include.argument}"
             if outcome.replacement is None:
                 left += 1
                 say(where, f"{what}: left as it is: {outcome.reason}", "yellow")
@@ -779,7 +796,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.write
         else (f"{converted} would be converted in {_plural(files, 'file')} (run with --write)")
     )
-    summary = f"textfrag migrate: {_plural(found, 'literalinclude')}: {done}; {left} left as they are"
+    summary = f"textfrag migrate: {_plural(found, 'include')}: {done}; {left} left as they are"
     if not args.quiet:
         print(summary, file=err)
     return BAD if problems else OK

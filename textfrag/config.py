@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import TextFragError
 
-__all__ = ["BuildConfig", "read_config", "discover"]
+__all__ = ["BuildConfig", "read_config", "discover", "snippet_settings"]
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,30 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
         options = data["plugins"].get("textfrag") or {}
     root = path.parent / str(options.get("root") or ".")  # as the plugin does: from the folder of mkdocs.yml
     return BuildConfig(path, root, options.get("charset"), options.get("max_size"), dict(options.get("pdi_map") or {}))
+
+
+def snippet_settings(path: Path) -> dict[str, Any]:
+    """The ``pymdownx.snippets`` and ``pymdownx.highlight`` options of an ``mkdocs.yml`` ({} when it has
+    none), for ``textfrag migrate``: ``base_path``, ``dedent_subsections``, ``linenums``."""
+    try:
+        import yaml
+    except ImportError:
+        return {}
+
+    class Loader(yaml.SafeLoader):
+        """SafeLoader that reads unknown tags as plain values."""
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8-sig"), Loader=Loader) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return {}
+    found: dict[str, Any] = {}
+    for entry in data.get("markdown_extensions") or [] if isinstance(data, dict) else []:
+        name, options = (entry, {}) if isinstance(entry, str) else next(iter(entry.items()), ("", {}))
+        if name in ("pymdownx.snippets", "pymdownx.highlight") and isinstance(options, dict):
+            found.update({k: v for k, v in options.items() if k in ("base_path", "dedent_subsections", "linenums")})
+    return found
 
 
 def discover(places: list[Path]) -> BuildConfig | None:

@@ -16,6 +16,7 @@ tab, a Unicode line or paragraph separator), :func:`intent_lines` refuses rather
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -23,11 +24,11 @@ from .errors import TextFragError
 
 __all__ = [
     *("Intent", "INTENT_OPTIONS", "disagreement", "intent_lines", "parse_line_spec"),
-    *("python_objects", "signature_cut", "splitlines_agree"),
+    *("python_objects", "section_lines", "signature_cut", "splitlines_agree", "trim_blank"),
 ]
 
 #: the directive options that state an intent, in the order literalinclude applies them
-INTENT_OPTIONS = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines")
+INTENT_OPTIONS = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "section")
 
 # characters str.splitlines() ends a line at that RFC 5147 (CR, LF, NEL) does not
 _OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\u2028", "\u2029")
@@ -44,6 +45,9 @@ class Intent:
     end_at: str | None = None
     #: literalinclude's ``:lines:`` within what the others keep (1-based, ``1,3-5,7-``)
     lines: str | None = None
+    #: pymdownx.snippets' named section: the lines between ``--8<-- [start:NAME]`` and
+    #: ``--8<-- [end:NAME]``, without the blank lines at either end (a fence drops them)
+    section: str | None = None
 
     @classmethod
     def from_options(cls, options: Mapping[str, object]) -> Intent | None:
@@ -59,7 +63,7 @@ class Intent:
 
     def options(self) -> list[tuple[str, str]]:
         """The directive options that state this intent, in literalinclude's order."""
-        values = (self.pyobject, self.start_after, self.start_at, self.end_before, self.end_at, self.lines)
+        values = (self.pyobject, self.start_after, self.start_at, self.end_before, self.end_at, self.lines, self.section)
         return [(name, value) for name, value in zip(INTENT_OPTIONS, values, strict=True) if value is not None]
 
     def __str__(self) -> str:
@@ -85,6 +89,8 @@ def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = Non
         )
     content = text.replace("\r\n", "\n").replace("\r", "\n").splitlines()
     kept = list(range(1, len(content) + 1))
+    if intent is not None and intent.section is not None:
+        kept = trim_blank(content, section_lines(content, intent.section))
     if intent is not None:
         if intent.pyobject is not None:
             objects = python_objects(text)
@@ -115,6 +121,38 @@ def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = Non
     if not kept:
         raise TextFragError("no line is selected")
     return kept
+
+
+_SECTION = re.compile(r"-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\]", re.IGNORECASE)
+
+
+def section_lines(content: list[str], name: str) -> list[int]:
+    """1-based numbers of the lines of pymdownx.snippets' section ``name`` (between its start and end
+    markers); :class:`TextFragError` when there is none."""
+    start = None
+    for number, line in enumerate(content, 1):
+        m = _SECTION.search(line) if "8<-" in line else None
+        if m is None or m.group(2) != name:
+            continue
+        if m.group(1).lower() == "start" and start is None:
+            start = number
+        elif m.group(1).lower() == "end" and start is not None:
+            return list(range(start + 1, number))
+        elif m.group(1).lower() == "end":
+            break
+    if start is None:
+        raise TextFragError(f"no section {name!r} (--8<-- [start:{name}]) in the file")
+    return list(range(start + 1, len(content) + 1))
+
+
+def trim_blank(content: list[str], numbers: list[int]) -> list[int]:
+    """``numbers`` without the blank lines at either end (what a fenced code block shows)."""
+    first, last = 0, len(numbers)
+    while first < last and not content[numbers[first] - 1].strip():
+        first += 1
+    while last > first and not content[numbers[last - 1] - 1].strip():
+        last -= 1
+    return numbers[first:last]
 
 
 def parse_line_spec(spec: str, total: int) -> list[int]:

@@ -132,7 +132,7 @@ def test_migrate_converts_literalincludes_and_the_site_shows_the_same_excerpts(s
     report = err.getvalue()
     assert code == 0, report
     total = len(CONVERTED) + len(LEFT) + 6
-    assert f"textfrag migrate: {total} literalincludes: converted {len(CONVERTED) + 6} in 2 files; {len(LEFT)} left" in report
+    assert f"textfrag migrate: {total} includes: converted {len(CONVERTED) + 6} in 2 files; {len(LEFT)} left" in report
     for reason in LEFT.values():
         assert reason in report
     # an emphasized line past the excerpt: literalinclude ignores it; migrate says so and drops it
@@ -193,7 +193,7 @@ def test_a_literalinclude_shown_as_code_is_not_migrated(site: Site) -> None:
     err = io.StringIO()
     assert main(["migrate", "--root", str(site.root), "--write", str(site.docs)], stdout=io.StringIO(), stderr=err) == 0
     assert (site.docs / "index.rst").read_text() == text
-    assert "0 literalincludes" in err.getvalue()
+    assert "0 includes" in err.getvalue()
 
 
 def test_the_intent_must_agree_with_the_pin(site: Site) -> None:

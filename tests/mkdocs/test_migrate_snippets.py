@@ -1,0 +1,169 @@
+"""``textfrag migrate`` of pymdownx.snippets (issue 12): a code fence that holds one snippet becomes a
+txtfrag image; the site built before and after shows, block by block, the same text, line numbers,
+emphasized lines, title and highlighting (the lexer's token classes). What cannot look the same is
+listed and left as it is."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from bs4 import BeautifulSoup, Tag
+
+from .conftest import Site
+
+CONFIG = """\
+site_name: t
+theme:
+  name: material
+markdown_extensions:
+  - admonition
+  - attr_list
+  - pymdownx.highlight
+  - pymdownx.superfences
+  - pymdownx.snippets:
+      base_path: [snippets]
+plugins:
+  - textfrag
+"""
+
+MODULE = "import os\n\n\ndef one():\n    return 1\n\n\ndef two():\n    return 2\n"
+SECTIONS = "x = 0\n# --8<-- [start:one]\n\ndef one():\n    return 1\n\n# --8<-- [end:one]\ny = 1\n"
+PADDED = "\n\n  value = 1\n  other = 2\n\n   \n"
+SPACES = "a = 1\n    \nb = 2\n"
+
+PAGE = """\
+# Snippets
+
+```python title="mod.py" hl_lines="2 4 30" linenums="1"
+--8<-- "mod.py"
+```
+Text right after the fence.
+
+```python
+--8<-- "mod.py:4:5"
+```
+
+```py linenums="10"
+--8<-- "mod.py:8"
+```
+
+!!! note "In a container"
+
+    ```python
+    --8<-- "sections.py:one"
+    ```
+
+```
+--8<-- "padded.txt"
+```
+
+```python
+--8<--
+mod.py
+--8<--
+```
+
+```python
+--8<-- "mod.py"
+--8<-- "padded.txt"
+```
+
+```python
+--8<-- "spaces.py"
+```
+
+````markdown
+```python
+--8<-- "mod.py"
+```
+````
+"""
+
+
+def _blocks(soup: BeautifulSoup) -> list[dict[str, object]]:
+    article = soup.select_one("article")
+    assert article is not None
+    out = []
+    for pre in article.select("pre"):
+        if pre.find_parent(class_="linenodiv") or pre.find_parent(class_="linenos"):
+            continue
+        highlight = pre.find_parent(class_="highlight")
+        assert isinstance(highlight, Tag)
+        block = highlight.find_parent(class_="txtfrag") or highlight
+        numbers = [n.get_text() for n in block.select(".linenodiv .normal, .linenos .normal")]
+        title = block.select_one(".filename")
+        out.append(
+            {
+                "text": pre.get_text(),
+                "numbers": numbers,
+                "emphasized": [h.get_text() for h in pre.select(".hll")],
+                "title": title.get_text().replace("¶", "") if title is not None else "",
+                "tokens": [tuple(s.get("class", [])) for s in pre.select("code span") if s.get("class") != ["hll"]],
+            }
+        )
+    return out
+
+
+def test_snippet_fences_become_txtfrag_images_that_show_the_same(
+    site: Site, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from textfrag.cli import main
+
+    monkeypatch.chdir(site.root)  # where mkdocs runs, and where snippets' base_path starts
+
+    site.config(CONFIG)
+    site.write("snippets/mod.py", MODULE)
+    site.write("snippets/sections.py", SECTIONS)
+    site.write("snippets/padded.txt", PADDED)
+    site.write("snippets/spaces.py", SPACES)
+    site.write("docs/index.md", PAGE)
+    before = site.build(caplog)
+    assert before.ok, before.error
+    expected = _blocks(BeautifulSoup((site.root / "site" / "index.html").read_text(), "html.parser"))
+
+    err = io.StringIO()
+    code = main(
+        ["migrate", "--config", str(site.root / "mkdocs.yml"), "--write", str(site.root / "docs")],
+        stdout=io.StringIO(),
+        stderr=err,
+    )
+    report = err.getvalue()
+    assert code == 0, report
+    # (the snippet in the ```` fence is expanded too: snippets are read before fences; it is left, with text around it)
+    assert "textfrag migrate: 9 includes: converted 6 in 1 file; 3 left as they are" in report
+    assert "snippet spaces.py: left as it is: line 2 of the file has only spaces" in report
+    assert "snippet (several): left as it is: the fence holds more than one snippet" in report
+    assert 'hl_lines="2 4 30": line 30 is past the end of the excerpt (9 lines); pymdownx ignores it, so it is dropped' in report
+    page = (site.root / "docs" / "index.md").read_text()
+    assert page.count("![](txtfrag:") == 6
+    assert "![](txtfrag:snippets/mod.py#line=0,;length=" in page  # the whole file, open to the end
+    assert 'section="one"' in page  # the intent stays beside the pin
+    assert '````markdown\n```python\n--8<-- "mod.py"\n```\n````' in page
+
+    after = site.build(caplog)
+    assert after.ok, after.error
+    blocks = _blocks(BeautifulSoup((site.root / "site" / "index.html").read_text(), "html.parser"))
+    assert len(blocks) == len(expected)
+    for i, (old, new) in enumerate(zip(expected, blocks, strict=True)):
+        assert new == old, f"block {i}"
+
+    # pinned: check passes now and fails once a quoted file changes
+    conf = str(site.root / "mkdocs.yml")
+    assert main(["check", "--config", conf, str(site.root / "docs")], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    site.write("snippets/mod.py", MODULE.replace("return 1", "return 10"))
+    assert main(["check", "--config", conf, str(site.root / "docs")], stdout=io.StringIO(), stderr=io.StringIO()) == 1
+
+
+def test_a_section_intent_must_agree_with_the_pin(site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    from textfrag import Source
+    from textfrag.quote import make_reference
+    from textfrag.selection import select_lines
+
+    site.config(CONFIG)
+    site.write("snippets/sections.py", SECTIONS)
+    ref = make_reference(select_lines(Source("snippets/sections.py", SECTIONS.encode()), 1, 2), lines=True)
+    site.write("docs/index.md", f'# T\n\n![](txtfrag:{ref}){{ .python section="one" }}\n')
+    result = site.build(caplog)
+    assert not result.ok
+    assert any("the reference pins lines 1-2, but :section: one selects lines 4-5" in m for m in result.messages), result.messages
