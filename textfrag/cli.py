@@ -29,6 +29,7 @@ from ._parser import parse_reference
 from .config import BuildConfig, discover, read_config
 from .errors import StaleError, TextFragError, internal_error_report
 from .fragment import Reference
+from .intent import Intent, intent_lines
 from .linespec import number, parse_line_range
 from .quote import make_reference, problem_of, quote
 from .report import FORMATS, Finding, github_commands, json_results, sarif_log
@@ -153,15 +154,16 @@ def _cache(args: argparse.Namespace) -> SourceCache:
     return SourceCache(args.root, charset=args.charset, max_size=args.max_size, pdi_map=table)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(parser_class: type[_Parser] | None = None) -> argparse.ArgumentParser:
     """The argument parser of every subcommand (its help is the command line's reference)."""
-    parser = _Parser(
+    parser_class = parser_class or _Parser
+    parser = parser_class(
         prog="textfrag",
         description="Quote text files by RFC 5147 fragment references, and keep the quotes honest.",
         epilog="Exit codes: 0 ok, 1 stale reference, 2 bad reference or usage, 3 internal error (a bug in textfrag).",
     )
     parser.add_argument("--version", action="version", version=f"textfrag {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=parser_class)
 
     show = sub.add_parser(
         "show",
@@ -181,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _common(make)
     make.add_argument("path", metavar="PATH", nargs="?", help="file, relative to the root")
-    what = make.add_mutually_exclusive_group(required=True)
+    what = make.add_mutually_exclusive_group()
     what.add_argument(
         "--from",
         dest="from_ref",
@@ -199,8 +201,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     what.add_argument("--chars", metavar="S,E", help="RFC 5147 character positions (0-based, E exclusive)")
     what.add_argument("--match", metavar="TEXT", help="the one occurrence of TEXT in the file")
+    intent = make.add_argument_group(
+        "by intent",
+        "what the lines are, as literalinclude and pymdownx.snippets say it: the reference pins the lines they "
+        "select now, and the options that say why are printed under it, to write beside it",
+    )
+    intent.add_argument("--pyobject", metavar="NAME", help="a Python class or function (Class.method), decorators included")
+    intent.add_argument("--start-after", metavar="TEXT", help="from the line after the first line holding TEXT")
+    intent.add_argument("--start-at", metavar="TEXT", help="from the first line holding TEXT")
+    intent.add_argument("--end-before", metavar="TEXT", help="up to the line before the next line holding TEXT")
+    intent.add_argument("--end-at", metavar="TEXT", help="up to the next line holding TEXT")
+    intent.add_argument("--section", metavar="NAME", help="a pymdownx.snippets section (--8<-- [start:NAME] to [end:NAME])")
     make.add_argument("--no-length", action="store_true", help="leave out the length check")
     make.add_argument("--no-md5", action="store_true", help="leave out the md5 check")
+    make.add_argument(
+        "--batch",
+        action="store_true",
+        help="read one request per line from standard input (PATH and options, as on this command line); "
+        "print the results in order, each file read once",
+    )
 
     check = sub.add_parser(
         "check",
@@ -318,7 +337,75 @@ def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> 
 
 def _make(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     cache = _cache(args)
+    if not args.batch:
+        return _make_one(args, cache, out)
+    import shlex
+
+    if args.path is not None or _intent_of(args) is not None or _selected_by(args):
+        raise TextFragError("--batch reads every request from standard input; give none on the command line")
+    parser = build_parser(_BatchParser)
+    failed = 0
+    for number_, line in enumerate(sys.stdin, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            request = parser.parse_args(["make", *shlex.split(line)])
+            if request.batch:
+                raise TextFragError("a request cannot ask for --batch")
+            _make_one(request, cache, out)
+        except (TextFragError, _UsageError, ValueError) as problem:
+            failed += 1
+            message = problem.describe("") if isinstance(problem, TextFragError) else str(problem)
+            print(f"<stdin>:{number_}: {line.strip()}: {message.lstrip(': ')}", file=err)
+    return BAD if failed else OK
+
+
+class _UsageError(Exception):
+    """A request of ``make --batch`` that the command line would refuse."""
+
+
+class _BatchParser(_Parser):
+    """The parser of requests read by ``make --batch``: a usage error is raised, not printed and exited."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(message)
+
+
+def _selected_by(args: argparse.Namespace) -> bool:
+    return any(getattr(args, name) for name in ("from_ref", "lines", "whole", "chars", "match"))
+
+
+def _intent_of(args: argparse.Namespace) -> Intent | None:
+    given = {
+        "pyobject": args.pyobject,
+        "start-after": args.start_after,
+        "start-at": args.start_at,
+        "end-before": args.end_before,
+        "end-at": args.end_at,
+        "section": args.section,
+    }
+    return Intent.from_options(given)
+
+
+def _make_one(args: argparse.Namespace, cache: SourceCache, out: TextIO) -> int:
     checks = {"length": not args.no_length, "md5": not args.no_md5}
+    intent = _intent_of(args)
+    if intent is not None and _selected_by(args):
+        raise TextFragError("give the lines either by intent (--pyobject, --start-after...) or by --lines, --chars...")
+    if intent is None and not _selected_by(args):
+        raise TextFragError("make needs what to quote: --lines, --whole, --chars, --match, --from, or an intent (--pyobject...)")
+    if intent is not None:
+        if args.path is None:
+            raise TextFragError("make needs the PATH of the file to quote")
+        source = cache.get(args.path, args.path)
+        try:
+            kept = intent_lines(source.text, intent)
+        except TextFragError as why:
+            raise TextFragError(f"{intent}: {why.message}", reference=args.path) from None
+        print(make_reference(select_lines(source, kept[0], kept[-1]), lines=True, **checks), file=out)
+        for name, value in intent.options():
+            print(f"   :{name}: {value}", file=out)
+        return OK
     if args.from_ref is not None:
         if args.path is not None:
             raise TextFragError("--from takes the file from the reference; give no PATH", reference=args.from_ref)
