@@ -19,6 +19,7 @@ import ast
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import TextFragError
 
@@ -183,6 +184,7 @@ def parse_line_spec(spec: str, total: int) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=32)  # per file's text: many quotes of one module parse it once
 def python_objects(text: str) -> dict[str, tuple[int, int, int]]:
     """Dotted names of the classes and functions of a Python module -> their first and last line and
     the line of their name,
@@ -217,34 +219,32 @@ def python_objects(text: str) -> dict[str, tuple[int, int, int]]:
     return found
 
 
-def signature_cut(text: str) -> set[int]:
-    """Lines of ``def``/``class`` names where Sphinx's ``:pyobject:`` ends the object: a body on the
-    line of the signature's colon (``def f(...) -> int: ...``) ends it at the name's line, also when the
-    signature spans several lines. ``textfrag migrate`` reports such includes instead of converting
-    them, since literalinclude shows a definition cut short there."""
+def signature_cut(text: str, name_line: int) -> bool:
+    """Whether Sphinx's ``:pyobject:`` ends the object whose name is on ``name_line`` at that line: it
+    does when the body starts on the line of the signature's colon (``def f(...) -> int: ...``), also
+    when the signature spans several lines. ``textfrag migrate`` reports such includes instead of
+    converting them, since literalinclude shows a definition cut short there. Reads from the name's
+    line to the colon only."""
     import io
     import tokenize
 
-    cut: set[int] = set()
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")[name_line - 1 :]
+    depth, colon = 0, False
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text.replace("\r\n", "\n").replace("\r", "\n")).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return cut
-    for i, tok in enumerate(tokens[:-1]):
-        if tok.type != tokenize.NAME or tok.string not in ("def", "class") or tokens[i + 1].type != tokenize.NAME:
-            continue
-        name = tokens[i + 1]
-        j, depth = i + 2, 0
-        while j < len(tokens) and not (tokens[j].type == tokenize.OP and tokens[j].string == ":" and depth == 0):
-            if tokens[j].type == tokenize.OP and tokens[j].string in "([{":
+        for tok in tokenize.generate_tokens(
+            io.StringIO("\n".join(line.lstrip() if n == 0 else line for n, line in enumerate(lines))).readline
+        ):
+            if colon:
+                return tok.type not in (tokenize.COMMENT, tokenize.NEWLINE)
+            if tok.type == tokenize.OP and tok.string in "([{":
                 depth += 1
-            elif tokens[j].type == tokenize.OP and tokens[j].string in ")]}":
+            elif tok.type == tokenize.OP and tok.string in ")]}":
                 depth -= 1
-            j += 1
-        after = tokens[j + 1] if j + 1 < len(tokens) else None
-        if after is not None and after.type not in (tokenize.COMMENT, tokenize.NEWLINE):
-            cut.add(name.start[0])
-    return cut
+            elif tok.type == tokenize.OP and tok.string == ":" and depth == 0:
+                colon = True
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    return False
 
 
 def disagreement(text: str, first: int, last: int, intent: Intent) -> str | None:

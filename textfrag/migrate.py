@@ -206,7 +206,7 @@ def _convert(
         objects = python_objects(text)
         if intent.pyobject in objects:
             first, last, name_line = objects[intent.pyobject]
-            if last > name_line and name_line in signature_cut(text):
+            if last > name_line and signature_cut(text, name_line):
                 raise TextFragError(
                     f"literalinclude shows only lines {first}-{name_line} of {intent.pyobject} (lines {first}-{last}): "
                     "Sphinx takes the first ':' of a multi-line signature for its end; textfrag would show all of it"
