@@ -828,6 +828,8 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         [site / str(b) for b in ([base_path] if isinstance(base_path, str) else base_path)],
         linenums=bool(snippets_options.get("linenums")),
         dedent_subsections=bool(snippets_options.get("dedent_subsections")),
+        include_base=site / str(snippets_options.get("include_base_path", ".")),
+        heading_offset=bool(snippets_options.get("include_headingOffset") or snippets_options.get("include_inheritHeadingDepth")),
     )
     style = _terminal(args, err)[1]
     found = converted = left = files = written = 0
@@ -852,7 +854,8 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for include, is_snippet in [*((i, False) for i in includes), *((s, True) for s in snippets)]:
             if is_snippet:
                 outcome = convert_snippet(include, cache, snippet_config, doc.text)
-                what = f"snippet {include.argument or '(several)'}"
+                kind = "markdown-include" if include.options.get("(kind)") == "include" else "snippet"
+                what = f"{kind} {include.argument or '(several)'}"
             else:
                 outcome = convert(include, path, cache, srcdir=srcdir, doc_text=doc.text, highlight_language=language)
                 what = f"literalinclude {include.argument}"

@@ -118,7 +118,8 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
 
 def snippet_settings(path: Path) -> dict[str, Any]:
     """The ``pymdownx.snippets`` and ``pymdownx.highlight`` options of an ``mkdocs.yml`` ({} when it has
-    none), for ``textfrag migrate``: ``base_path``, ``dedent_subsections``, ``linenums``."""
+    none), for ``textfrag migrate``: ``base_path``, ``dedent_subsections``, ``linenums``; markdown-include's
+    as ``include_base_path``, ``include_headingOffset``..."""
     try:
         import yaml
     except ImportError:
@@ -137,6 +138,8 @@ def snippet_settings(path: Path) -> dict[str, Any]:
         name, options = (entry, {}) if isinstance(entry, str) else next(iter(entry.items()), ("", {}))
         if name in ("pymdownx.snippets", "pymdownx.highlight") and isinstance(options, dict):
             found.update({k: v for k, v in options.items() if k in ("base_path", "dedent_subsections", "linenums")})
+        if name in ("markdown_include.include", "mdx_include") and isinstance(options, dict):
+            found.update({f"include_{k}": v for k, v in options.items()})
     return found
 
 

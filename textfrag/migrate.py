@@ -313,6 +313,7 @@ _SNIPPET_BLOCK = re.compile(r"^[ \t]*-{1,}8<-{1,}$")
 _ANY_SNIPPET = re.compile(
     r"""^[ \t]*;*-{1,}8<-{1,}(?:[ \t]+(?:"[^"\n\r]+"|'[^'\n\r]+'))?$|-{1,}8<-{1,}[ \t]+\[[ \t]*(?:start|end)""", re.I
 )
+_MARKDOWN_INCLUDE = re.compile(r"^([ \t]*)\{!\s*(.+?)\s*!(?:\blines\b=([0-9 -]+))?\}[ \t]*$")
 _FENCE_OPTION = re.compile(r"""([A-Za-z][\w-]*)(?:=("[^"]*"|'[^']*'|[^\s"']+))?""")
 _FENCE_KEYS = ("title", "hl_lines", "linenums")
 
@@ -324,6 +325,8 @@ class SnippetSettings:
     bases: list[Path]
     linenums: bool = False  # pymdownx.highlight's linenums: every block numbered
     dedent_subsections: bool = False
+    include_base: Path = Path(".")  # markdown-include's base_path
+    heading_offset: bool = False  # markdown-include's headingOffset or inheritHeadingDepth is set
 
 
 def find_snippet_fences(text: str, doc: str) -> list[Include]:
@@ -346,8 +349,17 @@ def find_snippet_fences(text: str, doc: str) -> list[Include]:
             break  # an unclosed fence runs to the end: nothing after it is Markdown
         body = [content for _, content in lines[i + 1 : j] if content.strip()]
         end = lines[j][0] + len(lines[j][1])
-        path = None
-        if len(body) == 1:
+        path, kind = None, "snippet"
+        included = _MARKDOWN_INCLUDE.match(body[0]) if len(body) == 1 else None
+        if included is not None:
+            # markdown-include's {!file!} and {!file!lines=3-9}: converted as a snippet, from its own base path
+            kind, spec = "include", included.group(3)
+            one_range = re.fullmatch(r"\s*([0-9]+)-([0-9]+)\s*", spec) if spec is not None else None
+            if included.group(1) != indent or (spec is not None and one_range is None):
+                path = ""  # indented within the fence, or several lines and ranges: reported
+            else:
+                path = included.group(2) + (f":{one_range.group(1)}:{one_range.group(2)}" if one_range else "")
+        elif len(body) == 1:
             s = _SNIPPET_LINE.match(body[0])
             if s is not None and s.group(1) == indent:
                 path = s.group(2)[1:-1].strip()
@@ -356,7 +368,7 @@ def find_snippet_fences(text: str, doc: str) -> list[Include]:
         elif any(_ANY_SNIPPET.search(b) for b in body):
             path = ""  # snippet notation that is not one file alone: reported
         if path is not None:
-            out.append(Include(doc, i + 1, start, end, path, {"(info)": info}, indent, indent, fence))
+            out.append(Include(doc, i + 1, start, end, path, {"(info)": info, "(kind)": kind}, indent, indent, fence))
         i = j + 1
     return out
 
@@ -398,7 +410,11 @@ def convert_snippet(include: Include, cache: SourceCache, settings: SnippetSetti
 
 def _convert_snippet(include: Include, cache: SourceCache, settings: SnippetSettings, doc_text: str, notes: list[str]) -> str:
     if not include.argument:
-        raise TextFragError("the fence holds more than one snippet, or other text beside it")
+        raise TextFragError(
+            "the fence holds more than one include, other text beside it, or several line ranges (one range converts)"
+        )
+    if include.options.get("(kind)") == "include" and settings.heading_offset:
+        raise TextFragError("markdown-include's headingOffset/inheritHeadingDepth change lines that start with #")
     options = _fence_options(include.options["(info)"])
     unknown = sorted(k for k in options if k not in ("lang", *_FENCE_KEYS))
     if unknown:
@@ -407,9 +423,11 @@ def _convert_snippet(include: Include, cache: SourceCache, settings: SnippetSett
     if target.lower().startswith(("http://", "https://")):
         raise TextFragError("a snippet from a URL is not a file under the root")
     path, lines, section = _snippet_target(target)
-    found = next((base / path for base in settings.bases if (base / path).is_file()), None)
+    markdown_include = include.options.get("(kind)") == "include"
+    bases = [settings.include_base] if markdown_include else settings.bases
+    found = next((base / path for base in bases if (base / path).is_file()), None)
     if found is None:
-        raise TextFragError(f"no such file under the snippets' base_path: {path}")
+        raise TextFragError(f"no such file under the {'include' if markdown_include else 'snippets'}' base_path: {path}")
     real_root = os.path.realpath(cache.root)
     real = os.path.realpath(found)
     if not real.startswith(real_root.rstrip(os.sep) + os.sep):
@@ -439,9 +457,9 @@ def _convert_snippet(include: Include, cache: SourceCache, settings: SnippetSett
             f"line {spaces[0]} of the file has only spaces, which Python-Markdown empties in a snippet "
             "and textfrag shows as they are"
         )
-    notation = [n for n in numbers if _ANY_SNIPPET.search(content[n - 1])]
+    notation = [n for n in numbers if _ANY_SNIPPET.search(content[n - 1]) or "{!" in content[n - 1]]
     if notation:
-        raise TextFragError(f"line {notation[0]} of the file is snippet notation, which the snippet does not show as it is")
+        raise TextFragError(f"line {notation[0]} of the file is include notation, which the include does not show as it is")
     whole_file = section is None and lines is None and numbers[0] == 1 and numbers[-1] == source.line_count
     selection = whole(source) if whole_file else select_lines(source, numbers[0], numbers[-1])
     ref = make_reference(selection, lines=True, open_end=whole_file)

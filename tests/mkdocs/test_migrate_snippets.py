@@ -133,7 +133,7 @@ def test_snippet_fences_become_txtfrag_images_that_show_the_same(
     # (the snippet in the ```` fence is expanded too: snippets are read before fences; it is left, with text around it)
     assert "textfrag migrate: 9 includes: converted 6 in 1 file; 3 left as they are" in report
     assert "snippet spaces.py: left as it is: line 2 of the file has only spaces" in report
-    assert "snippet (several): left as it is: the fence holds more than one snippet" in report
+    assert "snippet (several): left as it is: the fence holds more than one include" in report
     assert 'hl_lines="2 4 30": line 30 is past the end of the excerpt (9 lines); pymdownx ignores it, so it is dropped' in report
     page = (site.root / "docs" / "index.md").read_text()
     assert page.count("![](txtfrag:") == 6
@@ -167,3 +167,59 @@ def test_a_section_intent_must_agree_with_the_pin(site: Site, caplog: pytest.Log
     result = site.build(caplog)
     assert not result.ok
     assert any("the reference pins lines 1-2, but :section: one selects lines 4-5" in m for m in result.messages), result.messages
+
+
+INCLUDE_CONFIG = """\
+site_name: t
+theme:
+  name: material
+markdown_extensions:
+  - attr_list
+  - pymdownx.highlight
+  - pymdownx.superfences
+  - markdown_include.include:
+      base_path: snippets
+plugins:
+  - textfrag
+"""
+
+INCLUDE_PAGE = """\
+# markdown-include
+
+```python hl_lines="2"
+{!mod.py!}
+```
+
+```python title="two lines"
+{!mod.py!lines=4-5}
+```
+
+```python
+{!mod.py!lines=1 4-5}
+```
+"""
+
+
+def test_markdown_include_fences_become_txtfrag_images_that_show_the_same(
+    site: Site, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from textfrag.cli import main
+
+    monkeypatch.chdir(site.root)  # markdown-include's base_path starts where mkdocs runs
+    site.config(INCLUDE_CONFIG)
+    site.write("snippets/mod.py", MODULE)
+    site.write("docs/index.md", INCLUDE_PAGE)
+    before = site.build(caplog)
+    assert before.ok, before.error
+    expected = _blocks(BeautifulSoup((site.root / "site" / "index.html").read_text(), "html.parser"))
+    err = io.StringIO()
+    code = main(["migrate", "--write", "docs"], stdout=io.StringIO(), stderr=err)
+    assert code == 0, err.getvalue()
+    assert "textfrag migrate: 3 includes: converted 2 in 1 file; 1 left as they are" in err.getvalue()
+    assert "several line ranges" in err.getvalue()
+    page = (site.root / "docs" / "index.md").read_text()
+    assert page.count("![](txtfrag:snippets/mod.py#") == 2 and "{!mod.py!lines=1 4-5}" in page
+    after = site.build(caplog)
+    assert after.ok, after.error
+    blocks = _blocks(BeautifulSoup((site.root / "site" / "index.html").read_text(), "html.parser"))
+    assert blocks == expected
