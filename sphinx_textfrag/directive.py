@@ -66,6 +66,14 @@ def anchor_and_data(node: nodes.Element, ex: Excerpt, document: nodes.document) 
         node[f"txtfrag_{key}"] = value
 
 
+def _page_language(env: BuildEnvironment) -> str | None:
+    """The language literalinclude would use without ``:language:``: the page's ``.. highlight::`` or
+    ``highlight_language``, when the project chose one; None (guess from the file name) when it left
+    Sphinx's ``default``."""
+    language = env.temp_data.get("highlight_language") or env.config.highlight_language
+    return None if language in (None, "", "default") else str(language)
+
+
 class TxtfragDirective(SphinxDirective):
     """``.. txtfrag:: PATH#FRAGMENT``: a block excerpt, verified at build time."""
 
@@ -117,7 +125,7 @@ class TxtfragDirective(SphinxDirective):
                 # an explicit empty :caption: is none, as literalinclude's; no :caption: follows textfrag_caption
                 caption=self.options.get("caption"),
                 auto_caption=self.config.textfrag_caption == "path",
-                language=self.options.get("language"),
+                language=self.options.get("language") or _page_language(self.env),
                 emphasize=self.options.get("emphasize-lines"),
                 dedent_by=self.options["dedent"] if "dedent" in self.options else False,
                 source_url_template=self.config.textfrag_source_url,

@@ -98,3 +98,21 @@ def test_textfrag_caption_none_and_an_explicit_empty_caption(site: Site) -> None
 
     with pytest.raises(ConfigError, match="textfrag_caption must be 'path' or 'none', not 'nothing'"):
         site.build(fresh=True, textfrag_caption="nothing")
+
+
+def test_without_language_the_project_s_highlight_language_applies_as_for_literalinclude(site: Site) -> None:
+    """highlight_language and a page's ``.. highlight::`` are the default language, as literalinclude's;
+    with Sphinx's own ``default`` left, textfrag guesses from the file name."""
+    site.write("src/notes.txt", "SELECT 1;\n")
+    ref = f"src/notes.txt#line=0,1;length=10;md5={hashlib.md5(b'SELECT 1;' + bytes([10])).hexdigest()}"
+    page = f"T\n=\n\n.. txtfrag:: {ref}\n\n.. highlight:: sql\n\n.. txtfrag:: {ref}\n\n.. literalinclude:: ../src/notes.txt\n"
+    site.page("index.rst", page)
+
+    def languages(**conf: object) -> list[list[str]]:
+        result = site.build(fresh=True, **conf)
+        assert result.statuscode == 0, result.warnings
+        blocks = result.soup().select("div[class*=highlight-]")
+        return [[c for c in b["class"] if c.startswith("highlight-")] for b in blocks]
+
+    assert languages() == [["highlight-text"], ["highlight-sql"], ["highlight-sql"]]
+    assert languages(highlight_language="c") == [["highlight-c"], ["highlight-sql"], ["highlight-sql"]]
