@@ -100,6 +100,9 @@ class TxtfragDirective(SphinxDirective):
         "end-before": directives.unchanged_required,
         "end-at": directives.unchanged_required,
         "lines": directives.unchanged_required,
+        # lines of the document's own around the excerpt, as literalinclude's (not verified)
+        "prepend": directives.unchanged_required,
+        "append": directives.unchanged_required,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -131,6 +134,8 @@ class TxtfragDirective(SphinxDirective):
                 source_url_template=self.config.textfrag_source_url,
                 number_from=self.options.get("lineno-start"),
                 tab_width=self.options.get("tab-width"),
+                prepend=self.options.get("prepend"),
+                append=self.options.get("append"),
             )
         except TextFragError as err:
             record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.arguments[0]), error=True)

@@ -107,6 +107,8 @@ def excerpt_of(
     number_from: int | None = None,
     tab_width: int | None = None,
     auto_caption: bool = True,
+    prepend: str | None = None,
+    append: str | None = None,
 ) -> Excerpt:
     """The excerpt of ``q`` with the options a user wrote; :class:`TextFragError` for a bad option.
 
@@ -117,7 +119,9 @@ def excerpt_of(
     without ``auto_caption``; "" (written empty) is none. Lines are numbered as
     in the file, or from ``number_from`` on (``:lineno-start:``; the pieces of a disjoint selection
     then count on from each other, as literalinclude numbers the lines it joins). ``tab_width``
-    expands tabs before anything is dedented, as literalinclude's ``:tab-width:`` does.
+    expands tabs before anything is dedented, as literalinclude's ``:tab-width:`` does. ``prepend`` and
+    ``append`` are lines of the document's own, shown before the first piece and after the last (as
+    literalinclude's ``:prepend:``/``:append:``: not dedented, numbered with the block, never verified).
     """
     pieces = q.selections
     texts = [display_text(p.text) for p in pieces]
@@ -140,6 +144,15 @@ def excerpt_of(
         marks = emphasized_in_pieces(emphasize, list(pieces))
     if emphasize_in_excerpt is not None and emphasize_in_excerpt.strip():
         marks[0] = marks[0] + _within(emphasize_in_excerpt, pieces[0])
+    if prepend:
+        texts[0] = prepend + "\n" + texts[0]
+        marks[0] = [m + 1 for m in marks[0]]
+        if number_from is None:  # the file's lines keep their numbers: the added line has the one before
+            numbers[0] = pieces[0].first_line - 1
+        else:  # counted with the block, as literalinclude counts it
+            numbers = [n if i == 0 or n is None else n + 1 for i, n in enumerate(numbers)]
+    if append:
+        texts[-1] = texts[-1] + append + "\n"
     ref = q.reference
     stale = q.stale
     return Excerpt(

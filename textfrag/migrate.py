@@ -28,11 +28,9 @@ from .source import SourceCache, same_charset
 __all__ = ["Include", "Outcome", "find_includes", "convert", "highlight_language_of"]
 
 # options a txtfrag directive takes as they are (literalinclude's meaning)
-_KEPT = ("dedent", "tab-width", "class", "name")
+_KEPT = ("dedent", "tab-width", "class", "name", "prepend", "append")
 # options whose effect textfrag cannot reproduce
 _REFUSED = {
-    "prepend": "textfrag shows the file's text only (no :prepend: line)",
-    "append": "textfrag shows the file's text only (no :append: line)",
     "diff": "textfrag quotes a file, not a diff of two",
     "force": "textfrag has no :force: (highlighting is never forced)",
 }
@@ -198,7 +196,13 @@ def _convert(
         rel = os.path.relpath(real, real_root).replace(os.sep, "/")
     source = cache.get(rel, rel)
     text = source.text
-    for a, b in (("lineno-match", "lineno-start"), ("start-after", "start-at"), ("end-before", "end-at")):
+    for a, b in (
+        ("lineno-match", "lineno-start"),
+        ("lineno-match", "prepend"),
+        ("lineno-match", "append"),
+        ("start-after", "start-at"),
+        ("end-before", "end-at"),
+    ):
         if a in options and b in options:
             raise TextFragError(f":{a}: and :{b}: together (literalinclude refuses them too)")
     intent = Intent.from_options({k: v for k, v in options.items() if k != "lines"})
@@ -229,6 +233,15 @@ def _convert(
         if kept != list(range(kept[0], kept[0] + len(kept))):
             raise TextFragError(f":lines: {options.get('lines')} selects lines that are not one run; textfrag pins one range")
         selection = whole(source) if whole_file else select_lines(source, kept[0], kept[-1])
+    dedent = options.get("dedent", "").strip()
+    if dedent.isdigit() and kept:
+        content = text.replace("\r\n", "\n").replace("\r", "\n").splitlines()
+        width = int(options["tab-width"]) if options.get("tab-width", "").strip().isdigit() else None
+        cut = [n for n in kept if (content[n - 1].expandtabs(width) if width else content[n - 1])[: int(dedent)].strip()]
+        if cut:
+            raise TextFragError(
+                f":dedent: {dedent} would cut text from line {cut[0]} (literalinclude warns and cuts it; textfrag refuses)"
+            )
     runs_to_end = bool(text) and kept[-1] == source.line_count
     open_end = runs_to_end and (whole_file or _open_ended(options, intent, total))
     ref = make_reference(selection, lines=True, open_end=open_end)
@@ -246,8 +259,14 @@ def _convert(
     elif "lineno-start" in options or "linenos" in options:
         out.append(("lineno-start", options.get("lineno-start") or "1"))  # literalinclude numbers from 1
     if options.get("emphasize-lines"):
-        shown = len(kept) or 1
+        # literalinclude counts the lines it shows, :prepend: and :append: included
+        added = 1 if options.get("prepend") else 0
+        shown = (len(kept) or 1) + added + (1 if options.get("append") else 0)
         marks = parse_line_spec(options["emphasize-lines"], shown)
+        if any(n == 1 for n in marks) and added or any(n == shown for n in marks) and options.get("append"):
+            raise TextFragError(":emphasize-lines: marks the :prepend: or :append: line, which textfrag numbers apart")
+        marks = [n - added for n in marks]
+        shown -= added + (1 if options.get("append") else 0)
         dropped = [n for n in marks if n > shown]
         if dropped:
             notes.append(
