@@ -352,13 +352,13 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         self._report(state.where(ref, ()), err, error=True)
         return f'{m.group(1)}"#"'
 
-    def _quote(self, ref_text: str, where: str) -> Quote | TextFragError:
+    def _quote(self, ref_text: str, where: str, intent: Intent | None = None) -> Quote | TextFragError:
         assert self.cache is not None
         try:
             ref = parse_reference(ref_text)
             path = quoted_path(self.cache, ref)
             self.watched.add(str(self.cache.root / path))
-            q = quote(self.cache, ref)
+            q = quote(self.cache, ref, intent=intent)
         except TextFragError as err:
             self._report(where, err, error=True)
             return err
@@ -372,7 +372,11 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         """The broken-reference HTML, or (anchor, identity, render(anchor) -> HTML) of the excerpt."""
         state = self.current
         assert state is not None and self.current_page is not None
-        q = self._quote(ref_text, where)
+        try:
+            stated = Intent.from_options({k: img.get(k) for k in INTENT_OPTIONS}) if alone else None
+        except TextFragError:
+            stated = None  # reported below, once the reference is known good
+        q = self._quote(ref_text, where, stated)
         if not isinstance(q, Quote):
             return render.broken(f"{where}: {q.describe(where).split(': ', 1)[1]}", inline=not alone)
         try:

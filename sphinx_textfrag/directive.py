@@ -28,8 +28,9 @@ def _dedent_option(argument: str | None) -> int | None:
     return directives.nonnegative_int(argument)
 
 
-def quote_here(env: BuildEnvironment, lineno: int, text: str) -> Quote | None:
-    """Quote ``text`` for the document being read; record every problem on ``env`` (None: unusable)."""
+def quote_here(env: BuildEnvironment, lineno: int, text: str, intent: Intent | None = None) -> Quote | None:
+    """Quote ``text`` for the document being read; record every problem on ``env`` (None: unusable). A
+    stale quote's drift is explained by its selection ``intent`` when it has one."""
     docname = env.docname
     cache = cache_of(env)
     try:
@@ -45,7 +46,7 @@ def quote_here(env: BuildEnvironment, lineno: int, text: str) -> Quote | None:
     # noted before the read: a file that cannot be read now still triggers a rebuild when it changes
     env.note_dependency(str(cache.root / path))
     try:
-        q = quote(cache, ref)
+        q = quote(cache, ref, intent=intent)
     except TextFragError as err:
         record_dependency(env, docname, path, None)
         record_problem(env, docname, lineno, err, error=True)
@@ -114,7 +115,11 @@ class TxtfragDirective(SphinxDirective):
             return [_broken(self.arguments[0])]
 
     def _run(self) -> list[nodes.Node]:
-        q = quote_here(self.env, self.lineno, self.arguments[0])
+        try:
+            stated = Intent.from_options(self.options)
+        except TextFragError:
+            stated = None  # reported below, once the reference is known good
+        q = quote_here(self.env, self.lineno, self.arguments[0], stated)
         if q is None:
             return [_broken(self.arguments[0])]
         try:

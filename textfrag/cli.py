@@ -31,10 +31,10 @@ from .errors import StaleError, TextFragError, internal_error_report
 from .fragment import Reference
 from .intent import Intent, intent_lines
 from .linespec import number, parse_line_range
-from .quote import make_reference, problem_of, quote
+from .quote import make_reference, prefetch_history, problem_of, quote
 from .report import FORMATS, Finding, github_commands, json_results, sarif_log
 from .resolve import Selection, occurrences, select, select_lines, whole
-from .scan import Found, doc_files, scan_file
+from .scan import Found, doc_files, read_text, scan_file
 from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Digest, Source, SourceCache, digest_batch
 from .terminal import Progress, Style
 
@@ -232,17 +232,28 @@ def build_parser(parser_class: type[_Parser] | None = None) -> argparse.Argument
 
     update = sub.add_parser(
         "update",
-        help="rewrite stale references whose quoted text only moved",
+        help="rewrite stale references whose quoted text only moved (or was renamed, or changed line endings)",
         description=(
             "For every stale reference, find the version of the file it was made for in git history; if the "
-            "quoted text is unchanged and occurs once in the file now, rewrite the reference (range and checks) "
-            "and nothing else. Without --write, print the diff and change nothing."
+            "quoted text is unchanged and occurs once in the file now (the file renamed, or only its line endings "
+            "changed, included), rewrite the reference (path, range and checks) and the options that count its "
+            "lines (:emphasize-lines:, :lineno-start:), and nothing else. With --accept, also re-pin changed "
+            "references to what their range or intent selects now, after review. Without --write, print the "
+            "diff and change nothing."
         ),
     )
     _common(update)
     _output(update)
     update.add_argument("--write", action="store_true", help="rewrite the files (atomically); default: show a diff")
-    update.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
+    update.add_argument(
+        "--accept",
+        action="store_true",
+        help="also re-pin changed references (after review) to the text their range or intent selects now; "
+        "FILE:LINE arguments limit it to the references at those lines",
+    )
+    update.add_argument(
+        "paths", nargs="*", default=["."], metavar="PATH", help="files or folders, or FILE:LINE of a reference (default: .)"
+    )
 
     migrate = sub.add_parser(
         "migrate",
@@ -668,9 +679,12 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     problems = scan.problems
     findings = [_finding(f, e) for f, e in problems]
     total, searched = len(scan.entries), 0
+    stale_at = prefetch_history(cache, [ref for _, ref in scan.entries])
+    texts: dict[str, str | None] = {}
     for i, (f, ref) in enumerate(scan.entries, 1):
         try:
-            problem = problem_of(cache, ref)
+            intent = _intent_at(scan, f, texts, args.max_size) if i - 1 in stale_at else None
+            problem = problem_of(cache, ref, intent)
         except TextFragError as failure:
             problem = failure
         findings.append(_finding(f, problem))
@@ -692,31 +706,91 @@ def _checked(done: int, total: int, searched: int) -> str:
     return f"checked {done}/{total} references" + (f", {_plural(searched, 'history', 'histories')} searched" if searched else "")
 
 
+def _intent_at(scan: _Scan, f: Found, texts: dict[str, str | None], max_size: int) -> Intent | None:
+    """The selection intent written with the reference ``f`` (its directive's options, its attribute list)."""
+    from .options import intent_of, options_of
+
+    if f.kind not in ("directive", "image"):
+        return None
+    if f.file not in texts:
+        try:
+            texts[f.file] = read_text(scan.docs[f.file], f.file, max_size)
+        except TextFragError:
+            texts[f.file] = None
+    text = texts[f.file]
+    return intent_of(options_of(text, f)) if text is not None and text[f.start : f.end] == f.text else None
+
+
+def _targets(args: argparse.Namespace) -> set[tuple[str, int]] | None:
+    """``FILE:LINE`` arguments (a reference's place, as check prints it): the places ``update`` is
+    limited to; the files are searched. None when there are none."""
+    targets: set[tuple[str, int]] = set()
+    paths = []
+    for p in args.paths:
+        file, sep, line = p.rpartition(":")
+        if sep and line.isdigit() and len(line) < 12 and not os.path.exists(p) and os.path.isfile(file):
+            targets.add((_shown(Path(file)), int(line)))
+            paths.append(file)
+        else:
+            paths.append(p)
+    args.paths = paths
+    return targets or None
+
+
 def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Rewrite the references whose quoted text only moved; list the others; change nothing else."""
+    """Rewrite the references whose quoted text only moved (and, with --accept, re-pin the changed ones);
+    list the others; change nothing else."""
+    from .drift import Drift
+    from .options import intent_of, options_of, shifted
     from .rewrite import DocText, apply_edits, read_doc, unified_diff, write_atomic
 
     cache = _cache(args)
+    targets = _targets(args)
     scan = _scan(args)
     problems = scan.problems
     moved_to: dict[tuple[str, int], StaleError] = {}  # the moved references' errors, for the findings
     docs: dict[str, DocText] = {}
     rewritten: dict[tuple[str, int], str] = {}  # (document, offset) -> the new reference
+    accepted = repinned = 0
     progress = _terminal(args, err)[0]
     total, searched = len(scan.entries), 0
+    prefetch_history(cache, [ref for _, ref in scan.entries], load_text=True)
     for i, (f, ref) in enumerate(scan.entries, 1):
         progress.show(_checked(i - 1, total, searched))
+        targeted = targets is None or (f.file, f.line) in targets
+        doc: DocText | None = None
+        if f.kind in ("directive", "image") and f.file not in docs:
+            try:
+                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size)
+            except TextFragError as unreadable:
+                problems.append((f, unreadable))
+                continue
+        doc = docs.get(f.file)
+        options = options_of(doc.text, f) if doc is not None and doc.text[f.start : f.end] == f.text else []
         try:
-            q = quote(cache, ref)
+            q = quote(cache, ref, intent=intent_of(options))
+        except StaleError as renamed:  # a missing file that git shows renamed
+            if not isinstance(renamed.outcome, Drift):
+                problems.append((f, renamed))
+                continue
+            drift: Drift | None = renamed.outcome
+            stale: StaleError = renamed
         except TextFragError as failure:
             problems.append((f, failure))
             continue
-        if q.stale is None:
+        else:
+            if q.stale is None:
+                continue
+            drift, stale = q.drift, q.stale
+        searched += drift is not None
+        accepting = args.accept and targeted and drift is not None and drift.kind == "changed"
+        new = drift.new_reference(ref, accept=accepting) if drift is not None and targeted else None
+        if new is None or drift is None:
+            problems.append((f, stale))
             continue
-        searched += q.drift is not None
-        new = q.drift.new_reference(ref) if q.drift is not None else None
-        if new is None:
-            problems.append((f, q.stale))
+        follow = shifted(options, dict(drift.line_map), drift.old_first, drift.new_first)
+        if isinstance(follow, str):
+            problems.append((f, StaleError(f"{stale.message}; it is not rewritten: {follow}", reference=ref.text)))
             continue
         if f.file not in docs:
             try:
@@ -729,14 +803,22 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             problems.append((f, TextFragError(f"{f.file} changed while textfrag was reading it; it is left as it is")))
             continue
         doc.edits.append((f.start, f.end, new))
+        doc.edits.extend(follow)
         rewritten[(f.file, f.start)] = new
-        moved_to[(f.file, f.start)] = q.stale
+        moved_to[(f.file, f.start)] = stale
+        accepted += accepting
+        repinned += drift.kind == "invisible" and not accepting
         if args.format not in ("json", "sarif"):
             progress.clear()
             style = _terminal(args, err)[1]
-            print(f"{style.paint(f'{f.file}:{f.line}', 'bold')}: {ref.text}: moved -> {style.paint(new, 'green')}", file=err)
+            how = "accepted" if accepting else "renamed and moved" if drift.new_path else drift.kind
+            print(f"{style.paint(f'{f.file}:{f.line}', 'bold')}: {ref.text}: {how} -> {style.paint(new, 'green')}", file=err)
+            if accepting and drift.diff:
+                print(style.diff(drift.diff), file=err)
     written: list[str] = []
     for shown, doc in docs.items():
+        if not doc.edits:
+            continue
         try:
             new_text = apply_edits(doc)
             if args.write:
@@ -748,17 +830,21 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             problems.append((Found(shown, 0, "", 0, 0, "file"), failure))
             for key in [k for k in rewritten if k[0] == shown]:
                 del rewritten[key]
-    moved = len(rewritten)
+    moved = len(rewritten) - accepted - repinned
     if written:
         problems.extend(_stale_after_writing(args, scan, written, rewritten))
-    stale = sum(isinstance(e, StaleError) for _, e in problems)
-    bad = len(problems) - stale
-    remaining = stale + (0 if args.write else moved)
+    left = sum(isinstance(e, StaleError) for _, e in problems)
+    bad = len(problems) - left
+    remaining = left + (0 if args.write else len(rewritten))
+    files = len(written) if args.write else len([d for d in docs.values() if d.edits])
+    what = _plural(moved, "moved reference")
+    what += f", {repinned} whose line endings, BOM or charset changed" if repinned else ""
+    what += f" and {accepted} accepted" if accepted else ""
     if args.write:
-        head = f"rewrote {_plural(moved, 'moved reference')} in {_plural(len(written), 'file')}"
+        head = f"rewrote {what} in {_plural(files, 'file')}"
     else:
-        head = f"{_plural(moved, 'moved reference')} would be rewritten in {_plural(len(docs), 'file')} (run with --write)"
-    summary = f"textfrag update: {scan.summary()}: {head}; {stale} stale left as they are, {bad} bad"
+        head = f"{what} would be rewritten in {_plural(files, 'file')} (run with --write)"
+    summary = f"textfrag update: {scan.summary()}: {head}; {left} stale left as they are, {bad} bad"
     failed = {(f.file, f.start): e for f, e in problems}
     findings = [_finding(f, failed.get((f.file, f.start))) for f, _ in problems if not f.text]
     for f, _ref in scan.entries:

@@ -2,35 +2,41 @@
 
 RFC 5147's md5 covers the whole file, so any edit anywhere makes every reference to the file stale. For
 a stale reference in a git work tree, the version of the file that the reference's md5 (or, lacking one,
-its length) describes is looked up in the file's history (renames followed); the excerpt the reference
-selected there is then looked for, as exact text, in the file as it is now:
+its length) describes is looked up in history (textfrag.history: one pass for all files); the excerpt
+the reference selected there is then looked for in the file as it is now:
 
-- *moved*: found exactly once; here is the new reference (``textfrag update`` writes it);
-- *changed*: not found, or found more than once (never guessed); a short diff shows what changed;
+- *moved*: found exactly once (in the file it was renamed to, if it was); here is the new reference;
+- *invisible*: found once, but only when line endings are ignored, or the whole text is the same and
+  only the file's byte order mark or charset changed: the text shown is the same; re-pinned as a move;
+- *changed*: not found, or found more than once (never guessed); a diff shows what changed, and the
+  text the range (or the selection intent) selects now is what ``update --accept`` pins after review;
 - *unknown*: no git, the file is not tracked, or no version in its history has that md5 or length.
+
+An open range stays open: a quote that runs to the end of the file (or the whole file) whose text grew
+or shrank is *changed*, never moved to a closed range. A reference with a selection intent (pyobject,
+markers, section) is re-resolved by the intent: the same text is a move, other text a change.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
-import os
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from .errors import TextFragError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, line_scheme_of
-from .resolve import Selection, occurrences, resolve, select
+from .history import Fate, History, NoGit, Version
+from .intent import Intent, intent_lines
+from .resolve import Selection, occurrences, resolve, select, select_lines
 from .source import Source
 from .verify import integrity_of
 
-__all__ = ["Drift", "DriftKind", "classify", "refresh_fragment"]
+__all__ = ["Drift", "DriftKind", "classify", "classify_missing", "refresh_fragment", "visible_diff"]
 
-DriftKind = Literal["moved", "changed", "unknown"]
+DriftKind = Literal["moved", "invisible", "changed", "unknown"]
 
-#: Versions of a file looked at, newest first; history older than this is not searched.
-MAX_VERSIONS = 200
 #: Lines of the current file compared against the old excerpt to find "the closest current text".
 MAX_DIFF_SEARCH_LINES = 20000
 
@@ -41,79 +47,33 @@ class Drift:
 
     kind: DriftKind
     explanation: str
-    new_fragment: Fragment | None = None  # when moved
+    #: when moved or invisible: the fragment that quotes the same text now
+    new_fragment: Fragment | None = None
+    #: when changed: the fragment pinned to what the range or intent selects now (``update --accept``)
+    proposal: Fragment | None = None
+    #: the path to write when the file was renamed (as the reference names files: under the root)
+    new_path: str | None = None
     diff: str = ""  # when changed
+    #: the quoted lines then (1-based, in the version the reference was made for) -> the same lines now;
+    #: a line that is not a key changed (for options that count source lines: ``:emphasize-lines:``)
+    line_map: tuple[tuple[int, int], ...] = ()
+    old_first: int = 0
+    new_first: int = 0
 
-    def new_reference(self, reference: Reference) -> str | None:
-        """The reference as written, with only its fragment replaced (prefix and path kept)."""
-        if self.new_fragment is None:
+    def new_reference(self, reference: Reference, *, accept: bool = False) -> str | None:
+        """The reference as written, with its fragment (and its path, when renamed) replaced; the
+        reviewed proposal of a changed one only with ``accept``."""
+        fragment = self.new_fragment if self.new_fragment is not None else self.proposal if accept else None
+        if fragment is None:
             return None
         head = reference.text.split("#", 1)[0]
-        return f"{head}#{self.new_fragment}"
-
-
-class _NoGit(Exception):
-    """git is not installed (not on PATH), or cannot be run."""
+        if self.new_path is not None:
+            head = head[: len(head) - len(reference.path)] + self.new_path
+        return f"{head}#{fragment}"
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _git(cwd: Path, *args: str, input: bytes | None = None) -> bytes | None:
-    """git's output, None when git says no (not a work tree, no such object), _NoGit when there is no git."""
-    try:
-        r = subprocess.run(["git", *args], cwd=cwd, input=input, capture_output=True, timeout=60)
-    except FileNotFoundError:
-        raise _NoGit("git is not installed (no `git` on PATH)") from None
-    except PermissionError:
-        raise _NoGit("git cannot be run (permission denied)") from None
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return r.stdout if r.returncode == 0 else None
-
-
-def _history(top: Path, rel: str) -> list[tuple[str, str]]:
-    """(commit, path at that commit) for the file, newest first, following renames."""
-    out = _git(top, "log", "--follow", f"--max-count={MAX_VERSIONS}", "--name-only", "--format=%x00%H", "--", rel)
-    if not out:
-        return []
-    versions = []
-    for chunk in out.decode("utf-8", "surrogateescape").split("\x00")[1:]:
-        lines = [line for line in chunk.splitlines() if line.strip()]
-        if len(lines) >= 2:
-            versions.append((lines[0], lines[-1]))
-    return versions
-
-
-def _blobs(top: Path, versions: list[tuple[str, str]]) -> list[tuple[str, bytes]]:
-    """The file's bytes at each version, fetched in one ``git cat-file --batch``."""
-    request = "".join(f"{commit}:{path}\n" for commit, path in versions).encode("utf-8", "surrogateescape")
-    out = _git(top, "cat-file", "--batch", input=request)
-    if out is None:
-        return []
-    blobs, pos = [], 0
-    for commit, _ in versions:
-        end = out.index(b"\n", pos)
-        header = out[pos:end].split()
-        pos = end + 1
-        if len(header) < 3 or header[1] != b"blob":
-            continue  # "missing"
-        size = int(header[2])
-        blobs.append((commit, out[pos : pos + size]))
-        pos += size + 1
-    return blobs
-
-
-def _described(old: Source, fragment: Fragment) -> bool:
-    """Whether ``old`` is the version the reference's checks describe (its md5 first, else its length)."""
-    checks = fragment.known_checks
-    md5s = [c for c in checks if c.name == "md5"]
-    wanted = md5s or [c for c in checks if c.name == "length"]
-    try:
-        return bool(wanted) and all(integrity_of(old, c) == c.value.lower() for c in wanted)
-    except TextFragError:
-        return False
 
 
 def refresh_fragment(selection: Selection, old: Fragment) -> Fragment:
@@ -128,21 +88,79 @@ def refresh_fragment(selection: Selection, old: Fragment) -> Fragment:
     return Fragment(scheme, checks)
 
 
+# -- what the eye cannot see ---------------------------------------------------------------------------
+
+_INVISIBLE = {
+    "\r": "\\r",
+    "\t": "\\t",
+    "\ufeff": "\\ufeff",
+    "\u00a0": "\\u00a0",
+    "\u200b": "\\u200b",
+    "\x0c": "\\f",
+    "\x0b": "\\v",
+}
+
+
+def _look(line: str) -> str:
+    """What a line looks like: no line ending, tabs as spaces, no trailing blanks, no zero-width marks."""
+    body = line.rstrip("\r\n")
+    for ch in ("\ufeff", "\u200b"):
+        body = body.replace(ch, "")
+    return body.replace("\t", " ").replace("\u00a0", " ").rstrip()
+
+
+def _escaped(line: str) -> str:
+    """A line with every invisible character spelled out, its line ending included (``\\r\\n``)."""
+    body = line.rstrip("\r\n")
+    ending = line[len(body) :]
+    trailing = len(body) - len(body.rstrip(" "))
+    shown = "".join(_INVISIBLE.get(ch, ch) for ch in body[: len(body) - trailing]) + "\\x20" * trailing
+    return shown + ending.replace("\r", "\\r").replace("\n", "\\n") + "\n"
+
+
+def visible_diff(old_lines: list[str], new_lines: list[str], fromfile: str, tofile: str) -> str:
+    """A unified diff in which a removed and an added line that look the same are shown with their
+    invisible characters spelled out (``\\r\\n`` against ``\\n``, a tab, trailing blanks), and a note says so."""
+    removed = {_look(line) for line in old_lines}
+    added = {_look(line) for line in new_lines}
+    alike = removed & added
+    diff = list(difflib.unified_diff(old_lines, new_lines, fromfile=fromfile, tofile=tofile, n=1))
+    changed = {i for i, line in enumerate(diff) if line[:1] in "-+" and not line.startswith(("---", "+++"))}
+    # one line that looks like its counterpart: every changed line is spelled out, so that all read alike
+    escaped = any(_look(diff[i][1:]) in alike for i in changed)
+    out: list[str] = []
+    for i, line in enumerate(diff):
+        if escaped and i in changed:
+            out.append(line[0] + _escaped(line[1:]))
+        else:
+            out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    if escaped:
+        out.append(
+            "(lines that look alike are shown with their invisible characters spelled out: "
+            "\\r is CR, \\n is LF, \\t a tab, \\x20 a trailing space)\n"
+        )
+    lines = "".join(out).splitlines()
+    if len(lines) > 40:
+        lines = lines[:40] + [f"... ({len(lines) - 40} more lines of diff)"]
+    return "\n".join(lines)
+
+
 def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str, *, window: Selection | None = None) -> str:
-    """A unified diff between the old excerpt and the window of the current file most like it (or the
-    given ``window``: what the same open range quotes now)."""
+    """A diff between the old excerpt and the window of the current file most like it (or the given
+    ``window``: what the same range or intent quotes now)."""
     old_lines = old_sel.text.splitlines(keepends=True)
     cur_lines = current.text.splitlines(keepends=True)
     n = max(1, len(old_lines))
     best_start, best_ratio = 0, -1.0
-    if window is not None:  # the lines the same open range quotes now, not the most similar ones
+    if window is not None:  # the lines the same range quotes now, not the most similar ones
         n = len(window.text.splitlines())
         best_start = window.first_line - 1
     elif len(cur_lines) <= MAX_DIFF_SEARCH_LINES:
         matcher = difflib.SequenceMatcher(autojunk=False)
-        matcher.set_seq2(old_lines)
+        matcher.set_seq2([_look(x) for x in old_lines])  # the closest text as it reads: line endings aside
+        looks = [_look(x) for x in cur_lines]
         for start in range(max(1, len(cur_lines) - n + 1)):
-            matcher.set_seq1(cur_lines[start : start + n])
+            matcher.set_seq1(looks[start : start + n])
             if matcher.real_quick_ratio() <= best_ratio or matcher.quick_ratio() <= best_ratio:
                 continue
             ratio = matcher.ratio()
@@ -152,114 +170,335 @@ def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str, 
         best_start = min(old_sel.first_line - 1, max(0, len(cur_lines) - n))
     now = cur_lines[best_start : best_start + n]
     first_old = old_sel.first_line
-    diff = difflib.unified_diff(
+    return visible_diff(
         old_lines,
         now,
-        fromfile=f"{label} lines {first_old}-{first_old + len(old_lines) - 1} (quoted, {commit[:10]})",
-        tofile=f"{label} lines {best_start + 1}-{best_start + len(now)} (now)",
-        n=1,
+        f"{label} lines {first_old}-{first_old + len(old_lines) - 1} (quoted, {commit[:10]})",
+        f"{label} lines {best_start + 1}-{best_start + len(now)} (now)",
     )
-    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in diff)
-    lines = text.splitlines()
-    if len(lines) > 40:
-        lines = lines[:40] + [f"... ({len(lines) - 40} more lines of diff)"]
-    return "\n".join(lines)
 
 
-def classify(reference: Reference, current: Source, real_path: Path) -> Drift:
+def _line_map(old_sel: Selection, new_sel: Selection) -> tuple[tuple[int, int], ...]:
+    """Old line number -> new line number for every quoted line that is unchanged (line endings aside)."""
+    old_lines = [_look(x) for x in old_sel.text.splitlines()]
+    new_lines = [_look(x) for x in new_sel.text.splitlines()]
+    if old_lines == new_lines:
+        return tuple((old_sel.first_line + i, new_sel.first_line + i) for i in range(len(old_lines)))
+    pairs = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for a, b, size in matcher.get_matching_blocks():
+        pairs += [(old_sel.first_line + a + i, new_sel.first_line + b + i) for i in range(size)]
+    return tuple(pairs)
+
+
+def _normalized(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _from_normalized(current: Source, norm: str, k: int) -> int:
+    """The index in ``current.text`` of index ``k`` of its text with line endings normalized to LF."""
+    line = norm.count("\n", 0, k)
+    col = k - (norm.rfind("\n", 0, k) + 1)
+    return current.index_of_line(line) + col
+
+
+def _endings(text: str) -> str:
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    kinds = [name for n, name in ((crlf, "CR LF"), (lf, "LF"), (cr, "CR")) if n]
+    return " and ".join(kinds) or "none"
+
+
+# -- classification ------------------------------------------------------------------------------------
+
+
+def classify(
+    reference: Reference,
+    current: Source,
+    real_path: Path,
+    history: History,
+    *,
+    charset: str,
+    intent: Intent | None = None,
+) -> Drift:
     """Classify a stale RFC 5147 reference to ``current`` (the file at ``real_path``)."""
     try:
-        return _classify(reference, current, real_path)
-    except _NoGit as no_git:
+        where = history.locate(real_path)
+        if where is None:
+            return Drift(
+                "unknown", "the file is not in a git work tree, so the version the reference was made for cannot be found"
+            )
+        found = _version(reference.fragment, history, where, _old_charset(reference.fragment, charset))
+        if isinstance(found, Drift):
+            return found
+        return _compare(reference, found, current, intent)
+    except NoGit as no_git:
         return Drift("unknown", f"{no_git}, so the version the reference was made for cannot be found")
 
 
-def _classify(reference: Reference, current: Source, real_path: Path) -> Drift:
-    fragment = reference.fragment
+def classify_missing(
+    reference: Reference,
+    real_path: Path,
+    history: History,
+    *,
+    charset: str,
+    root: Path,
+    load: object,
+    intent: Intent | None = None,
+) -> tuple[Fate | None, Drift | None]:
+    """For a reference whose file does not exist: what became of it (deleted or renamed, from git) and,
+    when it was renamed to a file under ``root``, the drift of the quote into that file. ``load`` is
+    called with the new path (relative to the root) and returns its :class:`Source` (or raises)."""
+    try:
+        where = history.locate(real_path)
+        if where is None:
+            return None, None
+        top, rel = where
+        fragment = reference.fragment
+        checked = fragment is not None and any(c.name in ("md5", "length") for c in fragment.checks)
+        history.want(top, rel, fragment if checked else None, _old_charset(fragment, charset), missing=True)
+        fate = history.fate(top, rel)
+        if fate is None or fate.renamed_to is None:
+            return fate, None
+        new_real = top / fate.renamed_to
+        try:
+            new_path = new_real.relative_to(root).as_posix()
+        except ValueError:
+            return fate, Drift("unknown", f"it was renamed to {fate.renamed_to}, which is outside the root")
+        if any(ch.isspace() or ch in "#()<>\"'`[]\\" for ch in new_path):
+            return fate, Drift(
+                "unknown", f"it was renamed to {new_path}, which a reference cannot name as written; edit it by hand"
+            )
+        try:
+            current = load(new_path)  # type: ignore[operator]
+        except TextFragError as err:
+            return fate, Drift("unknown", f"it was renamed to {new_path}, which cannot be read: {err.message}")
+        if not checked:
+            return fate, Drift(
+                "unknown",
+                f"the reference has no md5 or length, so whether {new_path} still quotes the same text is unknown",
+                new_path=new_path,
+            )
+        found = _version(fragment, history, where, _old_charset(fragment, charset))
+        if isinstance(found, Drift):
+            return fate, found
+        drift = _compare(reference, found, current, intent)
+        return fate, dataclasses.replace(drift, new_path=new_path)
+    except NoGit:
+        return None, None
+
+
+def _old_charset(fragment: Fragment | None, charset: str) -> str:
+    """The charset the reference was made in: the one its checks name, else the configured one."""
+    for c in fragment.checks if fragment is not None else ():
+        if c.charset:
+            return c.charset
+    return charset
+
+
+def _version(fragment: Fragment | None, history: History, where: tuple[Path, str], charset: str) -> Version | Drift:
+    """The version of the file the reference was made for, or the unknown outcome saying why not."""
     if fragment is None or not any(c.name in ("md5", "length") for c in fragment.checks):
         return Drift("unknown", "the reference has no md5 or length to find the version it was made for")
-    top_out = _git(real_path.parent, "rev-parse", "--show-toplevel")
-    if top_out is None:
-        return Drift("unknown", "the file is not in a git work tree, so the version the reference was made for cannot be found")
-    top = Path(os.fsdecode(top_out.strip()))
-    try:
-        rel = real_path.relative_to(top.resolve()).as_posix()
-    except ValueError:
-        return Drift("unknown", "the file is outside its git work tree")
-    versions = _history(top, rel)
-    if not versions:
-        return Drift("unknown", f"git has no history of {rel}")
-    found: tuple[str, Source] | None = None
+    top, rel = where
+    history.want(top, rel, fragment, charset)
+    versions = history.versions(top, rel, fragment)
     by_md5 = any(c.name == "md5" for c in fragment.known_checks)
-    seen: set[bytes] = set()
-    for commit, data in _blobs(top, versions):
-        if data in seen:
-            continue
-        seen.add(data)
-        try:
-            old = Source(current.path, data, current.charset)
-        except TextFragError:
-            continue
-        if _described(old, fragment):
-            if found is None:
-                found = (commit, old)
-                if by_md5:
-                    break  # an md5 names one version
-            elif resolve(old, fragment).text != resolve(found[1], fragment).text:
-                # a length alone fits two versions that quote different texts: never guessed
-                return Drift(
-                    "unknown",
-                    f"the reference has a length but no md5, and two versions of {rel} with that length "
-                    f"({found[0][:10]} and {commit[:10]}) quote different texts, so which one it was made for is unknown",
-                )
-    if found is None:
+    if not versions:
+        n = history.looked_at(top, rel)
+        if not n:
+            return Drift("unknown", f"git has no history of {rel}")
         return Drift(
             "unknown",
-            f"no version of {rel} in its git history ({_plural(len(versions), 'commit')}) has the reference's "
-            f"{'md5' if by_md5 else 'length'}",
+            f"no version of {rel} in its git history ({_plural(n, 'version')}) "
+            f"has the reference's {'md5' if by_md5 else 'length'}",
         )
-    commit, old = found
+    first = versions[0]
+    for other in versions[1:]:
+        if resolve(other.source, fragment).text != resolve(first.source, fragment).text:
+            # a length alone fits two versions that quote different texts: never guessed
+            return Drift(
+                "unknown",
+                f"the reference has a length but no md5, and two versions of {rel} with that length "
+                f"({first.commit[:10]} and {other.commit[:10]}) quote different texts, so which one it was made for is unknown",
+            )
+    return first
+
+
+def _moved(kind: DriftKind, explanation: str, old_sel: Selection, new_sel: Selection, fragment: Fragment) -> Drift:
+    return Drift(
+        kind,
+        explanation,
+        refresh_fragment(new_sel, fragment),
+        line_map=_line_map(old_sel, new_sel),
+        old_first=old_sel.first_line,
+        new_first=new_sel.first_line,
+    )
+
+
+def _changed(explanation: str, old_sel: Selection, diff: str, proposal: Selection | None, fragment: Fragment) -> Drift:
+    return Drift(
+        "changed",
+        explanation,
+        proposal=refresh_fragment(proposal, fragment) if proposal is not None and not proposal.empty else None,
+        diff=diff,
+        line_map=_line_map(old_sel, proposal) if proposal is not None else (),
+        old_first=old_sel.first_line,
+        new_first=proposal.first_line if proposal is not None else 0,
+    )
+
+
+def _invisible(old: Source, current: Source, old_sel: Selection) -> tuple[Selection, str] | None:
+    """Where the old excerpt is now when only invisible characters changed, and what changed."""
+    if old.text == current.text and old.md5 != current.md5:
+        what = []
+        if old.bom != current.bom:
+            what.append("its byte order mark was " + ("removed" if old.bom else "added"))
+        if old.charset != current.charset:
+            what.append(f"its charset changed from {old.charset} to {current.charset}")
+        return select(current, old_sel.start, old_sel.end), " and ".join(what) or "only its bytes changed, not its text"
+    if "\x85" in old.text or "\x85" in current.text or "\r" not in old_sel.text + current.text:
+        return None
+    norm_old, norm_cur = _normalized(old_sel.text), _normalized(current.text)
+    at = norm_cur.find(norm_old)
+    if at < 0 or norm_cur.find(norm_old, at + 1) >= 0 or not norm_old:
+        return None
+    start, end = _from_normalized(current, norm_cur, at), _from_normalized(current, norm_cur, at + len(norm_old))
+    new_sel = select(current, start, end)
+    return new_sel, f"only line endings changed in the quoted lines ({_endings(old_sel.text)} then, {_endings(new_sel.text)} now)"
+
+
+def _compare(reference: Reference, found: Version, current: Source, intent: Intent | None) -> Drift:
+    fragment = reference.fragment
+    assert fragment is not None
+    commit, old = found.commit, found.source
     old_sel = resolve(old, fragment)
     short = commit[:10]
+    label = current.path
+    then = f"{old_sel.lines_display()} in {short}"
     if old_sel.empty:
         return Drift(
-            "changed",
-            f"the reference selects no text (a position), so where it moved to cannot be told (made for {short})",
+            "changed", f"the reference selects no text (a position), so where it moved to cannot be told (made for {short})"
         )
-    hits = occurrences(current, old_sel.text, 5)
     scheme = fragment.scheme
-    if scheme.is_range and (scheme.end is None or scheme.start is None) and len(hits) == 1:
-        # an open range quotes up to the end (or from the start) of the file, as it is: text added
-        # there belongs to the quote, so finding the old text elsewhere is not a move
-        at_end = hits[0] + len(old_sel.text) == len(current.text)
-        if (scheme.end is None and not at_end) or (scheme.start is None and hits[0] != 0):
-            side = "the end" if scheme.end is None else "the start"
-            return Drift(
-                "changed",
-                f"changed: the quote runs to {side} of the file ({old_sel.lines_display()} in {short}), and the file "
-                f"now has more text there; review the diff and make a new reference (`textfrag make`)",
-                diff=_closest_diff(old_sel, current, current.path, commit, window=resolve(current, fragment)),
-            )
-    if len(hits) == 1:
+    open_range = scheme.is_range and (scheme.end is None or scheme.start is None)
+    if intent is not None and scheme.name == "line":
+        return _by_intent(fragment, intent, old, old_sel, current, then, label, short)
+    hits = occurrences(current, old_sel.text, 5)
+    now = resolve(current, fragment)
+    if len(hits) == 1 and (old.text != current.text or old.md5 == current.md5):
         new_sel = select(current, hits[0], hits[0] + len(old_sel.text))
-        new_fragment = refresh_fragment(new_sel, fragment)
-        return Drift(
-            "moved",
-            f"moved: the quoted text ({old_sel.lines_display()} in {short}) is unchanged and now {new_sel.lines_display()}; "
-            "run `textfrag update --write` to rewrite the reference",
-            new_fragment=new_fragment,
+        if not open_range or _still_open(scheme, current, new_sel):
+            return _moved(
+                "moved",
+                f"moved: the quoted text ({then}) is unchanged and now {new_sel.lines_display()}; "
+                "run `textfrag update --write` to rewrite the reference",
+                old_sel,
+                new_sel,
+                fragment,
+            )
+    invisible = _invisible(old, current, old_sel) if len(hits) <= 1 else None
+    if invisible is not None and (not open_range or _still_open(scheme, current, invisible[0])):
+        new_sel, what = invisible
+        moved = f", and it is now {new_sel.lines_display()}" if new_sel.first_line != old_sel.first_line else ""
+        return _moved(
+            "invisible",
+            f"the text shown is unchanged ({then}): {what}{moved}; run `textfrag update --write` to re-pin the reference",
+            old_sel,
+            new_sel,
+            fragment,
+        )
+    if open_range:
+        # an open range quotes up to the end (or from the start) of the file, as it is: text added or
+        # removed there belongs to the quote, so finding the old text elsewhere is not a move
+        side = "the end" if scheme.end is None else "the start"
+        whole = ", the whole file" if scheme.start in (None, 0) and scheme.end is None else ""
+        return _changed(
+            f"changed: the quote runs to {side} of the file ({then}{whole}), and the text there is different now; "
+            "review the diff, then `textfrag update --accept --write` pins what it quotes now",
+            old_sel,
+            _closest_diff(old_sel, current, label, commit, window=now),
+            now,
+            fragment,
         )
     if hits:
         where = ", ".join(str(current.line_of_index(h)) for h in hits)
-        return Drift(
-            "changed",
-            f"the quoted text ({old_sel.lines_display()} in {short}) now occurs {len(hits)}{'+' if len(hits) == 5 else ''} times "
+        return _changed(
+            f"the quoted text ({then}) now occurs {len(hits)}{'+' if len(hits) == 5 else ''} times "
             f"(starting at lines {where}); textfrag will not guess which one: edit the reference by hand "
             "(`textfrag make` prints one)",
+            old_sel,
+            "",
+            None,
+            fragment,
         )
-    return Drift(
-        "changed",
-        f"changed: the quoted text ({old_sel.lines_display()} in {short}) is no longer in the file; "
-        "review the diff and make a new reference (`textfrag make`)",
-        diff=_closest_diff(old_sel, current, current.path, commit),
+    return _changed(
+        f"changed: the quoted text ({then}) is no longer in the file; review the diff, then make a new reference "
+        f"(`textfrag make`), or pin what the range quotes now ({now.lines_display()}) with `textfrag update --accept --write`",
+        old_sel,
+        _closest_diff(old_sel, current, label, commit),
+        now,
+        fragment,
     )
+
+
+def _still_open(scheme: Scheme, current: Source, new_sel: Selection) -> bool:
+    """Whether the text found now still reaches the open side of the range (the end, or the start)."""
+    if scheme.end is None and new_sel.end != len(current.text):
+        return False
+    return not ((scheme.start is None or scheme.start == 0) and new_sel.start != 0)
+
+
+def _by_intent(
+    fragment: Fragment, intent: Intent, old: Source, old_sel: Selection, current: Source, then: str, label: str, short: str
+) -> Drift:
+    """Re-resolve by the selection intent: what it selects now is the new range."""
+    try:
+        kept = intent_lines(current.text, intent)
+    except TextFragError as why:
+        return _changed(
+            f"changed: {intent} no longer selects anything ({why.message}); it quoted {then}; edit the reference by hand",
+            old_sel,
+            _closest_diff(old_sel, current, label, short),
+            None,
+            fragment,
+        )
+    new_sel = select_lines(current, kept[0], kept[-1])
+    if new_sel.text == old_sel.text:
+        return _moved(
+            "moved",
+            f"moved: {intent} selects the same text ({then}) now as {new_sel.lines_display()}; "
+            "run `textfrag update --write` to rewrite the reference",
+            old_sel,
+            new_sel,
+            fragment,
+        )
+    if _normalized(new_sel.text) == _normalized(old_sel.text):
+        return _moved(
+            "invisible",
+            f"the text shown is unchanged: {intent} selects {new_sel.lines_display()} now ({then}), and only line "
+            f"endings changed ({_endings(old_sel.text)} then, {_endings(new_sel.text)} now); "
+            "run `textfrag update --write` to re-pin the reference",
+            old_sel,
+            new_sel,
+            fragment,
+        )
+    return _changed(
+        f"changed: {intent} selects different text now ({new_sel.lines_display()}; it quoted {then}); review the diff, "
+        "then `textfrag update --accept --write` pins what it selects now",
+        old_sel,
+        _closest_diff(old_sel, current, label, short, window=new_sel),
+        new_sel,
+        fragment,
+    )
+
+
+def why_missing(fate: Fate, rel: str) -> str:
+    """The sentence added to ``no such file``: deleted (when, in which commit) or renamed."""
+    if fate.renamed_to is not None:
+        how = "" if fate.similarity == 100 else f" and edited ({fate.similarity}% similar, as git counts)"
+        return f"git history shows it renamed{how} to {fate.renamed_to} in {fate.short} ({fate.date})"
+    if fate.last_name is not None:
+        return f"git history shows it renamed to {fate.last_name}, which was deleted in {fate.short} ({fate.date})"
+    return f"git history shows {rel} deleted in {fate.short} ({fate.date})"

@@ -114,6 +114,8 @@ class PathError(TextFragError):
     """The PATH of a reference is refused: outside the root, missing, not a regular file, too large."""
 
     kind = "missing"
+    #: the file does not exist (git history may say what became of it: textfrag.drift)
+    no_such_file = False
 
 
 class SourceError(TextFragError):
@@ -163,6 +165,8 @@ class StaleError(TextFragError):
         #: for a moved quote, the reference that quotes the same text now
         self.new_reference = new_reference
         self.notes = diff
+        #: the full outcome (textfrag.drift.Drift) when the error was explained, for ``update``
+        self.outcome: object = None
 
     def explained(self, explanation: str, *, drift: str, new_reference: str | None = None, diff: str = "") -> StaleError:
         """A copy that also says why the reference is stale (the drift outcome); this one is unchanged."""

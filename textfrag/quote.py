@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ._parser import parse_reference
 from .dialects.pdi import mapped_path
-from .errors import StaleError, TextFragError
+from .errors import PathError, StaleError, TextFragError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, line_scheme_of
 from .resolve import Selection, select, whole
 from .selection import ELISION as ELISION_MARK
@@ -19,9 +19,13 @@ from .source import DEFAULT_CHARSET, Source, SourceCache, same_charset
 from .verify import mismatches, needs_text, verify
 
 if TYPE_CHECKING:
-    from .drift import Drift
+    from collections.abc import Iterable
 
-__all__ = ["Quote", "quote", "problem_of", "quoted_path", "make_fragment", "make_reference", "ELISION"]
+    from .drift import Drift
+    from .history import History
+    from .intent import Intent
+
+__all__ = ["Quote", "quote", "problem_of", "prefetch_history", "quoted_path", "make_fragment", "make_reference", "ELISION"]
 
 #: what stands between the pieces of a disjoint selection when they are shown as one text
 ELISION = f"\n{ELISION_MARK}\n"
@@ -76,15 +80,22 @@ class Quote:
         return "".join(parts)
 
 
-def quote(cache: SourceCache, reference: str | Reference, *, explain: bool = True) -> Quote:
+def quote(cache: SourceCache, reference: str | Reference, *, explain: bool = True, intent: Intent | None = None) -> Quote:
     """Resolve a reference (``[txtfrag:]PATH[#FRAGMENT]``, or one already parsed) against the cache.
 
     Raises :class:`~textfrag.errors.TextFragError` for a bad reference; a failed integrity check is
     returned in :attr:`Quote.stale`; with ``explain``, its message says whether the quoted text moved
-    (and the new reference) or changed (with a diff), from the file's git history (textfrag.drift).
+    (and the new reference) or changed (with a diff), from the file's git history (textfrag.drift), by
+    the selection ``intent`` when there is one. A missing file that git shows renamed raises a
+    :class:`StaleError` explained the same way; one that git shows deleted says when.
     """
     ref = parse_reference(reference) if isinstance(reference, str) else reference
-    source = cache.get(quoted_path(cache, ref), ref.text)
+    try:
+        source = cache.get(quoted_path(cache, ref), ref.text)
+    except PathError as err:
+        if explain and err.no_such_file and ref.dialect != "pdi":
+            raise _missing(cache, ref, err, intent) from None
+        raise
     result = Quote(ref, source)
     if ref.selector is not None:
         try:
@@ -95,11 +106,11 @@ def quote(cache: SourceCache, reference: str | Reference, *, explain: bool = Tru
     try:
         verify(source, ref.fragment, reference=ref.text)
     except StaleError as err:
-        result.stale = _explain(cache, result, err) if explain and not err.md5_matches else err
+        result.stale = _explain(cache, result, err, intent) if explain and not err.md5_matches else err
     return result
 
 
-def problem_of(cache: SourceCache, ref: Reference) -> TextFragError | None:
+def problem_of(cache: SourceCache, ref: Reference, intent: Intent | None = None) -> TextFragError | None:
     """What is wrong with ``ref`` (the stale error, with its drift explained), or None when it is current.
 
     Verified against the file's digest alone when that is enough (``textfrag check`` of a large tree
@@ -109,10 +120,95 @@ def problem_of(cache: SourceCache, ref: Reference) -> TextFragError | None:
     if ref.selector is not None:
         quote(cache, ref)
         return None
-    digest = cache.digest(quoted_path(cache, ref), ref.text)
+    try:
+        digest = cache.digest(quoted_path(cache, ref), ref.text)
+    except PathError as err:
+        if err.no_such_file:
+            return _missing(cache, ref, err, intent)
+        raise
     if not needs_text(ref.fragment, digest.charset) and not mismatches(digest, ref.fragment):
         return None
-    return quote(cache, ref).stale
+    return quote(cache, ref, intent=intent).stale
+
+
+def _history(cache: SourceCache) -> History:
+    from .history import History  # only drift pays for git
+
+    if cache.history is None:
+        cache.history = History(cache.max_size)
+    history: History = cache.history
+    return history
+
+
+def prefetch_history(cache: SourceCache, refs: Iterable[Reference], *, load_text: bool = False) -> set[int]:
+    """Look up, in one pass over git history per work tree, the versions that every stale reference
+    among ``refs`` was made for, and what became of every missing file (textfrag.history); explaining
+    each reference afterwards is then a lookup. Whatever cannot be looked up is left to the per-reference
+    explanation, which says why. ``load_text``: read the files (as ``update`` will) rather than only
+    hash them (as ``check`` does). Returns the positions in ``refs`` of the stale and missing ones."""
+    from .history import NoGit
+
+    wanted: list[tuple[Reference, bool]] = []
+    positions: set[int] = set()
+    for i, ref in enumerate(refs):
+        fragment = ref.fragment
+        if ref.selector is not None or fragment is None or not any(c.name in ("md5", "length") for c in fragment.checks):
+            continue
+        try:
+            if load_text:
+                stale = bool(mismatches(cache.get(ref.path).digest, fragment))
+            else:
+                digest = cache.digest(ref.path)
+                stale = needs_text(fragment, digest.charset) or bool(mismatches(digest, fragment))
+        except PathError as err:
+            if err.no_such_file:
+                wanted.append((ref, True))
+                positions.add(i)
+            continue
+        except TextFragError:
+            continue
+        if stale:
+            wanted.append((ref, False))
+            positions.add(i)
+    if not wanted:
+        return positions
+    from .drift import _old_charset
+
+    history = _history(cache)
+    try:
+        for ref, missing in wanted:
+            where = history.locate(Path(os.path.realpath(os.path.join(cache.real_root, ref.path))))
+            if where is not None:
+                history.want(*where, ref.fragment, _old_charset(ref.fragment, cache.charset), missing=missing)
+        history.search()
+    except NoGit:
+        pass
+    return positions
+
+
+def _missing(cache: SourceCache, ref: Reference, err: PathError, intent: Intent | None) -> TextFragError:
+    """``no such file``, with what git history says became of the file: deleted (when), or renamed, and
+    then a :class:`StaleError` with the drift of the quote into the file it was renamed to."""
+    from .drift import classify_missing, why_missing
+
+    real = Path(os.path.realpath(os.path.join(cache.real_root, ref.path)))
+    fate, drift = classify_missing(
+        ref, real, _history(cache), charset=cache.charset, root=Path(cache.real_root), load=cache.get, intent=intent
+    )
+    if fate is None:
+        return err
+    said = f"no such file: {ref.path}; {why_missing(fate, ref.path)}"
+    if drift is None or drift.kind == "unknown":
+        missing = PathError(f"{said}{'; ' + drift.explanation if drift else ''}", reference=ref.text)
+        missing.no_such_file = True
+        return missing
+    new = drift.new_reference(ref)
+    tail = f" (new reference: {new})" if new else ""
+    stale = StaleError(
+        f"{said}; {drift.explanation}{tail}", reference=ref.text, drift=drift.kind, new_reference=new, diff=drift.diff
+    )
+    stale.outcome = drift
+    return stale
 
 
 def quoted_path(cache: SourceCache, reference: Reference) -> str:
@@ -123,7 +219,7 @@ def quoted_path(cache: SourceCache, reference: Reference) -> str:
     return reference.path
 
 
-def _explain(cache: SourceCache, q: Quote, err: StaleError) -> StaleError:
+def _explain(cache: SourceCache, q: Quote, err: StaleError, intent: Intent | None = None) -> StaleError:
     """``err`` with the drift outcome: moved (and the new reference), changed (and a diff), or unknown."""
     fragment = q.reference.fragment
     assert fragment is not None
@@ -131,13 +227,11 @@ def _explain(cache: SourceCache, q: Quote, err: StaleError) -> StaleError:
     from .drift import classify  # not a cycle: only a stale reference pays for git and difflib
 
     real = Path(os.path.realpath(os.path.join(cache.real_root, q.source.path)))
-    drift = classify(q.reference, q.source, real)
+    drift = classify(q.reference, q.source, real, _history(cache), charset=cache.charset, intent=intent)
     q.drift = drift
-    if drift.kind == "moved":
-        new = drift.new_reference(q.reference)
-        return err.explained(f"; {drift.explanation} (new reference: {new})", drift="moved", new_reference=new)
-    if drift.kind == "changed":
-        return err.explained(f"; {drift.explanation}", drift="changed", diff=drift.diff)
+    explained = _explained(err, drift, q.reference)
+    if explained is not None:
+        return explained
     where = f"{fragment.scheme} is {selection.lines_display()} of the file as it is now"
     fresh = make_reference(selection)
     return err.explained(
@@ -145,6 +239,19 @@ def _explain(cache: SourceCache, q: Quote, err: StaleError) -> StaleError:
         f"{drift.explanation}",
         drift="unknown",
     )
+
+
+def _explained(err: StaleError, drift: Drift, ref: Reference) -> StaleError | None:
+    """``err`` saying the drift outcome (None for unknown, which says more about the file as it is)."""
+    if drift.kind in ("moved", "invisible"):
+        new = drift.new_reference(ref)
+        out = err.explained(f"; {drift.explanation} (new reference: {new})", drift=drift.kind, new_reference=new)
+    elif drift.kind == "changed":
+        out = err.explained(f"; {drift.explanation}", drift="changed", diff=drift.diff)
+    else:
+        return None
+    out.outcome = drift
+    return out
 
 
 def make_fragment(

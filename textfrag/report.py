@@ -45,7 +45,7 @@ class Finding:
 
     @property
     def drift(self) -> str | None:
-        """For a stale reference whose drift was explained: moved, changed or unknown."""
+        """For a stale reference whose drift was explained: moved, invisible, changed or unknown."""
         return self.error.drift if isinstance(self.error, StaleError) else None
 
     @property

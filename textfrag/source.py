@@ -414,7 +414,9 @@ def _open_regular(full: str, path: str, reference: str | None, max_size: int, re
     except (FileNotFoundError, NotADirectoryError):
         if os.path.islink(full) and outside():
             raise PathError(f"{path!r} resolves outside the root (through a symbolic link)", reference=reference) from None
-        raise PathError(_no_such_file(full, path, real_root), reference=reference) from None
+        missing = PathError(_no_such_file(full, path, real_root), reference=reference)
+        missing.no_such_file = True
+        raise missing from None
     except OSError as exc:
         raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
     if not stat.S_ISREG(st.st_mode):
@@ -529,6 +531,8 @@ class SourceCache:
         self._entries: dict[str, Source | TextFragError] = {}
         self._digests: dict[str, Digest | TextFragError] = {}
         self._lock = threading.Lock()
+        #: the git history drift is explained from (textfrag.history.History), made when first needed
+        self.history: Any = None
 
     def get(self, path: str, reference: str | None = None) -> Source:
         """The source for ``path``; raises the (cached) :class:`TextFragError` if it cannot be loaded."""

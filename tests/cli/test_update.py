@@ -152,7 +152,7 @@ def test_a_file_outside_git_is_unknown(tmp_path: Path) -> None:
 def test_no_version_with_that_md5_is_unknown(repo: Path) -> None:
     q = quote(SourceCache(repo), "src/mod.py#line=0,1;md5=" + "1" * 32)
     assert q.drift is not None and q.drift.kind == "unknown"
-    assert "no version of src/mod.py in its git history (1 commit) has the reference's md5" in q.drift.explanation
+    assert "no version of src/mod.py in its git history (1 version) has the reference's md5" in q.drift.explanation
 
 
 def test_an_untracked_file_is_unknown(repo: Path) -> None:

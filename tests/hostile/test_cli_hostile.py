@@ -347,7 +347,7 @@ def test_one_commit_is_not_commits(project: Path) -> None:
     (project / "docs" / "d.md").write_text("![](txtfrag:src/app.txt#line=0,1;md5=" + "1" * 32 + ")\n", encoding="utf-8")
     commit_all(project)
     r = textfrag("check", "--root", str(project), str(project / "docs"))
-    assert r.code == 1 and "(1 commit)" in r.err and "1 commits" not in r.err
+    assert r.code == 1 and "(1 version)" in r.err and "1 versions" not in r.err
 
 
 def test_many_hostile_searches_of_one_file_share_one_time_budget(project: Path) -> None:
