@@ -13,7 +13,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from textfrag import Quote, Reference, TextFragError, parse_reference, quote
-from textfrag.excerpt import ELISION, Excerpt, excerpt_of
+from textfrag.excerpt import ELISION, Excerpt, diff_text, excerpt_of
 from textfrag.intent import Intent, disagreement
 from textfrag.present import unique_anchor
 from textfrag.quote import quoted_path
@@ -28,11 +28,19 @@ def _dedent_option(argument: str | None) -> int | None:
     return directives.nonnegative_int(argument)
 
 
-def quote_here(env: BuildEnvironment, lineno: int, text: str, intent: Intent | None = None) -> Quote | None:
+def quote_here(
+    env: BuildEnvironment, lineno: int, text: str, intent: Intent | None = None, charset: str | None = None
+) -> Quote | None:
     """Quote ``text`` for the document being read; record every problem on ``env`` (None: unusable). A
-    stale quote's drift is explained by its selection ``intent`` when it has one."""
+    stale quote's drift is explained by its selection ``intent`` when it has one; ``charset`` is the one
+    the file is read in (``:encoding:``), instead of ``textfrag_charset``."""
     docname = env.docname
     cache = cache_of(env)
+    try:
+        cache = cache.with_charset(charset) if charset else cache
+    except TextFragError as err:
+        record_problem(env, docname, lineno, err.with_reference(text), error=True)
+        return None
     try:
         ref: Reference = parse_reference(text.strip())
     except TextFragError as err:
@@ -101,6 +109,10 @@ class TxtfragDirective(SphinxDirective):
         "end-before": directives.unchanged_required,
         "end-at": directives.unchanged_required,
         "lines": directives.unchanged_required,
+        # the charset the file is read in, as literalinclude's (default: textfrag_charset)
+        "encoding": directives.encoding,
+        # a unified diff from this reference's text (an older file) to the directive's, as literalinclude's
+        "diff": directives.unchanged_required,
         # lines of the document's own around the excerpt, as literalinclude's (not verified)
         "prepend": directives.unchanged_required,
         "append": directives.unchanged_required,
@@ -119,7 +131,7 @@ class TxtfragDirective(SphinxDirective):
             stated = Intent.from_options(self.options)
         except TextFragError:
             stated = None  # reported below, once the reference is known good
-        q = quote_here(self.env, self.lineno, self.arguments[0], stated)
+        q = quote_here(self.env, self.lineno, self.arguments[0], stated, self.options.get("encoding"))
         if q is None:
             return [_broken(self.arguments[0])]
         try:
@@ -146,7 +158,12 @@ class TxtfragDirective(SphinxDirective):
             record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.arguments[0]), error=True)
             return [_broken(self.arguments[0])]
         blocks: list[nodes.Node] = []
-        for i, piece in enumerate(ex.pieces):
+        if "diff" in self.options:
+            diffed = self._diff(q)
+            if diffed is None:
+                return [_broken(self.arguments[0])]
+            blocks.append(diffed)
+        for i, piece in enumerate(ex.pieces if not blocks else ()):
             if i:  # disjoint pieces: an elision marker between them
                 blocks.append(nodes.paragraph(ELISION, ELISION, classes=["txtfrag-elision"]))
             literal = nodes.literal_block(piece.text, piece.text)
@@ -173,6 +190,45 @@ class TxtfragDirective(SphinxDirective):
                 block["ids"].append(named)
                 self.state.document.ids[named] = block
         return [block]
+
+    def _diff(self, new: Quote) -> nodes.literal_block | None:
+        """``:diff: REF``: literalinclude's unified diff from the quote of REF to this one (both verified),
+        its header naming the two files as literalinclude does (their full paths), in ``udiff``."""
+        clash = sorted(
+            {
+                "pyobject",
+                "start-after",
+                "start-at",
+                "end-before",
+                "end-at",
+                "lines",
+                "emphasize-lines",
+                "lineno-match",
+                "lineno-start",
+                "prepend",
+                "append",
+                "dedent",
+            }
+            & set(self.options)
+        )
+        if clash:
+            err = TextFragError(f":diff: shows a diff of two quotes; it cannot be combined with :{clash[0]}:")
+            record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.arguments[0]), error=True)
+            return None
+        old = quote_here(self.env, self.lineno, self.options["diff"], None, self.options.get("encoding"))
+        if old is None:
+            return None
+        root = cache_of(self.env).root
+        text = diff_text(
+            old, new, str(root / old.source.path), str(root / new.source.path), tab_width=self.options.get("tab-width")
+        )
+        literal = nodes.literal_block(text, text)
+        literal["language"] = "udiff"
+        literal["linenos"] = "linenos" in self.options
+        literal["highlight_args"] = {"linenostart": 1}
+        literal["classes"] += self.options.get("class", [])
+        self.set_source_info(literal)
+        return literal
 
 
 class TxtfragRole(SphinxRole):

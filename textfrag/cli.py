@@ -34,7 +34,7 @@ from .linespec import number, parse_line_range
 from .quote import make_reference, prefetch_history, problem_of, quote
 from .report import FORMATS, Finding, github_commands, json_results, sarif_log
 from .resolve import Selection, occurrences, select, select_lines, whole
-from .scan import Found, doc_files, read_text, scan_file
+from .scan import Found, doc_files, read_text, scan_text
 from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Digest, Source, SourceCache, digest_batch
 from .terminal import Progress, Style
 
@@ -591,6 +591,13 @@ class _Scan:
     problems: list[tuple[Found, TextFragError]] = field(default_factory=list)
     docs: dict[str, Path] = field(default_factory=dict)  # shown name -> path
     total: int = 0
+    #: (document, offset) -> the charset a directive's ``:encoding:`` reads its file in
+    charsets: dict[tuple[str, int], str] = field(default_factory=dict)
+
+    def cache_for(self, cache: SourceCache, f: Found) -> SourceCache:
+        """The cache that reads ``f``'s file: in its directive's ``:encoding:``, else the run's charset."""
+        charset = self.charsets.get((f.file, f.start))
+        return cache if charset is None else cache.with_charset(charset)
 
     def summary(self) -> str:
         """``N references in M files``, for the closing line."""
@@ -611,11 +618,14 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     for doc in doc_files((Path(p) for p in args.paths), unlistable):
         shown = _shown(doc)
         try:
-            found = scan_file(doc, shown, args.max_size)
+            text = read_text(doc, shown, args.max_size)
         except TextFragError as unreadable:
             result.problems.append((Found(shown, 0, "", 0, 0, "file"), unreadable))
             continue
+        found = scan_text(text, shown, doc.suffix)
         result.docs[shown] = doc
+        if ":encoding:" in text or ":diff:" in text:
+            found = _with_options(text, found, result)
         for f in found:
             result.total += 1
             try:
@@ -624,9 +634,33 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
                 result.problems.append((f, bad_ref))
                 continue
             result.entries.append((f, ref))
-            if digester is not None and ref.selector is None:
+            if digester is not None and ref.selector is None and (f.file, f.start) not in result.charsets:
                 digester.add(ref.path)
     return result
+
+
+def _with_options(text: str, found: list[Found], result: _Scan) -> list[Found]:
+    """The references of a document with those its directives' options hold (``:diff: REF``, the older
+    side of a diff, is verified and repaired as any reference is); each directive's ``:encoding:`` noted."""
+    from .options import options_of
+
+    out: list[Found] = []
+    for f in found:
+        out.append(f)
+        if f.kind != "directive":
+            continue
+        options = options_of(text, f)
+        charset = next((o.value for o in options if o.name == "encoding" and o.value), None)
+        for o in options:
+            if o.name == "diff" and o.value:
+                line = text.count("\n", 0, o.start) + 1
+                column = o.start - text.rfind("\n", 0, o.start)
+                out.append(Found(f.file, line, o.value, o.start, o.end, "directive", column=column))
+            if charset is not None:
+                result.charsets[(f.file, out[-1].start)] = charset
+        if charset is not None:
+            result.charsets[(f.file, f.start)] = charset
+    return out
 
 
 def _report(problems: list[tuple[Found, TextFragError]], err: TextIO, style: Style) -> int:
@@ -684,7 +718,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for i, (f, ref) in enumerate(scan.entries, 1):
         try:
             intent = _intent_at(scan, f, texts, args.max_size) if i - 1 in stale_at else None
-            problem = problem_of(cache, ref, intent)
+            problem = problem_of(scan.cache_for(cache, f), ref, intent)
         except TextFragError as failure:
             problem = failure
         findings.append(_finding(f, problem))
@@ -768,7 +802,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         doc = docs.get(f.file)
         options = options_of(doc.text, f) if doc is not None and doc.text[f.start : f.end] == f.text else []
         try:
-            q = quote(cache, ref, intent=intent_of(options))
+            q = quote(scan.cache_for(cache, f), ref, intent=intent_of(options))
         except StaleError as renamed:  # a missing file that git shows renamed
             if not isinstance(renamed.outcome, Drift):
                 problems.append((f, renamed))

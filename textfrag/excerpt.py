@@ -19,7 +19,7 @@ from .present import ELISION, anchor_id, dedent, default_caption, display_text, 
 from .quote import Quote
 from .resolve import Selection
 
-__all__ = ["ELISION", "INLINE_ELISION", "Excerpt", "Piece", "State", "excerpt_of", "failure_summary"]
+__all__ = ["ELISION", "INLINE_ELISION", "Excerpt", "Piece", "State", "diff_text", "excerpt_of", "failure_summary"]
 
 #: what stands between the pieces of a disjoint selection in an inline excerpt (a block has ELISION on a
 #: line of its own)
@@ -187,3 +187,16 @@ def _within(spec: str, piece: Selection) -> list[int]:
 def failure_summary(count: int) -> str:
     """How every engine counts the references that fail its build."""
     return f"textfrag: {count} reference{' is' if count == 1 else 's are'} stale or broken"
+
+
+def diff_text(old: Quote, new: Quote, old_name: str, new_name: str, *, tab_width: int | None = None) -> str:
+    """What literalinclude's ``:diff:`` shows: a unified diff from the old quote's text to the new one's,
+    line endings read as ``\\n`` (a text file opened in Python) and tabs expanded when asked, with the
+    two names in its header."""
+    import difflib  # only a diff pays for it
+
+    def lines(q: Quote) -> list[str]:
+        text = q.text.replace("\r\n", "\n").replace("\r", "\n")
+        return (text.expandtabs(tab_width) if tab_width else text).splitlines(True)
+
+    return "".join(difflib.unified_diff(lines(old), lines(new), old_name, new_name))

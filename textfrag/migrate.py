@@ -19,19 +19,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import TextFragError
-from .intent import Intent, intent_lines, parse_line_spec, python_objects, signature_cut
+from .intent import INTENT_OPTIONS, Intent, intent_lines, parse_line_spec, python_objects, signature_cut
 from .quote import make_reference
 from .scan import RST_SUFFIXES, code_directives
 from .selection import select_lines, whole
-from .source import SourceCache, same_charset
+from .source import Source, SourceCache
 
 __all__ = ["Include", "Outcome", "find_includes", "convert", "highlight_language_of"]
 
 # options a txtfrag directive takes as they are (literalinclude's meaning)
-_KEPT = ("dedent", "tab-width", "class", "name", "prepend", "append")
+_KEPT = ("encoding", "dedent", "tab-width", "class", "name", "prepend", "append")
 # options whose effect textfrag cannot reproduce
 _REFUSED = {
-    "diff": "textfrag quotes a file, not a diff of two",
     "force": "textfrag has no :force: (highlighting is never forced)",
 }
 _OPTION = re.compile(r"^([ \t]+):([\w-]+):(?:[ \t]+(.*?))?[ \t]*$")
@@ -177,25 +176,19 @@ def _convert(
     for name, why in _REFUSED.items():
         if name in options:
             raise TextFragError(f":{name}: cannot be converted: {why}")
-    unknown = sorted(set(options) - {*_KEPT, *_REFUSED, "pyobject", "start-after", "start-at", "end-before", "end-at"} - _DISPLAY)
+    unknown = sorted(
+        set(options) - {*_KEPT, *_REFUSED, "diff", "pyobject", "start-after", "start-at", "end-before", "end-at"} - _DISPLAY
+    )
     if unknown:
         raise TextFragError(f"unknown option :{unknown[0]}: (literalinclude would refuse it too)")
-    if "encoding" in options and not same_charset(options["encoding"], cache.charset):
-        raise TextFragError(
-            f":encoding: {options['encoding']} differs from the charset textfrag reads files in ({cache.charset}); give --charset"
-        )
-    # the path as Sphinx finds it: "/x" from the source folder, "x" from the document's folder
+    if options.get("encoding"):  # read as literalinclude reads it; the directive keeps :encoding:
+        cache = cache.with_charset(options["encoding"])
     arg = include.argument
-    target = (srcdir / arg.lstrip("/")) if arg.startswith("/") else (doc_path.parent / arg)
-    real_root = os.path.realpath(cache.root)
-    real = os.path.realpath(target)
-    if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
-        raise TextFragError(f"{arg} is outside the textfrag root ({cache.root}); give --root a folder that holds it")
-    rel = os.path.relpath(os.path.normpath(os.path.abspath(target)), os.path.abspath(cache.root)).replace(os.sep, "/")
-    if rel.startswith("../"):
-        rel = os.path.relpath(real, real_root).replace(os.sep, "/")
+    rel = _under_root(arg, doc_path, srcdir, cache)
     source = cache.get(rel, rel)
     text = source.text
+    if "diff" in options:
+        return _convert_diff(include, options, source, _under_root(options["diff"], doc_path, srcdir, cache), cache)
     for a, b in (
         ("lineno-match", "lineno-start"),
         ("lineno-match", "prepend"),
@@ -282,8 +275,38 @@ def _convert(
     return _render(include, ref, out)
 
 
+def _under_root(arg: str, doc_path: Path, srcdir: Path, cache: SourceCache) -> str:
+    """The path under the root of a file as Sphinx finds it: "/x" from the source folder, "x" from the
+    document's folder; :class:`TextFragError` when it is outside the root."""
+    target = (srcdir / arg.lstrip("/")) if arg.startswith("/") else (doc_path.parent / arg)
+    real_root = os.path.realpath(cache.root)
+    real = os.path.realpath(target)
+    if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
+        raise TextFragError(f"{arg} is outside the textfrag root ({cache.root}); give --root a folder that holds it")
+    rel = os.path.relpath(os.path.normpath(os.path.abspath(target)), os.path.abspath(cache.root)).replace(os.sep, "/")
+    if rel.startswith("../"):
+        rel = os.path.relpath(real, real_root).replace(os.sep, "/")
+    return rel
+
+
+def _convert_diff(include: Include, options: dict[str, str], source: Source, old_rel: str, cache: SourceCache) -> str:
+    """``:diff: OLD``: both whole files, pinned; the directive shows literalinclude's unified diff."""
+    for name in ("emphasize-lines", "prepend", "append", "dedent", "lines", "lineno-start", "lineno-match", *INTENT_OPTIONS):
+        if name in options:
+            raise TextFragError(f":diff: with :{name}: (literalinclude refuses it, or numbers the diff's own lines)")
+    old = cache.get(old_rel, old_rel)
+    out: list[tuple[str, str]] = [("diff", make_reference(whole(old), lines=True, open_end=True))]
+    out.append(("caption", options["caption"] or include.argument if "caption" in options else ""))
+    if "linenos" in options:
+        out.append(("linenos", ""))
+    for name in _KEPT:
+        if name in options:
+            out.append((name, options[name]))
+    return _render(include, make_reference(whole(source), lines=True, open_end=True), out)
+
+
 # display options handled by _convert itself
-_DISPLAY = {"language", "caption", "linenos", "lineno-start", "lineno-match", "emphasize-lines", "lines", "encoding"}
+_DISPLAY = {"language", "caption", "linenos", "lineno-start", "lineno-match", "emphasize-lines", "lines"}
 
 
 def _open_ended(options: dict[str, str], intent: Intent | None, total: int) -> bool:

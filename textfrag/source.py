@@ -533,6 +533,21 @@ class SourceCache:
         self._lock = threading.Lock()
         #: the git history drift is explained from (textfrag.history.History), made when first needed
         self.history: Any = None
+        self._siblings: dict[str, SourceCache] = {}
+
+    def with_charset(self, charset: str) -> SourceCache:
+        """The cache of this build that reads files in ``charset`` (literalinclude's ``:encoding:``): this
+        one for its own charset, else one kept beside it, so each file is still read once per charset.
+        An unknown charset is a :class:`SourceError`."""
+        if same_charset(charset, self.charset):
+            return self
+        with self._lock:
+            sibling = self._siblings.get(charset.lower())
+            if sibling is None:
+                sibling = SourceCache(self.root, charset=charset, max_size=self.max_size, pdi_map=self.pdi_map)
+                sibling.history = self.history
+                self._siblings[charset.lower()] = sibling
+        return sibling
 
     def get(self, path: str, reference: str | None = None) -> Source:
         """The source for ``path``; raises the (cached) :class:`TextFragError` if it cannot be loaded."""

@@ -212,3 +212,47 @@ def test_the_intent_must_agree_with_the_pin(site: Site) -> None:
     result = site.build(fresh=True)
     assert result.statuscode != 0 or "ERROR" in result.warnings or "WARNING" in result.warnings
     assert "the reference pins lines 6-8, but :pyobject: decorated selects lines 11-16" in result.warnings
+
+
+def test_encoding_and_diff_look_the_same_after_migrate_and_stay_pinned(site: Site) -> None:
+    """``:encoding:`` reads the file in that charset; ``:diff:`` shows literalinclude's unified diff of two
+    pinned files. Built before and after migrate, block by block; `check` verifies both, in that charset."""
+    from textfrag.cli import main
+
+    latin = "# caf\xe9 cr\xe8me\ndef f():\n    return '\xe9t\xe9'\n"
+    (site.root / "src").mkdir(exist_ok=True)
+    (site.root / "src" / "latin.py").write_bytes(latin.encode("latin-1"))
+    site.write("src/v1.py", "def f():\n    return 1\n\n\ndef g():\n    pass\n")
+    site.write("src/v2.py", "def f():\n    return 2\n\n\ndef g():\n    pass\n\n\ndef h():\n    pass\n")
+    site.page(
+        "index.rst",
+        "T\n=\n\n"
+        ".. literalinclude:: ../src/latin.py\n   :encoding: latin-1\n   :lines: 2-3\n   :linenos:\n\n"
+        ".. literalinclude:: ../src/latin.py\n   :encoding: latin-1\n   :caption:\n\n"
+        ".. literalinclude:: ../src/v2.py\n   :diff: ../src/v1.py\n\n"
+        ".. literalinclude:: ../src/v2.py\n   :diff: ../src/v1.py\n   :caption: What changed\n   :linenos:\n",
+    )
+    before = site.build(fresh=True)
+    assert before.statuscode == 0, before.warnings
+    expected = _blocks(before.soup())
+    assert "caf\xe9" in str(expected[1]["text"]) and "+    return 2" in str(expected[2]["text"])
+
+    err = io.StringIO()
+    code = main(["migrate", "--config", str(site.docs / "conf.py"), "--write", str(site.docs)], stdout=io.StringIO(), stderr=err)
+    assert code == 0, err.getvalue()
+    page = (site.docs / "index.rst").read_text()
+    assert "literalinclude" not in page and page.count(":encoding: latin-1") == 2
+    assert ":diff: src/v1.py#line=0,;length=" in page and ",latin-1;md5=" in page  # the checks name the charset
+
+    after = site.build(fresh=True)
+    assert after.statuscode == 0, after.warnings
+    assert "WARNING" not in after.warnings, after.warnings
+    assert _blocks(after.soup()) == expected
+
+    config = str(site.docs / "conf.py")
+    assert main(["check", "--config", config, str(site.docs)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    site.write("src/v1.py", "def f():\n    return 0\n")  # the old side of a diff is pinned too
+    out = io.StringIO()
+    assert main(["check", "--config", config, str(site.docs)], stdout=out, stderr=io.StringIO()) == 1
+    failed = site.build(fresh=True)
+    assert failed.statuscode != 0 and "src/v1.py" in failed.warnings
