@@ -8,9 +8,9 @@ highlighted lines are asked for (then Pygments, with the plugin's stylesheet).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
-from typing import Literal
+from typing import Any, Literal
 
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -27,13 +27,16 @@ class Highlighter:
 
     kind: Literal["pymdownx", "codehilite", "plain"]
     css_class: str
+    #: pymdownx.highlight's options as the site sets them (line_spans, anchor_linenums, linenums_style...)
+    settings: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @classmethod
     def of(cls, extensions: list[str], configs: dict[str, dict[str, object]]) -> Highlighter:
         """The site's highlighter, from its Markdown extensions and their options."""
         names = {e.removeprefix("markdown.extensions.") for e in extensions}
         if names & {"pymdownx.highlight", "pymdownx.superfences"}:
-            return cls("pymdownx", str(configs.get("pymdownx.highlight", {}).get("css_class", "highlight")))
+            settings = dict(configs.get("pymdownx.highlight") or {})
+            return cls("pymdownx", str(settings.get("css_class", "highlight")), settings)
         if "codehilite" in names:
             return cls(
                 "codehilite",
@@ -74,6 +77,44 @@ def _pygments(text: str, language: str, css_class: str, linenostart: int | None,
     return html
 
 
+def _pymdownx(
+    text: str,
+    language: str,
+    highlighter: Highlighter,
+    linenostart: int | None,
+    hl_lines: list[int],
+    title: str | None,
+    block_id: str,
+) -> str:
+    """A block as pymdownx.highlight draws a fence, with the site's own options (line spans, line anchors,
+    the language class, the line number style...): its own ``Highlight`` class does the drawing, so the
+    markup is the site's. ``title`` (already HTML) takes the place of the fence's title."""
+    import inspect
+
+    from pymdownx.highlight import Highlight  # type: ignore[import-untyped]
+
+    accepted = set(inspect.signature(Highlight.__init__).parameters) - {"self", "md", "linenums", "stripnl", "title_mode"}
+    options = {k: v for k, v in highlighter.settings.items() if k in accepted}
+    # numbered only when asked, from the number given; the quoted text is shown as it is (no newline stripped)
+    drawer = Highlight(None, linenums=None, stripnl=False, title_mode="text", **options)
+    marker = f"txtfrag-title-{block_id}"
+    html: str = drawer.highlight(
+        text,
+        language,
+        highlighter.css_class,
+        hl_lines=hl_lines,
+        linestart=linenostart if linenostart is not None else 0,
+        title=marker if title is not None else None,
+        code_block_count=block_id,  # the line anchors' ids: unique on the page
+    )
+    if title is not None:
+        html = html.replace(f'<span class="filename">{marker}</span>', title, 1)
+    if not text.endswith("\n"):
+        head, sep, tail = html.rpartition("\n</code></pre>")
+        html = head + "</code></pre>" + tail if sep else html
+    return html
+
+
 ELISION_HTML = f'<div class="txtfrag-elision" aria-label="lines left out">{ELISION}</div>'
 
 
@@ -90,11 +131,19 @@ def block(e: Excerpt, anchor: str, *, highlighter: Highlighter, linenostart: int
         hl = list(piece.emphasized)
         if highlighter.kind == "plain" and start is None and not hl:
             codes.append(f'<pre><code class="language-{escape(e.language)}">{escape(piece.text)}</code></pre>')
+        elif highlighter.kind == "pymdownx" and highlighter.settings.get("use_pygments", True) is not False:
+            # no caption: no title, as a fence without one (the permalink stands beside the block)
+            drawn_title = title if i == 0 and e.caption else None
+            codes.append(_pymdownx(piece.text, e.language, highlighter, start, hl, drawn_title, f"{anchor}-{i}"))
         else:
             codes.append(_pygments(piece.text, e.language, highlighter.css_class, start, hl))
     body = ELISION_HTML.join(codes)
     opening = f'<div class="{highlighter.css_class}">'
-    if body.startswith(opening):
+    if highlighter.kind == "pymdownx" and not e.caption and title not in body:
+        code = f'<div class="txtfrag-links">{_permalink(anchor)}{_source_link(e.source_url, "view source")}</div>{body}'
+    elif title in body:  # drawn where pymdownx draws a fence's title
+        code = body
+    elif body.startswith(opening):
         code = body.replace(opening, opening + title, 1)
     else:
         code = f'<p class="txtfrag-caption">{title}</p>{body}'
@@ -120,6 +169,10 @@ CSS = """\
 /* textfrag: excerpts quoted from source files */
 .txtfrag .filename .headerlink, span.txtfrag > .headerlink { opacity: 0; margin-left: 0.3em; text-decoration: none; }
 .txtfrag .filename:hover .headerlink, span.txtfrag:hover > .headerlink, .txtfrag .headerlink:focus { opacity: 1; }
+div.txtfrag { position: relative; }
+.txtfrag > .txtfrag-links { position: absolute; top: 0.1em; right: 2.8em; z-index: 1; font-size: 85%; }
+.txtfrag > .txtfrag-links .headerlink { display: inline; opacity: 0; text-decoration: none; }
+div.txtfrag:hover > .txtfrag-links .headerlink, .txtfrag > .txtfrag-links .headerlink:focus { opacity: 1; }
 .txtfrag .filename { display: block; font-size: 85%; padding: 0.3em 0.6em; }
 .txtfrag .txtfrag-source { font-size: 85%; margin-left: 0.5em; }
 span.txtfrag > code { white-space: pre-wrap; }

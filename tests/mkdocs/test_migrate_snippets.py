@@ -223,3 +223,58 @@ def test_markdown_include_fences_become_txtfrag_images_that_show_the_same(
     assert after.ok, after.error
     blocks = _blocks(BeautifulSoup((site.root / "site" / "index.html").read_text(), "html.parser"))
     assert blocks == expected
+
+
+HIGHLIGHT_OPTIONS = [
+    "line_spans: __span\n      anchor_linenums: true\n      pygments_lang_class: true",
+    "linenums_style: pymdownx-inline\n      line_spans: __span",
+    "linenums_style: inline\n      pygments_lang_class: true",
+]
+
+
+@pytest.mark.parametrize("options", HIGHLIGHT_OPTIONS)
+def test_pymdownx_highlight_options_draw_the_same_markup(
+    site: Site, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch, options: str
+) -> None:
+    """line_spans, anchor_linenums, pygments_lang_class and linenums_style: a migrated block is drawn by
+    pymdownx's own highlighter with the site's options, so its markup is the fence's (ids aside, which
+    are unique per block)."""
+    import re
+
+    from textfrag.cli import main
+
+    monkeypatch.chdir(site.root)
+    site.config(CONFIG.replace("  - pymdownx.highlight\n", f"  - pymdownx.highlight:\n      {options}\n"))
+    site.write("snippets/mod.py", MODULE)
+    site.write(
+        "docs/index.md",
+        '# H\n\n```python title="mod.py" hl_lines="2" linenums="1"\n--8<-- "mod.py"\n```\n\n'
+        '```python linenums="4"\n--8<-- "mod.py:4:5"\n```\n\n```python\n--8<-- "mod.py:8:9"\n```\n',
+    )
+
+    def drawn() -> list[str]:
+        soup = BeautifulSoup((site.root / "site" / "index.html").read_text(), "html.parser")
+        out = []
+        for block in soup.select("article div.highlight"):
+            for link in block.select(".filename a"):
+                link.decompose()  # textfrag's permalink in the title
+            html = re.sub(r'((?:__span|__codelineno)-)[^"#]*?-(\d+)(["])', r"\1N-\2\3", str(block))
+            out.append(html.replace('<span class="filename">mod.py</span>', "TITLE"))
+        return out
+
+    before = site.build(caplog)
+    assert before.ok, before.error
+    expected = drawn()
+    assert len(expected) == 3
+    assert (
+        main(
+            ["migrate", "--config", str(site.root / "mkdocs.yml"), "--write", str(site.root / "docs")],
+            stdout=io.StringIO(),
+            stderr=io.StringIO(),
+        )
+        == 0
+    )
+    assert (site.root / "docs" / "index.md").read_text().count("![](txtfrag:") == 3
+    after = site.build(caplog)
+    assert after.ok, after.error
+    assert drawn() == expected
