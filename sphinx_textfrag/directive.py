@@ -102,6 +102,8 @@ class TxtfragDirective(SphinxDirective):
         "dedent": _dedent_option,
         "name": directives.unchanged,
         "class": directives.class_option,
+        # highlight even where the lexer fails, as literalinclude's
+        "force": directives.flag,
         # the intent: why these lines (literalinclude's selection options); the reference pins them
         "pyobject": directives.unchanged_required,
         "start-after": directives.unchanged_required,
@@ -173,6 +175,7 @@ class TxtfragDirective(SphinxDirective):
             if piece.emphasized:
                 literal["highlight_args"]["hl_lines"] = list(piece.emphasized)
             literal["classes"] += self.options.get("class", [])
+            literal["force"] = "force" in self.options
             self.set_source_info(literal)
             blocks.append(literal)
         caption = nodes.caption(ex.caption, ex.caption)
@@ -227,6 +230,7 @@ class TxtfragDirective(SphinxDirective):
         literal["linenos"] = "linenos" in self.options
         literal["highlight_args"] = {"linenostart": 1}
         literal["classes"] += self.options.get("class", [])
+        literal["force"] = "force" in self.options
         self.set_source_info(literal)
         return literal
 

@@ -28,11 +28,9 @@ from .source import Source, SourceCache
 __all__ = ["Include", "Outcome", "find_includes", "convert", "highlight_language_of"]
 
 # options a txtfrag directive takes as they are (literalinclude's meaning)
-_KEPT = ("encoding", "dedent", "tab-width", "class", "name", "prepend", "append")
+_KEPT = ("encoding", "dedent", "tab-width", "class", "name", "prepend", "append", "force")
 # options whose effect textfrag cannot reproduce
-_REFUSED = {
-    "force": "textfrag has no :force: (highlighting is never forced)",
-}
+_REFUSED: dict[str, str] = {}
 _OPTION = re.compile(r"^([ \t]+):([\w-]+):(?:[ \t]+(.*?))?[ \t]*$")
 _RST_HIGHLIGHT = re.compile(r"^[ \t]*\.\.[ ]+highlight[ ]?::[ \t]*(\S+)", re.IGNORECASE | re.MULTILINE)
 

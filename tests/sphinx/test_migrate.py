@@ -72,11 +72,11 @@ CONVERTED = [
     ":lines: 2-6\n   :emphasize-lines: 1,9\n   :name: named-block\n   :class: extra",
     ":prepend: # before\n   :append: # after\n   :lines: 6-8\n   :linenos:\n   :emphasize-lines: 3",
     ":pyobject: Greeter.greet\n   :prepend: @example\n   :dedent: 4\n   :lineno-start: 20",
+    ":lines: 2-3\n   :force:",
 ]
 
 #: literalinclude options that cannot look the same: each is left as it is, with its reason
 LEFT = {
-    ":force:": ":force: cannot be converted",
     ":lines: 1,3": "not one run",
     ":pyobject: missing": "no Python object named 'missing'",
     ":pyobject: helper\n   :dedent: 4": ":dedent: 4 would cut text from line 6",
