@@ -14,7 +14,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from textfrag import Quote, Reference, TextFragError, parse_reference, quote
 from textfrag.excerpt import ELISION, Excerpt, diff_text, excerpt_of
-from textfrag.intent import Intent, disagreement
+from textfrag.intent import Intent, disagreement, intent_lines
 from textfrag.present import unique_anchor
 from textfrag.quote import quoted_path
 
@@ -142,6 +142,7 @@ class TxtfragDirective(SphinxDirective):
                 why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent)
                 if why is not None:
                     raise TextFragError(why)
+            keep = _gaps(q, intent, self.options)
             ex = excerpt_of(
                 q,
                 # an explicit empty :caption: is none, as literalinclude's; no :caption: follows textfrag_caption
@@ -155,6 +156,7 @@ class TxtfragDirective(SphinxDirective):
                 tab_width=self.options.get("tab-width"),
                 prepend=self.options.get("prepend"),
                 append=self.options.get("append"),
+                keep=keep,
             )
         except TextFragError as err:
             record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.arguments[0]), error=True)
@@ -233,6 +235,24 @@ class TxtfragDirective(SphinxDirective):
         literal["force"] = "force" in self.options
         self.set_source_info(literal)
         return literal
+
+
+def _gaps(q: Quote, intent: Intent | None, options: dict[str, object]) -> list[int] | None:
+    """The lines a ``:lines:`` intent with gaps (``1-9,14-16``) keeps of the pinned ones, which are then
+    shown joined as literalinclude joins them; None when it keeps one run (the pin itself)."""
+    if intent is None or intent.lines is None or q.stale is not None:
+        return None
+    kept = intent_lines(q.source.text, intent)
+    if kept == list(range(kept[0], kept[-1] + 1)):
+        return None
+    if {"linenos", "lineno-match"} & set(options) and "lineno-start" not in options:
+        raise TextFragError(
+            f":lines: {intent.lines} joins lines that are not one run, so the file's numbers would skip: "
+            "number them with :lineno-start: (literalinclude refuses :lineno-match: here too)"
+        )
+    if "prepend" in options or "append" in options:
+        raise TextFragError(f":lines: {intent.lines} with gaps cannot be combined with :prepend: or :append:")
+    return kept
 
 
 class TxtfragRole(SphinxRole):

@@ -109,6 +109,7 @@ def excerpt_of(
     auto_caption: bool = True,
     prepend: str | None = None,
     append: str | None = None,
+    keep: list[int] | None = None,
 ) -> Excerpt:
     """The excerpt of ``q`` with the options a user wrote; :class:`TextFragError` for a bad option.
 
@@ -122,6 +123,9 @@ def excerpt_of(
     expands tabs before anything is dedented, as literalinclude's ``:tab-width:`` does. ``prepend`` and
     ``append`` are lines of the document's own, shown before the first piece and after the last (as
     literalinclude's ``:prepend:``/``:append:``: not dedented, numbered with the block, never verified).
+    ``keep``: the file's numbers of the lines shown, when a ``:lines:`` intent with gaps (``1-9,14-16``)
+    selects some of the pinned lines: they are joined as literalinclude joins them (no mark between),
+    emphasized by their file numbers, and numbered on from ``number_from``.
     """
     pieces = q.selections
     texts = [display_text(p.text) for p in pieces]
@@ -129,6 +133,8 @@ def excerpt_of(
         if not 1 <= tab_width <= 64:
             raise TextFragError(f"tab-width {tab_width} is not a number of columns from 1 to 64")
         texts = [t.expandtabs(tab_width) for t in texts]
+    if keep is not None:
+        return _kept(q, texts[0], keep, caption, auto_caption, language, emphasize, dedent_by, source_url_template, number_from)
     numbers: list[int | None] = [None] * len(pieces)
     if number_from is not None:
         if number_from < 0:
@@ -167,6 +173,53 @@ def excerpt_of(
         length=q.source.length,
         charset=q.source.charset,
         source_url=source_url(source_url_template, q.selection),
+        state="current" if stale is None else "stale",
+        problem=None if stale is None else stale.message,
+    )
+
+
+def _kept(
+    q: Quote,
+    text: str,
+    keep: list[int],
+    caption: str | None,
+    auto_caption: bool,
+    language: str | None,
+    emphasize: str | None,
+    dedent_by: int | None | Literal[False],
+    source_url_template: str | None,
+    number_from: int | None,
+) -> Excerpt:
+    """The excerpt of the pinned lines ``keep`` (file numbers, in order) of a one-piece quote, joined."""
+    piece = q.selection
+    if len(q.selections) != 1 or not keep or keep[0] < piece.first_line or keep[-1] > piece.last_line:
+        raise TextFragError(f":lines: selects lines outside the pinned {piece.lines_display()}")
+    lines = text.splitlines(keepends=True)
+    wanted = set(keep)
+    shown = "".join(line for n, line in enumerate(lines, piece.first_line) if n in wanted)
+    if dedent_by is not False:
+        shown = dedent(shown, dedent_by)
+    position = {n: i for i, n in enumerate(keep, 1)}
+    marks: list[int] = []
+    for wanted_range in parse_line_list(emphasize, "emphasize-lines") if emphasize else []:
+        for n in range(wanted_range.first, min(wanted_range.last, piece.last_line) + 1):
+            if n not in position:
+                raise TextFragError(f"emphasize-lines {n} is not one of the lines shown ({piece.source.path} :lines:)")
+            marks.append(position[n])
+        if wanted_range.last > piece.last_line:
+            raise TextFragError(f"emphasize-lines {wanted_range} is outside the excerpt, which is {piece.lines_display()}")
+    ref = q.reference
+    stale = q.stale
+    return Excerpt(
+        pieces=(Piece(shown, piece.first_line, tuple(marks), number_from=number_from),),
+        caption=(default_caption([piece]) if auto_caption else "") if caption is None else caption,
+        anchor=anchor_id(ref),
+        language=language or language_for(q.source.path),
+        ref=ref.text.removeprefix("txtfrag:"),
+        md5=q.source.md5,
+        length=q.source.length,
+        charset=q.source.charset,
+        source_url=source_url(source_url_template, piece),
         state="current" if stale is None else "stale",
         problem=None if stale is None else stale.message,
     )

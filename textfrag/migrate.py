@@ -216,13 +216,17 @@ def _convert(
                 f":lines: {options['lines']}: line {past[0]} is past the end ({total} lines), ignored as literalinclude does"
             )
             wanted = [n for n in wanted if n <= total]
+    gaps = False
     if not text:
         selection = whole(source)
         kept: list[int] = []
     else:
         kept = intent_lines(text, intent, wanted)
-        if kept != list(range(kept[0], kept[0] + len(kept))):
-            raise TextFragError(f":lines: {options.get('lines')} selects lines that are not one run; textfrag pins one range")
+        gaps = kept != list(range(kept[0], kept[0] + len(kept)))
+        if gaps and ("lineno-match" in options or "prepend" in options or "append" in options):
+            raise TextFragError(
+                f":lines: {options.get('lines')} selects lines that are not one run, with :lineno-match:, :prepend: or :append:"
+            )
         selection = whole(source) if whole_file else select_lines(source, kept[0], kept[-1])
     dedent = options.get("dedent", "").strip()
     if dedent.isdigit() and kept:
@@ -237,8 +241,8 @@ def _convert(
     open_end = runs_to_end and (whole_file or _open_ended(options, intent, total))
     ref = make_reference(selection, lines=True, open_end=open_end)
     out: list[tuple[str, str]] = []
-    if intent is not None:  # (:lines: alone is what the pin says; after an intent, it is part of it)
-        out.extend(intent.options())
+    if intent is not None or gaps:  # (:lines: alone in one run is what the pin says; else it is an intent)
+        out.extend(intent.options() if intent is not None else [])
         if wanted is not None:
             out.append(("lines", options["lines"] if wanted == parse_line_spec(options["lines"], total) else _spans(wanted)))
     language = options.get("language") or highlight_language_of(doc_text, include.start, highlight_language)

@@ -73,11 +73,13 @@ CONVERTED = [
     ":prepend: # before\n   :append: # after\n   :lines: 6-8\n   :linenos:\n   :emphasize-lines: 3",
     ":pyobject: Greeter.greet\n   :prepend: @example\n   :dedent: 4\n   :lineno-start: 20",
     ":lines: 2-3\n   :force:",
+    ":lines: 1,3",
+    ":lines: 1-2,6-8\n   :linenos:\n   :emphasize-lines: 2,4\n   :dedent: 0",
+    ":pyobject: Greeter\n   :lines: 1,4-5\n   :caption: joined",
 ]
 
 #: literalinclude options that cannot look the same: each is left as it is, with its reason
 LEFT = {
-    ":lines: 1,3": "not one run",
     ":pyobject: missing": "no Python object named 'missing'",
     ":pyobject: helper\n   :dedent: 4": ":dedent: 4 would cut text from line 6",
 }
