@@ -31,7 +31,6 @@ import re
 from typing import cast
 
 from .dialects import parse_selector
-from .dialects.pdi import parse_pdi
 from .errors import FragmentSyntaxError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, SchemeName
 from .linespec import MAX_DIGITS  # the one digit limit (any position past the end means the end, 4.2)
@@ -275,6 +274,8 @@ def parse_reference(text: str) -> Reference:
     try:
         if body[:8].lower().startswith(("urn:pdi:", "pdi://")):
             # the whole reference is a URN, mapped to a file when it is quoted (textfrag.quote)
+            from .dialects.pdi import parse_pdi
+
             pdi = parse_pdi(body)
             return Reference(pdi.resource, None, text, pdi)
         path, frag_text, offset = split_reference(text)

@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
+    from .config import BuildConfig
+    from .intent import Intent
+
 from . import __version__
 from ._parser import parse_reference
-from .config import BuildConfig, discover, read_config
 from .errors import StaleError, TextFragError, internal_error_report
 from .fragment import Reference
-from .intent import Intent, intent_lines
 from .linespec import number, parse_line_range
 from .quote import make_reference, prefetch_history, problem_of, quote
 from .report import FORMATS, Finding, github_commands, json_results, sarif_log
@@ -126,8 +127,12 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
     on the command line win."""
     config: BuildConfig | None = None
     if args.config is not None:
+        from .config import read_config  # (only a run that reads a configuration pays for it)
+
         config = read_config(Path(args.config))
     elif args.root is None and args.command in ("check", "update", "migrate"):
+        from .config import discover
+
         config = discover([Path(p) for p in args.paths])
     args.build_config = config
     quiet = getattr(args, "format", None) in ("json", "sarif") or getattr(args, "quiet", False)
@@ -387,6 +392,8 @@ def _selected_by(args: argparse.Namespace) -> bool:
 
 
 def _intent_of(args: argparse.Namespace) -> Intent | None:
+    from .intent import Intent  # (make by intent only: ast is not imported by check)
+
     given = {
         "pyobject": args.pyobject,
         "start-after": args.start_after,
@@ -408,6 +415,8 @@ def _make_one(args: argparse.Namespace, cache: SourceCache, out: TextIO) -> int:
     if intent is not None:
         if args.path is None:
             raise TextFragError("make needs the PATH of the file to quote")
+        from .intent import intent_lines
+
         source = cache.get(args.path, args.path)
         try:
             kept = intent_lines(source.text, intent)

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._parser import parse_reference
-from .dialects.pdi import mapped_path
 from .errors import PathError, StaleError, TextFragError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, line_scheme_of
 from .resolve import Selection, select, whole
@@ -146,8 +145,6 @@ def prefetch_history(cache: SourceCache, refs: Iterable[Reference], *, load_text
     each reference afterwards is then a lookup. Whatever cannot be looked up is left to the per-reference
     explanation, which says why. ``load_text``: read the files (as ``update`` will) rather than only
     hash them (as ``check`` does). Returns the positions in ``refs`` of the stale and missing ones."""
-    from .history import NoGit
-
     wanted: list[tuple[Reference, bool]] = []
     positions: set[int] = set()
     for i, ref in enumerate(refs):
@@ -173,6 +170,7 @@ def prefetch_history(cache: SourceCache, refs: Iterable[Reference], *, load_text
     if not wanted:
         return positions
     from .drift import _old_charset
+    from .history import NoGit  # only a run with stale references pays for git
 
     history = _history(cache)
     try:
@@ -215,6 +213,8 @@ def quoted_path(cache: SourceCache, reference: Reference) -> str:
     """The file under the root that ``reference`` quotes: its PATH, or for a Persistent Document
     Identifier the file the cache's table maps it to (:class:`~textfrag.errors.PathError` if none)."""
     if reference.dialect == "pdi":
+        from .dialects.pdi import mapped_path
+
         return mapped_path(cache.pdi_map, reference.path, reference.text)
     return reference.path
 
