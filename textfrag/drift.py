@@ -389,6 +389,17 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
     now = resolve(current, fragment)
     if len(hits) == 1 and (old.text != current.text or old.md5 == current.md5):
         new_sel = select(current, hits[0], hits[0] + len(old_sel.text))
+        if not _same_place(old, old_sel, current, new_sel):
+            return _changed(
+                f"the quoted text ({then}) occurs once now, as {new_sel.lines_display()}, but it is short and the lines "
+                "around it are not the ones it had, so textfrag will not take it for the same place: review it, then "
+                f"make a new reference (`textfrag make`), or pin what the range quotes now ({now.lines_display()}) with "
+                "`textfrag update --accept --write`",
+                old_sel,
+                _closest_diff(old_sel, current, label, commit, window=now),
+                now,
+                fragment,
+            )
         if not open_range or _still_open(scheme, current, new_sel):
             return _moved(
                 "moved",
@@ -441,6 +452,38 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
         now,
         fragment,
     )
+
+
+#: a quote of at most this many lines is only taken to have moved where a line beside it moved with it
+SHORT_LINES = 2
+
+
+#: blank lines looked past for the nearest line of text beside a short quote
+MAX_BLANK_NEIGHBOURS = 50
+
+
+def _neighbour(source: Source, number: int, step: int) -> str | None:
+    """The nearest line with text from line ``number`` on (1-based, going by ``step``), as it reads;
+    None at the file's start or end."""
+    for _ in range(MAX_BLANK_NEIGHBOURS):
+        if number < 1 or number > source.line_count:
+            return None
+        line = _look(source.text[source.index_of_line(number - 1) : source.index_of_line(number)])
+        if line.strip():
+            return line
+        number += step
+    return ""
+
+
+def _same_place(old: Source, old_sel: Selection, current: Source, new_sel: Selection) -> bool:
+    """Whether text found once elsewhere can be taken for the quote that moved: a long quote can; a short
+    one (a line or two, which may well occur once by chance) only when the nearest line of text before
+    it or after it is the one it had (or the file's start or end is, as it was)."""
+    if old_sel.last_line - old_sel.first_line + 1 > SHORT_LINES:
+        return True
+    before = _neighbour(old, old_sel.first_line - 1, -1), _neighbour(current, new_sel.first_line - 1, -1)
+    after = _neighbour(old, old_sel.last_line + 1, 1), _neighbour(current, new_sel.last_line + 1, 1)
+    return before[0] == before[1] or after[0] == after[1]
 
 
 def _still_open(scheme: Scheme, current: Source, new_sel: Selection) -> bool:

@@ -397,3 +397,25 @@ def test_an_old_version_over_the_size_limit_is_never_read(repo: Path) -> None:
     commit(repo, "small")
     r = run(repo, "check", "--root", ".", "--max-size", str(len(SRC) + 10), "docs")
     assert r.returncode == 1 and "moved or changed is unknown" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_short_quote_found_once_elsewhere_is_not_taken_for_a_move(repo: Path) -> None:
+    """A line or two may occur once by chance: it is moved only where a line beside it moved with it."""
+    src = "def a():\n    x = compute()\n    return x\n\n\ndef b():\n    pass\n"
+    (repo / "src" / "mod.py").write_text(src)
+    ref = ref_for(src.encode(), 2, 2)  # "    x = compute()"
+    doc = repo / "docs" / "index.rst"
+    doc.write_text(directive(ref))
+    commit(repo)
+    # a() no longer computes x; b() now does: the same line, elsewhere, among other lines
+    (repo / "src" / "mod.py").write_text("def a():\n    return 0\n\n\ndef b():\n    y = 1\n    x = compute()\n")
+    commit(repo, "rewrite")
+    r = run(repo, "update", "--write", "--root", ".", "docs")
+    assert r.returncode == 1 and "the lines around it are not the ones it had" in r.stderr
+    assert reference_in(doc) == ref
+    # the same line moved with its function: a move
+    (repo / "src" / "mod.py").write_text("import os\n\n\n" + src)
+    commit(repo, "header")
+    w = run(repo, "update", "--write", "--root", ".", "docs")
+    assert w.returncode == 0, w.stderr
+    assert reference_in(doc).startswith("src/mod.py#line=4,5;")
