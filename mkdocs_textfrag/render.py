@@ -147,22 +147,43 @@ def block(e: Excerpt, anchor: str, *, highlighter: Highlighter, linenostart: int
         code = body.replace(opening, opening + title, 1)
     else:
         code = f'<p class="txtfrag-caption">{title}</p>{body}'
+    if e.state == "stale":  # the build goes on (warning mode, serve): the reader is told
+        code = _stale(e) + code
     cls = " ".join(["txtfrag", *classes])
     return f'<div class="{escape(cls)}" id="{escape(anchor)}" {_data(e)}>{code}</div>'
 
 
+def _stale(e: Excerpt) -> str:
+    """The mark of a stale excerpt: an admonition in the theme's warning style, with the short reason."""
+    notice = e.notice or "the quoted file changed since this excerpt was verified"
+    return (
+        '<div class="admonition warning txtfrag-stale"><p class="admonition-title">Stale excerpt</p>'
+        f"<p>{escape(notice)}</p></div>"
+    )
+
+
 def inline(e: Excerpt, anchor: str) -> str:
     """An inline excerpt: ``span.txtfrag`` holding the ``code``."""
+    mark = ""
+    if e.notice:  # stale, and the build went on: a visible mark with the reason
+        said = escape(e.notice)
+        mark = f'<span class="txtfrag-stale-mark" title="{said}" role="note" aria-label="{said}">stale</span>'
     return (
         f'<span class="txtfrag" id="{escape(anchor)}" {_data(e)}><code>{escape(e.inline_text)}</code>'
-        f"{_permalink(anchor)}{_source_link(e.source_url, 'source')}</span>"
+        f"{_permalink(anchor)}{_source_link(e.source_url, 'source')}{mark}</span>"
     )
 
 
 def broken(message: str, *, inline: bool) -> str:
-    """What stands in the page for a reference that cannot be quoted (the build fails, or serve shows it)."""
-    tag = "span" if inline else "div"
-    return f'<{tag} class="txtfrag-error">textfrag: {escape(message)}</{tag}>'
+    """What stands in the page for a reference that cannot be quoted (the build fails, or serve shows it):
+    a block is the theme's failure admonition with the problem as the build reported it."""
+    if inline:
+        return f'<span class="txtfrag-error">[textfrag: {escape(message)}]</span>'
+    return (
+        '<div class="admonition failure error txtfrag-error">'
+        '<p class="admonition-title">textfrag: this excerpt cannot be shown</p>'
+        f"<p>{escape(message)}</p></div>"
+    )
 
 
 CSS = """\
@@ -178,8 +199,10 @@ div.txtfrag:hover > .txtfrag-links .headerlink, .txtfrag > .txtfrag-links .heade
 span.txtfrag > code { white-space: pre-wrap; }
 span.txtfrag > .txtfrag-source { font-size: 75%; vertical-align: super; }
 .txtfrag-elision { text-align: center; opacity: 0.6; line-height: 1; margin: 0.2em 0; }
-.txtfrag-error { display: block; color: #b00020; font-weight: bold; white-space: pre-wrap; font-family: monospace; }
-span.txtfrag-error { display: inline; }
+div.txtfrag-error > p:not(.admonition-title) { white-space: pre-wrap; }
+span.txtfrag-error { color: #b00020; font-weight: bold; }
+span.txtfrag > .txtfrag-stale-mark { font-size: 70%; vertical-align: super; margin-left: 0.2em; padding: 0 0.3em;
+  border-radius: 0.3em; background: #f0b37e; color: #000; }
 """
 
 

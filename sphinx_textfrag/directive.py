@@ -19,7 +19,7 @@ from textfrag.present import unique_anchor
 from textfrag.quote import quoted_path
 
 from .nodes import txtfrag_block, txtfrag_inline
-from .state import cache_of, record_bug, record_dependency, record_problem
+from .state import cache_of, record_bug, record_dependency, record_problem, state_of
 
 
 def _dedent_option(argument: str | None) -> int | None:
@@ -126,7 +126,7 @@ class TxtfragDirective(SphinxDirective):
             return self._run()
         except Exception as bug:  # a bug in textfrag: reported as textfrag's, with its location
             record_bug(self.env, self.lineno, bug)
-            return [_broken(self.arguments[0])]
+            return [_broken(self.arguments[0], self.env, self.lineno)]
 
     def _run(self) -> list[nodes.Node]:
         try:
@@ -135,7 +135,7 @@ class TxtfragDirective(SphinxDirective):
             stated = None  # reported below, once the reference is known good
         q = quote_here(self.env, self.lineno, self.arguments[0], stated, self.options.get("encoding"))
         if q is None:
-            return [_broken(self.arguments[0])]
+            return [_broken(self.arguments[0], self.env, self.lineno)]
         try:
             intent = Intent.from_options(self.options)
             if intent is not None and q.stale is None:  # a stale quote is reported already
@@ -160,12 +160,12 @@ class TxtfragDirective(SphinxDirective):
             )
         except TextFragError as err:
             record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.arguments[0]), error=True)
-            return [_broken(self.arguments[0])]
+            return [_broken(self.arguments[0], self.env, self.lineno)]
         blocks: list[nodes.Node] = []
         if "diff" in self.options:
             diffed = self._diff(q)
             if diffed is None:
-                return [_broken(self.arguments[0])]
+                return [_broken(self.arguments[0], self.env, self.lineno)]
             blocks.append(diffed)
         for i, piece in enumerate(ex.pieces if not blocks else ()):
             if i:  # disjoint pieces: an elision marker between them
@@ -185,6 +185,8 @@ class TxtfragDirective(SphinxDirective):
             caption += nodes.Text(" ")
             caption += nodes.reference("", "view source", refuri=ex.source_url, classes=["txtfrag-source"])
         self.set_source_info(caption)
+        if ex.state == "stale":  # the build goes on (warning mode, autobuild): the reader is told
+            blocks.insert(0, _stale_notice(ex))
         block = txtfrag_block("", caption, *blocks, literal_block=True, classes=["literal-block-wrapper"])
         block["txtfrag_caption"] = ex.caption
         anchor_and_data(block, ex, self.state.document)
@@ -264,27 +266,41 @@ class TxtfragRole(SphinxRole):
             return self._run()
         except Exception as bug:  # a bug in textfrag: reported as textfrag's, with its location
             record_bug(self.env, self.lineno, bug)
-            return [_broken(self.text, inline=True)], []
+            return [_broken(self.text, self.env, self.lineno, inline=True)], []
 
     def _run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         q = quote_here(self.env, self.lineno, self.text)
         if q is None:
-            return [_broken(self.text, inline=True)], []
+            return [_broken(self.text, self.env, self.lineno, inline=True)], []
         try:
             ex = excerpt_of(q, source_url_template=self.config.textfrag_source_url)
         except TextFragError as err:
             record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.text), error=True)
-            return [_broken(self.text, inline=True)], []
+            return [_broken(self.text, self.env, self.lineno, inline=True)], []
         node = txtfrag_inline(ex.inline_text, ex.inline_text)
         if ex.source_url:
             node["txtfrag_source_url"] = ex.source_url
+        if ex.notice:
+            node["txtfrag_notice"] = ex.notice
         anchor_and_data(node, ex, self.inliner.document)
         return [node], []
 
 
-def _broken(reference: str, *, inline: bool = False) -> nodes.Node:
-    """What stands in the page for a reference that could not be quoted (the build fails anyway)."""
-    text = f"[textfrag: cannot quote {reference}]"
+def _broken(reference: str, env: BuildEnvironment, line: int, *, inline: bool = False) -> nodes.Node:
+    """What stands in the page for a reference that could not be quoted (the build fails, unless it is
+    served or set to go on): the theme's own error admonition with the problem as the build reported it
+    (``docname:line: REF: what is wrong``), so a reader is never shown a quote that is not there."""
+    recorded = state_of(env).problems.get(env.docname, [])
+    said = next((p.message for p in reversed(recorded) if p.line == line), f"{reference}: cannot be quoted")
     if inline:
+        text = f"[textfrag: {said}]"
         return nodes.inline(text, text, classes=["txtfrag-error"])
-    return nodes.paragraph(text, text, classes=["txtfrag-error"])
+    text = f"{env.doc2path(env.docname, False)}:{line}: {said}"
+    return nodes.error("", nodes.paragraph(text, text), classes=["txtfrag-error"])
+
+
+def _stale_notice(ex: Excerpt) -> nodes.Node:
+    """The mark a stale excerpt shows when the build goes on: a warning admonition with the short reason."""
+    title = "Stale excerpt"
+    notice = ex.notice or "the quoted file changed since this excerpt was verified"
+    return nodes.admonition("", nodes.title(title, title), nodes.paragraph(notice, notice), classes=["warning", "txtfrag-stale"])

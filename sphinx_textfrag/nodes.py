@@ -14,7 +14,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.writers.html5 import HTML5Translator
 
-DATA_KEYS = ("ref", "md5", "length", "charset")
+DATA_KEYS = ("ref", "md5", "length", "charset", "state")
 
 
 class txtfrag_block(nodes.container):  # noqa: N801 (docutils node names are lower case)
@@ -62,6 +62,9 @@ def visit_inline_html(self: HTML5Translator, node: txtfrag_inline) -> None:
     if node.get("txtfrag_source_url"):
         url = self.attval(node["txtfrag_source_url"])
         self.body.append(f'<a class="txtfrag-source reference external" href="{url}">source</a>')
+    if node.get("txtfrag_notice"):  # stale, and the build went on: a visible mark with the reason
+        notice = self.attval(node["txtfrag_notice"])
+        self.body.append(f'<span class="txtfrag-stale-mark" title="{notice}" role="note" aria-label="{notice}">stale</span>')
     self.body.append("</span>")
     raise nodes.SkipNode
 

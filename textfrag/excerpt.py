@@ -19,7 +19,7 @@ from .present import ELISION, anchor_id, dedent, default_caption, display_text, 
 from .quote import Quote
 from .resolve import Selection
 
-__all__ = ["ELISION", "INLINE_ELISION", "Excerpt", "Piece", "State", "diff_text", "excerpt_of", "failure_summary"]
+__all__ = ["ELISION", "INLINE_ELISION", "Excerpt", "Piece", "State", "diff_text", "excerpt_of", "failure_summary", "stale_notice"]
 
 #: what stands between the pieces of a disjoint selection in an inline excerpt (a block has ELISION on a
 #: line of its own)
@@ -73,11 +73,13 @@ class Excerpt:
     state: State = "current"
     #: for a stale excerpt, what is wrong (the drift outcome included)
     problem: str | None = None
+    #: for a stale excerpt, the short reason a reader is shown beside it (the build log has the rest)
+    notice: str | None = None
 
     @property
     def data(self) -> dict[str, str]:
         """The contract's ``data-txtfrag-*`` attributes, without their prefix (shared/CONTRACT.md 6)."""
-        return {"ref": self.ref, "md5": self.md5, "length": str(self.length), "charset": self.charset}
+        return {"ref": self.ref, "md5": self.md5, "length": str(self.length), "charset": self.charset, "state": self.state}
 
     @property
     def text(self) -> str:
@@ -175,6 +177,7 @@ def excerpt_of(
         source_url=source_url(source_url_template, q.selection),
         state="current" if stale is None else "stale",
         problem=None if stale is None else stale.message,
+        notice=stale_notice(q),
     )
 
 
@@ -222,6 +225,7 @@ def _kept(
         source_url=source_url(source_url_template, piece),
         state="current" if stale is None else "stale",
         problem=None if stale is None else stale.message,
+        notice=stale_notice(q),
     )
 
 
@@ -240,6 +244,32 @@ def _within(spec: str, piece: Selection) -> list[int]:
 def failure_summary(count: int) -> str:
     """How every engine counts the references that fail its build."""
     return f"textfrag: {count} reference{' is' if count == 1 else 's are'} stale or broken"
+
+
+def stale_notice(q: Quote) -> str | None:
+    """What a reader is told beside a stale excerpt that a build showed anyway (warning mode, serve): the
+    file changed since the excerpt was verified, and, when the history said so, where the quoted text
+    is now. None for a current one."""
+    stale = q.stale
+    if stale is None:
+        return None
+    path = q.source.path
+    shown = q.selection.lines_display()
+    drift = stale.outcome
+    kind = getattr(drift, "kind", None)
+    if kind in ("moved", "invisible"):
+        pairs = getattr(drift, "line_map", ()) or ((0, int(getattr(drift, "new_first", 0) or 0)),)
+        first, last = pairs[0][1], pairs[-1][1]
+        where = f"line {first}" if first == last else f"lines {first}-{last}"
+        if kind == "invisible":
+            return (
+                f"{path} changed since this excerpt was verified, but only its line endings, byte order mark or "
+                "charset: the text is the same."
+            )
+        return f"{path} changed since this excerpt was verified: the quoted text is now at {where}; this shows {shown}."
+    if kind == "changed":
+        return f"{path} changed since this excerpt was verified, and so did the quoted text: this shows what {shown} hold now."
+    return f"{path} changed since this excerpt was verified: this shows what {shown} hold now."
 
 
 def diff_text(old: Quote, new: Quote, old_name: str, new_name: str, *, tab_width: int | None = None) -> str:

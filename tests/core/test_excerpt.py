@@ -26,7 +26,13 @@ def test_one_piece_with_its_contract_values(cache: SourceCache) -> None:
     [piece] = ex.pieces
     assert (piece.text, piece.first_line, piece.emphasized) == ("line 3\nline 4\n", 3, (1, 2))  # line endings as \n
     assert ex.caption == "app.py, lines 3-4" and ex.anchor == "txtfrag-app-py-line-2-4" and ex.language == "python"
-    assert ex.data == {"ref": f"app.py#line=2,4;md5={md5}", "md5": md5, "length": str(len(TEXT) - 20), "charset": "UTF-8"}
+    assert ex.data == {
+        "ref": f"app.py#line=2,4;md5={md5}",
+        "md5": md5,
+        "length": str(len(TEXT) - 20),
+        "charset": "UTF-8",
+        "state": "current",
+    }
     assert (ex.state, ex.problem) == ("current", None)
 
 
