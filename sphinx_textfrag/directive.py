@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
@@ -172,7 +173,8 @@ class TxtfragDirective(SphinxDirective):
                 blocks.append(nodes.paragraph(ELISION, ELISION, classes=["txtfrag-elision"]))
             literal = nodes.literal_block(piece.text, piece.text)
             literal["language"] = ex.language
-            literal["linenos"] = bool({"linenos", "lineno-start", "lineno-match"} & set(self.options))
+            if {"linenos", "lineno-start", "lineno-match"} & set(self.options):
+                literal["linenos"] = True  # (unset otherwise, so that .. highlight:: :linenothreshold: applies)
             literal["highlight_args"] = {"linenostart": piece.number}  # as in the file, unless :lineno-start:
             if piece.emphasized:
                 literal["highlight_args"]["hl_lines"] = list(piece.emphasized)
@@ -180,7 +182,7 @@ class TxtfragDirective(SphinxDirective):
             literal["force"] = "force" in self.options
             self.set_source_info(literal)
             blocks.append(literal)
-        caption = nodes.caption(ex.caption, ex.caption)
+        caption = self._caption(ex.caption) if self.options.get("caption") else nodes.caption(ex.caption, ex.caption)
         if ex.source_url:
             caption += nodes.Text(" ")
             caption += nodes.reference("", "view source", refuri=ex.source_url, classes=["txtfrag-source"])
@@ -197,6 +199,14 @@ class TxtfragDirective(SphinxDirective):
                 block["ids"].append(named)
                 self.state.document.ids[named] = block
         return [block]
+
+    def _caption(self, text: str) -> nodes.caption:
+        """A caption the user wrote, parsed as reStructuredText inline markup, as literalinclude's is."""
+        parsed = nodes.Element()
+        self.state.nested_parse(StringList([text], source=""), self.content_offset, parsed)
+        if len(parsed) == 1 and isinstance(parsed[0], nodes.paragraph):
+            return nodes.caption(parsed[0].rawsource, "", *parsed[0].children)
+        return nodes.caption(text, text)
 
     def _diff(self, new: Quote) -> nodes.literal_block | None:
         """``:diff: REF``: literalinclude's unified diff from the quote of REF to this one (both verified),
@@ -231,7 +241,8 @@ class TxtfragDirective(SphinxDirective):
         )
         literal = nodes.literal_block(text, text)
         literal["language"] = "udiff"
-        literal["linenos"] = "linenos" in self.options
+        if "linenos" in self.options:
+            literal["linenos"] = True
         literal["highlight_args"] = {"linenostart": 1}
         literal["classes"] += self.options.get("class", [])
         literal["force"] = "force" in self.options

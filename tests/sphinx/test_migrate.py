@@ -74,6 +74,7 @@ CONVERTED = [
     ":pyobject: Greeter.greet\n   :prepend: @example\n   :dedent: 4\n   :lineno-start: 20",
     ":lines: 2-3\n   :force:",
     ":lines: 1,3",
+    ":lines: 2-3\n   :caption: with **markup** and ``code``",
     ":lines: 1-2,6-8\n   :linenos:\n   :emphasize-lines: 2,4\n   :dedent: 0",
     ":pyobject: Greeter\n   :lines: 1,4-5\n   :caption: joined",
 ]
@@ -258,3 +259,28 @@ def test_encoding_and_diff_look_the_same_after_migrate_and_stay_pinned(site: Sit
     assert main(["check", "--config", config, str(site.docs)], stdout=out, stderr=io.StringIO()) == 1
     failed = site.build(fresh=True)
     assert failed.statuscode != 0 and "src/v1.py" in failed.warnings
+
+
+def test_linenothreshold_numbers_migrated_blocks_as_it_numbers_literalincludes(site: Site) -> None:
+    """``.. highlight:: python`` with ``:linenothreshold:``: a block longer than the threshold is numbered
+    whether it is a literalinclude or the txtfrag it became (found on Sphinx's own test project)."""
+    from textfrag.cli import main
+
+    site.write("src/mod.py", MODULE)
+    site.write("src/short.py", "x = 1\n")
+    site.page(
+        "index.rst",
+        "T\n=\n\n.. highlight:: python\n   :linenothreshold: 5\n\n"
+        ".. literalinclude:: ../src/mod.py\n\n.. literalinclude:: ../src/short.py\n",
+    )
+    before = site.build(fresh=True)
+    assert before.statuscode == 0, before.warnings
+    expected = _blocks(before.soup())
+    assert expected[0]["numbers"] and not expected[1]["numbers"]
+    code = main(
+        ["migrate", "--config", str(site.docs / "conf.py"), "--write", str(site.docs)], stdout=io.StringIO(), stderr=io.StringIO()
+    )
+    assert code == 0
+    after = site.build(fresh=True)
+    assert after.statuscode == 0, after.warnings
+    assert _blocks(after.soup()) == expected
