@@ -354,7 +354,11 @@ def is_rst(path: Path) -> bool:
 _CODE_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*(.*?)[ \t]*$")
 _SNIPPET_LINE = re.compile(r"""^([ \t]*)-{1,}8<-{1,}[ \t]+("(?:\\"|[^"\n\r])+?"|'(?:\\'|[^'\n\r])+?')$""")
 _SNIPPET_BLOCK = re.compile(r"^[ \t]*-{1,}8<-{1,}$")
-_ANY_SNIPPET = re.compile(
+# a line pymdownx.snippets takes for an include: not escaped (`;--8<--` is shown as `--8<--`); a section's
+# start and end markers in a page are text (they mean something only in an included file)
+_ANY_SNIPPET = re.compile(r"""^[ \t]*-{1,}8<-{1,}(?:[ \t]+(?:"[^"\n\r]+"|'[^'\n\r]+'))?$""")
+# in an included file, what pymdownx.snippets changes as it includes it: includes, escapes and section markers
+_INCLUDED_NOTATION = re.compile(
     r"""^[ \t]*;*-{1,}8<-{1,}(?:[ \t]+(?:"[^"\n\r]+"|'[^'\n\r]+'))?$|-{1,}8<-{1,}[ \t]+\[[ \t]*(?:start|end)""", re.I
 )
 _MARKDOWN_INCLUDE = re.compile(r"^([ \t]*)\{!\s*(.+?)\s*!(?:\blines\b=([0-9 -]+))?\}[ \t]*$")
@@ -501,7 +505,7 @@ def _convert_snippet(include: Include, cache: SourceCache, settings: SnippetSett
             f"line {spaces[0]} of the file has only spaces, which Python-Markdown empties in a snippet "
             "and textfrag shows as they are"
         )
-    notation = [n for n in numbers if _ANY_SNIPPET.search(content[n - 1]) or "{!" in content[n - 1]]
+    notation = [n for n in numbers if _INCLUDED_NOTATION.search(content[n - 1]) or "{!" in content[n - 1]]
     if notation:
         raise TextFragError(f"line {notation[0]} of the file is include notation, which the include does not show as it is")
     whole_file = section is None and lines is None and numbers[0] == 1 and numbers[-1] == source.line_count

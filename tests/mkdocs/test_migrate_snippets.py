@@ -278,3 +278,17 @@ def test_pymdownx_highlight_options_draw_the_same_markup(
     after = site.build(caplog)
     assert after.ok, after.error
     assert drawn() == expected
+
+
+def test_escaped_snippets_and_section_markers_in_a_page_are_text_not_includes() -> None:
+    """``;--8<--`` is shown as ``--8<--`` by pymdownx.snippets, and a section's markers mean something only
+    in an included file: neither is an include to convert or to report (pymdown-extensions' own docs)."""
+    from textfrag.migrate import find_snippet_fences
+
+    page = (
+        '```\n;--8<-- "include.md:name"\n\n;--8<--\ninclude.md:name\n;--8<--\n```\n\n'
+        "```python\n# --8<-- [start:func]\ndef f():\n    pass\n# --8<-- [end:func]\n```\n\n"
+        '```python\n--8<-- "mod.py"\n```\n'
+    )
+    found = find_snippet_fences(page, "index.md")
+    assert [(f.line, f.argument) for f in found] == [(16, "mod.py")]
