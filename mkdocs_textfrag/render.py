@@ -188,7 +188,11 @@ def broken(message: str, *, inline: bool) -> str:
 
 CSS = """\
 /* textfrag: excerpts quoted from source files */
-.txtfrag .filename .headerlink, span.txtfrag > .headerlink { opacity: 0; margin-left: 0.3em; text-decoration: none; }
+.txtfrag .filename .headerlink { display: inline; opacity: 0; margin-left: 0.3em; text-decoration: none; }
+span.txtfrag { position: relative; }
+/* the permalink of an inline excerpt takes no room in the sentence: it shows above the excerpt's end */
+span.txtfrag > .headerlink { display: inline; opacity: 0; position: absolute; right: 0; bottom: 100%; margin: 0;
+  line-height: 1; text-decoration: none; }
 .txtfrag .filename:hover .headerlink, span.txtfrag:hover > .headerlink, .txtfrag .headerlink:focus { opacity: 1; }
 div.txtfrag { position: relative; }
 .txtfrag > .txtfrag-links { position: absolute; top: 0.1em; right: 2.8em; z-index: 1; font-size: 85%; }

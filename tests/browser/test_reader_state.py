@@ -48,7 +48,7 @@ def sphinx_site(root: Path) -> Path:
     )
     (docs / "index.rst").write_text(
         f"T\n=\n\n.. txtfrag:: {stale}\n\n.. txtfrag:: {current}\n\n.. txtfrag:: src/gone.py#line=0,1\n\n"
-        f"Inline :txtfrag:`{stale}` here.\n"
+        f"Inline :txtfrag:`{stale}` here, and :txtfrag:`{current.replace('line=0,1', 'char=0,4')}` in a sentence.\n"
     )
     out = root / "html"
     r = subprocess.run(
@@ -68,7 +68,7 @@ def mkdocs_site(root: Path) -> Path:
     )
     (root / "docs" / "index.md").write_text(
         f"# T\n\n![](txtfrag:{stale})\n\n![](txtfrag:{current})\n\n![](txtfrag:src/gone.py#line=0,1)\n\n"
-        f"Inline ![](txtfrag:{stale}) here.\n"
+        f"Inline ![](txtfrag:{stale}) here, and ![](txtfrag:{current.replace('line=0,1', 'char=0,4')}) in a sentence.\n"
     )
     r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root, capture_output=True, text=True)
     assert r.returncode != 0 and "no such file: src/gone.py" in r.stderr + r.stdout
@@ -84,7 +84,7 @@ def test_a_reader_sees_which_excerpt_is_stale_and_why_and_what_is_broken(
     page = browser.new_page(viewport={"width": 1000, "height": 900})  # type: ignore[attr-defined]
     page.goto(f"{serve(site)}/index.html")
     states = page.eval_on_selector_all(".txtfrag[data-txtfrag-state]", "els => els.map(e => e.dataset.txtfragState)")
-    assert states == ["stale", "current", "stale"]  # block, block, inline (the broken one is no excerpt)
+    assert states == ["stale", "current", "stale", "current"]  # blocks, then inline (the broken one is no excerpt)
 
     stale_block = page.locator("div.txtfrag[data-txtfrag-state=stale]")
     notice = stale_block.locator(".txtfrag-stale")
@@ -103,4 +103,24 @@ def test_a_reader_sees_which_excerpt_is_stale_and_why_and_what_is_broken(
     text = broken.inner_text()
     assert "src/gone.py#line=0,1" in text and "no such file: src/gone.py" in text and "index." in text
     page.screenshot(path=str(tmp_path / f"state-{engine}.png"), full_page=True)
+    page.close()
+
+
+@pytest.mark.parametrize("engine", ["sphinx", "mkdocs"])
+def test_an_inline_excerpt_takes_no_more_room_than_its_text_and_its_permalink_shows_on_hover(
+    engine: str, browser: object, serve: Callable[[Path], str], tmp_path: Path
+) -> None:
+    site = sphinx_site(tmp_path / "p") if engine == "sphinx" else mkdocs_site(tmp_path / "p")
+    page = browser.new_page(viewport={"width": 1000, "height": 900})  # type: ignore[attr-defined]
+    page.goto(f"{serve(site)}/index.html")
+    inline = page.locator("span.txtfrag[data-txtfrag-state=current]")
+    span, code = inline.bounding_box(), inline.locator("code").bounding_box()
+    assert span is not None and code is not None
+    assert span["width"] - code["width"] <= 1  # the hidden permalink leaves no gap in the sentence
+    link = inline.locator("a.headerlink")
+    shown = "e => getComputedStyle(e).visibility === 'visible' && getComputedStyle(e).opacity !== '0' && getComputedStyle(e).display !== 'none'"
+    assert not link.evaluate(shown)
+    inline.hover()
+    page.wait_for_timeout(300)  # (a theme may fade it in)
+    assert link.evaluate(shown)
     page.close()
