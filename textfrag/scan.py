@@ -360,7 +360,8 @@ def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None
 
     As docutils reads them: directive names and role names in any case, a directive's argument on its
     own line or on the lines after it, ``.. default-role:: txtfrag`` for plain interpreted text, suffix
-    roles; not inside literal blocks, comments, code directives, the directive's own options, inline
+    roles; not inside literal blocks, comments, code directives, the directive's own options (but its
+    :caption:, which is text, as a code directive's), inline
     literals, or after a backslash.
     """
     found: list[Found] = []
@@ -407,7 +408,8 @@ def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None
                 found.append(Found(file, number, arg.split()[0], start, start + len(arg.split()[0]), "directive"))
             else:
                 directive = (_indent(body), number)
-            skip_indent = _indent(body)  # the argument and options below are not text
+            skip_indent = _indent(body)  # the argument and options below are not text,
+            keep_caption = True  # but its :caption: is, as literalinclude's (roles in it are rendered)
             out.append(" " * len(body) + ending)
             offset += len(raw)
             continue

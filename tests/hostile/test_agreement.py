@@ -74,7 +74,8 @@ RST: dict[str, Block] = {
     "list": lambda k: (f"- item :txtfrag:`{ref(k)}`", True),
     "default role": lambda k: (f".. default-role:: txtfrag\n\nSee `{ref(k)}`.\n\n.. default-role::", True),
     "escaped role": lambda k: (f"Escaped \\:txtfrag:`{ref(k)}` here.", False),
-    "caption option": lambda k: (f".. txtfrag:: src/app.py#line=0,1\n   :caption: see :txtfrag:`{ref(k)}`", False),
+    # a :caption: is inline text, as literalinclude's: a role in it is rendered, and checked
+    "caption option": lambda k: (f".. txtfrag:: src/app.py#line=0,1\n   :caption: see :txtfrag:`{ref(k)}`", True),
     "code block": lambda k: (f".. code-block:: rst\n\n   .. txtfrag:: {ref(k)}", False),
     "comment": lambda k: (f".. a comment\n   .. txtfrag:: {ref(k)}", False),
     "literal block": lambda k: (f"Example::\n\n   :txtfrag:`{ref(k)}`", False),
