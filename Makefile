@@ -16,7 +16,7 @@ EXAMPLE_DEPS := sphinx myst-parser mkdocs mkdocs-material pymdown-extensions Pyg
 # the package under test is the installed wheel: never the source tree on sys.path
 export PYTHONSAFEPATH := 1
 
-.PHONY: test example lint dist bench clean
+.PHONY: test example lint dist bench clean catalogs
 .DELETE_ON_ERROR:
 
 $(BIN)/python:
@@ -35,6 +35,11 @@ $(WHEEL) $(SDIST) &: $(SOURCES) | $(BIN)/python
 
 dist: $(WHEEL)
 
+# the translations' .mo files, from the .po beside them (both are committed and shipped; a test checks
+# that they agree)
+catalogs: $(VENV)/.test-$(SUM)
+	$(BIN)/python tools/compile_catalogs.py
+
 $(VENV)/.test-$(SUM): $(WHEEL)
 	$(BIN)/python -m pip install --quiet "$(WHEEL)[test]"
 	rm -f $(VENV)/.test-* && touch $@
@@ -50,13 +55,13 @@ $(VENV)/.wheel: $(WHEEL) | $(BIN)/python
 
 test: $(VENV)/.test-$(SUM) $(VENV)/.wheel
 	TEXTFRAG_DIST=$(CURDIR)/$(DIST) $(BIN)/pytest
-	$(BIN)/ruff check textfrag sphinx_textfrag mkdocs_textfrag tests bench
+	$(BIN)/ruff check textfrag sphinx_textfrag mkdocs_textfrag tests bench tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
 lint: $(VENV)/.test-$(SUM)
-	$(BIN)/ruff check textfrag sphinx_textfrag mkdocs_textfrag tests bench
-	$(BIN)/ruff format --check textfrag sphinx_textfrag mkdocs_textfrag tests bench
+	$(BIN)/ruff check textfrag sphinx_textfrag mkdocs_textfrag tests bench tools
+	$(BIN)/ruff format --check textfrag sphinx_textfrag mkdocs_textfrag tests bench tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

@@ -53,6 +53,7 @@ import textfrag
 from textfrag import Quote, SourceCache, TextFragError, parse_reference, quote
 from textfrag.errors import internal_error_report
 from textfrag.excerpt import excerpt_of, failure_summary
+from textfrag.i18n import Translate, translator
 from textfrag.intent import INTENT_OPTIONS, Intent, disagreement
 from textfrag.linespec import number
 from textfrag.present import identity, source_url, unique_anchor
@@ -172,6 +173,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         self.server: LiveReloadServer | None = None
         self.command = "build"
         self.highlighter = render.Highlighter("plain", "highlight")
+        self.translate: Translate = translator(None)
         self.key = secrets.token_hex(8)
 
     # -- build lifecycle -----------------------------------------------------------------------------
@@ -193,6 +195,9 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         except TextFragError as err:
             raise PluginError(f"textfrag: {err.message}") from None
         self.highlighter = render.Highlighter.of(list(config.markdown_extensions), dict(config.mdx_configs))
+        # what readers see (captions, labels, the stale mark) in the theme's language
+        theme = config.theme
+        self.translate = translator(str(theme.get("language") or theme.get("locale") or "") or None)
         config.markdown_extensions.append(_ExcerptExtension(self))  # type: ignore[arg-type]
         if CSS_PATH not in config.extra_css:
             config.extra_css.append(CSS_PATH)
@@ -378,7 +383,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             stated = None  # reported below, once the reference is known good
         q = self._quote(ref_text, where, stated)
         if not isinstance(q, Quote):
-            return render.broken(f"{where}: {q.describe(where).split(': ', 1)[1]}", inline=not alone)
+            return render.broken(f"{where}: {q.describe(where).split(': ', 1)[1]}", inline=not alone, translate=self.translate)
         try:
             intent = Intent.from_options({k: img.get(k) for k in INTENT_OPTIONS}) if alone else None
             if intent is not None and q.stale is None:  # a stale quote is reported already
@@ -396,12 +401,13 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
                 emphasize_in_excerpt=img.get("hl_lines") if alone else None,
                 source_url_template=self.config.source_url,
                 number_from=number_from,
+                translate=self.translate,
             )
             start = ex.pieces[0].number if numbered else None
         except TextFragError as err:
             failure = err.with_reference(err.reference or ref_text)
             self._report(where, failure, error=True)
-            return render.broken(failure.describe(where), inline=not alone)
+            return render.broken(failure.describe(where), inline=not alone, translate=self.translate)
         anchor = unique_anchor(ex.anchor, state.anchors)
         state.anchors.add(anchor)
         ident = identity(q.reference)

@@ -19,6 +19,7 @@ from pygments.lexers.special import TextLexer
 from pygments.util import ClassNotFound
 
 from textfrag.excerpt import ELISION, Excerpt
+from textfrag.i18n import Labels, Translate
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,8 @@ def _data(e: Excerpt) -> str:
     return " ".join(f'data-txtfrag-{k}="{escape(v)}"' for k, v in e.data.items())
 
 
-def _permalink(anchor: str) -> str:
-    return f'<a class="headerlink" href="#{anchor}" title="Link to this excerpt">&para;</a>'
+def _permalink(anchor: str, title: str = "Link to this excerpt") -> str:
+    return f'<a class="headerlink" href="#{anchor}" title="{escape(title)}">&para;</a>'
 
 
 def _source_link(url: str | None, text: str) -> str:
@@ -115,7 +116,8 @@ def _pymdownx(
     return html
 
 
-ELISION_HTML = f'<div class="txtfrag-elision" aria-label="lines left out">{ELISION}</div>'
+def _elision(label: str) -> str:
+    return f'<div class="txtfrag-elision" aria-label="{escape(label)}">{ELISION}</div>'
 
 
 def block(e: Excerpt, anchor: str, *, highlighter: Highlighter, linenostart: int | None, classes: list[str]) -> str:
@@ -124,7 +126,8 @@ def block(e: Excerpt, anchor: str, *, highlighter: Highlighter, linenostart: int
     ``linenostart``: None for no line numbers, else the first piece's first number; further pieces of a
     disjoint selection are numbered as in the file, with an elision marker between pieces.
     """
-    title = f'<span class="filename">{escape(e.caption)}{_permalink(anchor)}{_source_link(e.source_url, "view source")}</span>'
+    links = f"{_permalink(anchor, e.labels.permalink)}{_source_link(e.source_url, e.labels.view_source)}"
+    title = f'<span class="filename">{escape(e.caption)}{links}</span>'
     codes = []
     for i, piece in enumerate(e.pieces):
         start = None if linenostart is None else (linenostart if i == 0 else piece.number)
@@ -137,10 +140,10 @@ def block(e: Excerpt, anchor: str, *, highlighter: Highlighter, linenostart: int
             codes.append(_pymdownx(piece.text, e.language, highlighter, start, hl, drawn_title, f"{anchor}-{i}"))
         else:
             codes.append(_pygments(piece.text, e.language, highlighter.css_class, start, hl))
-    body = ELISION_HTML.join(codes)
+    body = _elision(e.labels.elision).join(codes)
     opening = f'<div class="{highlighter.css_class}">'
     if highlighter.kind == "pymdownx" and not e.caption and title not in body:
-        code = f'<div class="txtfrag-links">{_permalink(anchor)}{_source_link(e.source_url, "view source")}</div>{body}'
+        code = f'<div class="txtfrag-links">{links}</div>{body}'
     elif title in body:  # drawn where pymdownx draws a fence's title
         code = body
     elif body.startswith(opening):
@@ -155,10 +158,9 @@ def block(e: Excerpt, anchor: str, *, highlighter: Highlighter, linenostart: int
 
 def _stale(e: Excerpt) -> str:
     """The mark of a stale excerpt: an admonition in the theme's warning style, with the short reason."""
-    notice = e.notice or "the quoted file changed since this excerpt was verified"
     return (
-        '<div class="admonition warning txtfrag-stale"><p class="admonition-title">Stale excerpt</p>'
-        f"<p>{escape(notice)}</p></div>"
+        f'<div class="admonition warning txtfrag-stale"><p class="admonition-title">{escape(e.labels.stale_title)}</p>'
+        f"<p>{escape(e.notice or '')}</p></div>"
     )
 
 
@@ -167,21 +169,22 @@ def inline(e: Excerpt, anchor: str) -> str:
     mark = ""
     if e.notice:  # stale, and the build went on: a visible mark with the reason
         said = escape(e.notice)
-        mark = f'<span class="txtfrag-stale-mark" title="{said}" role="note" aria-label="{said}">stale</span>'
+        word = escape(e.labels.stale_mark)
+        mark = f'<span class="txtfrag-stale-mark" title="{said}" role="note" aria-label="{said}">{word}</span>'
     return (
         f'<span class="txtfrag" id="{escape(anchor)}" {_data(e)}><code>{escape(e.inline_text)}</code>'
-        f"{_permalink(anchor)}{_source_link(e.source_url, 'source')}{mark}</span>"
+        f"{_permalink(anchor, e.labels.permalink)}{_source_link(e.source_url, e.labels.source)}{mark}</span>"
     )
 
 
-def broken(message: str, *, inline: bool) -> str:
+def broken(message: str, *, inline: bool, translate: Translate | None = None) -> str:
     """What stands in the page for a reference that cannot be quoted (the build fails, or serve shows it):
     a block is the theme's failure admonition with the problem as the build reported it."""
     if inline:
         return f'<span class="txtfrag-error">[textfrag: {escape(message)}]</span>'
     return (
         '<div class="admonition failure error txtfrag-error">'
-        '<p class="admonition-title">textfrag: this excerpt cannot be shown</p>'
+        f'<p class="admonition-title">{escape(Labels.of(translate or str).broken_title)}</p>'
         f"<p>{escape(message)}</p></div>"
     )
 

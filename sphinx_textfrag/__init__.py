@@ -20,6 +20,7 @@ from sphinx.errors import ConfigError
 
 import textfrag
 from textfrag import TextFragError
+from textfrag.i18n import LOCALES
 from textfrag.source import codec_name
 
 from .directive import TxtfragDirective, TxtfragRole
@@ -67,6 +68,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("txtfrag", TxtfragDirective)
     app.add_role("txtfrag", TxtfragRole())
     app.add_css_file("textfrag.css")
+    # what readers see (captions, labels, the stale mark) in the project's language, through Sphinx's i18n
+    app.add_message_catalog("textfrag", LOCALES)
     setup_nodes(app)
     metadata = setup_state(app)
     return {"version": textfrag.__version__, "parallel_read_safe": True, "parallel_write_safe": True, **metadata}

@@ -11,6 +11,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
 from sphinx.environment import BuildEnvironment
+from sphinx.locale import get_translation
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from textfrag import Quote, Reference, TextFragError, parse_reference, quote
@@ -27,6 +28,14 @@ def _dedent_option(argument: str | None) -> int | None:
     if argument is None or not argument.strip():
         return None
     return directives.nonnegative_int(argument)
+
+
+def translate(message: str) -> str:
+    """``message`` in the project's language (Sphinx's i18n, the catalogs textfrag ships)."""
+    return str(_textfrag_messages(message))
+
+
+_textfrag_messages = get_translation("textfrag")
 
 
 def quote_here(
@@ -158,6 +167,7 @@ class TxtfragDirective(SphinxDirective):
                 prepend=self.options.get("prepend"),
                 append=self.options.get("append"),
                 keep=keep,
+                translate=translate,
             )
         except TextFragError as err:
             record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.arguments[0]), error=True)
@@ -185,7 +195,7 @@ class TxtfragDirective(SphinxDirective):
         caption = self._caption(ex.caption) if self.options.get("caption") else nodes.caption(ex.caption, ex.caption)
         if ex.source_url:
             caption += nodes.Text(" ")
-            caption += nodes.reference("", "view source", refuri=ex.source_url, classes=["txtfrag-source"])
+            caption += nodes.reference("", ex.labels.view_source, refuri=ex.source_url, classes=["txtfrag-source"])
         self.set_source_info(caption)
         if ex.state == "stale":  # the build goes on (warning mode, autobuild): the reader is told
             blocks.insert(0, _stale_notice(ex))
@@ -284,7 +294,7 @@ class TxtfragRole(SphinxRole):
         if q is None:
             return [_broken(self.text, self.env, self.lineno, inline=True)], []
         try:
-            ex = excerpt_of(q, source_url_template=self.config.textfrag_source_url)
+            ex = excerpt_of(q, source_url_template=self.config.textfrag_source_url, translate=translate)
         except TextFragError as err:
             record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.text), error=True)
             return [_broken(self.text, self.env, self.lineno, inline=True)], []
@@ -293,6 +303,7 @@ class TxtfragRole(SphinxRole):
             node["txtfrag_source_url"] = ex.source_url
         if ex.notice:
             node["txtfrag_notice"] = ex.notice
+        node["txtfrag_labels"] = (ex.labels.permalink, ex.labels.source, ex.labels.stale_mark)
         anchor_and_data(node, ex, self.inliner.document)
         return [node], []
 
@@ -312,6 +323,6 @@ def _broken(reference: str, env: BuildEnvironment, line: int, *, inline: bool = 
 
 def _stale_notice(ex: Excerpt) -> nodes.Node:
     """The mark a stale excerpt shows when the build goes on: a warning admonition with the short reason."""
-    title = "Stale excerpt"
-    notice = ex.notice or "the quoted file changed since this excerpt was verified"
+    title = ex.labels.stale_title
+    notice = ex.notice or ""
     return nodes.admonition("", nodes.title(title, title), nodes.paragraph(notice, notice), classes=["warning", "txtfrag-stale"])

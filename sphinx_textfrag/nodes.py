@@ -55,16 +55,17 @@ def visit_inline_html(self: HTML5Translator, node: txtfrag_inline) -> None:
     self.body.append(self.starttag(node, "span", "", **attrs))
     code_classes = "docutils literal notranslate txtfrag-code"
     self.body.append(f'<code class="{code_classes}">{self.encode(node.astext())}</code>')
-    title = "Link to this excerpt"
+    title, source, stale = node.get("txtfrag_labels") or ("Link to this excerpt", "source", "stale")
     if node["ids"] and self.config.html_permalinks and self.builder.add_permalinks:
         icon = self.config.html_permalinks_icon
         self.body.append(f'<a class="headerlink" href="#{node["ids"][0]}" title="{title}">{icon}</a>')
     if node.get("txtfrag_source_url"):
         url = self.attval(node["txtfrag_source_url"])
-        self.body.append(f'<a class="txtfrag-source reference external" href="{url}">source</a>')
+        self.body.append(f'<a class="txtfrag-source reference external" href="{url}">{self.encode(source)}</a>')
     if node.get("txtfrag_notice"):  # stale, and the build went on: a visible mark with the reason
         notice = self.attval(node["txtfrag_notice"])
-        self.body.append(f'<span class="txtfrag-stale-mark" title="{notice}" role="note" aria-label="{notice}">stale</span>')
+        mark = self.encode(stale)
+        self.body.append(f'<span class="txtfrag-stale-mark" title="{notice}" role="note" aria-label="{notice}">{mark}</span>')
     self.body.append("</span>")
     raise nodes.SkipNode
 
@@ -74,6 +75,9 @@ def plain_nodes(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     plain nodes Sphinx renders everywhere: a captioned literal block and an inline literal."""
     if app.builder.format == "html":
         return
+    for link in list(doctree.findall(nodes.reference)):
+        if "txtfrag-source" in link.get("classes", []):  # the URL itself, never a label that leads nowhere
+            link.parent.replace(link, nodes.Text(link["refuri"]))
     for block in list(doctree.findall(txtfrag_block)):
         plain = nodes.container("", *block.children, literal_block=True, classes=["literal-block-wrapper"])
         plain["ids"] = block["ids"]

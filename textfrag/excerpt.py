@@ -14,8 +14,19 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .errors import TextFragError
+from .i18n import Labels, Translate
 from .linespec import parse_line_list
-from .present import ELISION, anchor_id, dedent, default_caption, display_text, emphasized_in_pieces, language_for, source_url
+from .present import (
+    ELISION,
+    anchor_id,
+    dedent,
+    default_caption,
+    display_text,
+    emphasized_in_pieces,
+    language_for,
+    lines_label,
+    source_url,
+)
 from .quote import Quote
 from .resolve import Selection
 
@@ -75,6 +86,8 @@ class Excerpt:
     problem: str | None = None
     #: for a stale excerpt, the short reason a reader is shown beside it (the build log has the rest)
     notice: str | None = None
+    #: the fixed words shown beside the excerpt, in the reader's language
+    labels: Labels = Labels.of()
 
     @property
     def data(self) -> dict[str, str]:
@@ -112,6 +125,7 @@ def excerpt_of(
     prepend: str | None = None,
     append: str | None = None,
     keep: list[int] | None = None,
+    translate: Translate | None = None,
 ) -> Excerpt:
     """The excerpt of ``q`` with the options a user wrote; :class:`TextFragError` for a bad option.
 
@@ -127,8 +141,10 @@ def excerpt_of(
     literalinclude's ``:prepend:``/``:append:``: not dedented, numbered with the block, never verified).
     ``keep``: the file's numbers of the lines shown, when a ``:lines:`` intent with gaps (``1-9,14-16``)
     selects some of the pinned lines: they are joined as literalinclude joins them (no mark between),
-    emphasized by their file numbers, and numbered on from ``number_from``.
+    emphasized by their file numbers, and numbered on from ``number_from``. ``translate`` puts what a
+    reader sees (the caption, the stale reason, the labels) in the site's language (textfrag.i18n).
     """
+    _ = translate or str
     pieces = q.selections
     texts = [display_text(p.text) for p in pieces]
     if tab_width is not None:
@@ -136,7 +152,9 @@ def excerpt_of(
             raise TextFragError(f"tab-width {tab_width} is not a number of columns from 1 to 64")
         texts = [t.expandtabs(tab_width) for t in texts]
     if keep is not None:
-        return _kept(q, texts[0], keep, caption, auto_caption, language, emphasize, dedent_by, source_url_template, number_from)
+        return _kept(
+            q, texts[0], keep, caption, auto_caption, language, emphasize, dedent_by, source_url_template, number_from, _
+        )
     numbers: list[int | None] = [None] * len(pieces)
     if number_from is not None:
         if number_from < 0:
@@ -167,7 +185,7 @@ def excerpt_of(
         pieces=tuple(
             Piece(t, p.first_line, tuple(m), number_from=n) for t, p, m, n in zip(texts, pieces, marks, numbers, strict=True)
         ),
-        caption=(default_caption(list(pieces)) if auto_caption else "") if caption is None else caption,
+        caption=(default_caption(list(pieces), _) if auto_caption else "") if caption is None else caption,
         anchor=anchor_id(ref),
         language=language or language_for(q.source.path),
         ref=ref.text.removeprefix("txtfrag:"),
@@ -177,7 +195,8 @@ def excerpt_of(
         source_url=source_url(source_url_template, q.selection),
         state="current" if stale is None else "stale",
         problem=None if stale is None else stale.message,
-        notice=stale_notice(q),
+        notice=stale_notice(q, _),
+        labels=Labels.of(_),
     )
 
 
@@ -192,6 +211,7 @@ def _kept(
     dedent_by: int | None | Literal[False],
     source_url_template: str | None,
     number_from: int | None,
+    _: Translate,
 ) -> Excerpt:
     """The excerpt of the pinned lines ``keep`` (file numbers, in order) of a one-piece quote, joined."""
     piece = q.selection
@@ -215,7 +235,7 @@ def _kept(
     stale = q.stale
     return Excerpt(
         pieces=(Piece(shown, piece.first_line, tuple(marks), number_from=number_from),),
-        caption=(default_caption([piece]) if auto_caption else "") if caption is None else caption,
+        caption=(default_caption([piece], _) if auto_caption else "") if caption is None else caption,
         anchor=anchor_id(ref),
         language=language or language_for(q.source.path),
         ref=ref.text.removeprefix("txtfrag:"),
@@ -225,7 +245,8 @@ def _kept(
         source_url=source_url(source_url_template, piece),
         state="current" if stale is None else "stale",
         problem=None if stale is None else stale.message,
-        notice=stale_notice(q),
+        notice=stale_notice(q, _),
+        labels=Labels.of(_),
     )
 
 
@@ -246,30 +267,34 @@ def failure_summary(count: int) -> str:
     return f"textfrag: {count} reference{' is' if count == 1 else 's are'} stale or broken"
 
 
-def stale_notice(q: Quote) -> str | None:
+def stale_notice(q: Quote, _: Translate = str) -> str | None:
     """What a reader is told beside a stale excerpt that a build showed anyway (warning mode, serve): the
     file changed since the excerpt was verified, and, when the history said so, where the quoted text
-    is now. None for a current one."""
+    is now; in the reader's language with ``_``. None for a current one."""
     stale = q.stale
     if stale is None:
         return None
     path = q.source.path
-    shown = q.selection.lines_display()
+    sel = q.selection
+    shown = sel.lines_display() if sel.empty else lines_label(sel.first_line, sel.last_line, _)
     drift = stale.outcome
     kind = getattr(drift, "kind", None)
-    if kind in ("moved", "invisible"):
+    if kind == "invisible":
+        return _(
+            "{path} changed since this excerpt was verified, but only its line endings, byte order mark or charset: "
+            "the text is the same."
+        ).format(path=path)
+    if kind == "moved":
         pairs = getattr(drift, "line_map", ()) or ((0, int(getattr(drift, "new_first", 0) or 0)),)
-        first, last = pairs[0][1], pairs[-1][1]
-        where = f"line {first}" if first == last else f"lines {first}-{last}"
-        if kind == "invisible":
-            return (
-                f"{path} changed since this excerpt was verified, but only its line endings, byte order mark or "
-                "charset: the text is the same."
-            )
-        return f"{path} changed since this excerpt was verified: the quoted text is now at {where}; this shows {shown}."
+        where = lines_label(pairs[0][1], pairs[-1][1], _)
+        return _("{path} changed since this excerpt was verified: the quoted text is now at {where}; this shows {shown}.").format(
+            path=path, where=where, shown=shown
+        )
     if kind == "changed":
-        return f"{path} changed since this excerpt was verified, and so did the quoted text: this shows what {shown} hold now."
-    return f"{path} changed since this excerpt was verified: this shows what {shown} hold now."
+        return _(
+            "{path} changed since this excerpt was verified, and so did the quoted text: this shows what {shown} hold now."
+        ).format(path=path, shown=shown)
+    return _("{path} changed since this excerpt was verified: this shows what {shown} hold now.").format(path=path, shown=shown)
 
 
 def diff_text(old: Quote, new: Quote, old_name: str, new_name: str, *, tab_width: int | None = None) -> str:

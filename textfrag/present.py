@@ -9,7 +9,7 @@ from __future__ import annotations
 import fnmatch
 import re
 import textwrap
-from collections.abc import Container
+from collections.abc import Callable, Container
 from functools import lru_cache
 from string import Formatter
 from urllib.parse import quote
@@ -26,6 +26,7 @@ __all__ = [
     "identity",
     "unique_anchor",
     "default_caption",
+    "lines_label",
     "display_text",
     "language_for",
     "source_url",
@@ -70,13 +71,18 @@ def unique_anchor(base: str, taken: Container[str]) -> str:
     return f"{base}-{n}"
 
 
-def default_caption(selection: Selection | list[Selection]) -> str:
+def lines_label(first: int, last: int, _: Callable[[str], str] = str) -> str:
+    """``lines 11-20`` or ``line 5`` (1-based), in the reader's language."""
+    return _("line {n}").format(n=first) if first == last else _("lines {first}-{last}").format(first=first, last=last)
+
+
+def default_caption(selection: Selection | list[Selection], _: Callable[[str], str] = str) -> str:
     """``src/app.py, lines 11-20`` (1-based, as editors number); disjoint pieces are listed in order:
-    ``src/app.py, line 1 and lines 30-31``."""
+    ``src/app.py, line 1 and lines 30-31``; in the reader's language with ``_`` (textfrag.i18n)."""
     pieces = selection if isinstance(selection, list) else [selection]
-    where = [p.lines_display() for p in pieces]
-    listed = where[0] if len(where) == 1 else ", ".join(where[:-1]) + " and " + where[-1]
-    return f"{pieces[0].source.path}, {listed}"
+    where = [p.lines_display() if p.empty else lines_label(p.first_line, p.last_line, _) for p in pieces]
+    listed = where[0] if len(where) == 1 else _("{some} and {last}").format(some=", ".join(where[:-1]), last=where[-1])
+    return _("{path}, {lines}").format(path=pieces[0].source.path, lines=listed)
 
 
 def display_text(text: str) -> str:
