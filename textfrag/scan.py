@@ -172,6 +172,10 @@ def _width(line: str) -> int:
     return col
 
 
+# an option line at the top of a MyST directive's body (``:caption: text``)
+_MYST_OPTION_LINE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]|$)")
+
+
 def _md_blocks(text: str, file: str, found: list[Found], directives: list[Directive] | None = None) -> str:
     """Mask code (fenced, indented, verbatim MyST directives) and HTML comments; collect MyST
     directives; return the masked text (same length, same line breaks).
@@ -185,6 +189,7 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
     out: list[str] = []
     offset = 0
     fences: list[tuple[str, int, bool]] = []  # open fences: (char, length, masks its body)
+    caption_open = False  # in the options of a directive whose :caption: is text (txtfrag, literalinclude...)
     containers: list[int] = []  # body indentation of the open Python-Markdown containers
     prev_blank = True
     in_list = False
@@ -205,7 +210,12 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
                 prev_blank = False
                 continue
             if masks:
-                out.append(" " * len(body) + ending)
+                option = _MYST_OPTION_LINE.match(level)
+                caption_open = caption_open and option is not None
+                if caption_open and option is not None and option.group(1).lower() == "caption":
+                    out.append(raw)  # a caption is inline text: a role in it is rendered, as Sphinx does
+                else:
+                    out.append(" " * len(body) + ending)
                 offset += len(raw)
                 continue
         blank = not body.strip()
@@ -227,6 +237,7 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
                 ref_start = offset + body.index(info) + d.start(2) + (len(d.group(2)) - len(d.group(2).lstrip()))
                 found.append(Found(file, number, arg, ref_start, ref_start + len(arg), "directive"))
             fences.append((m.group(2)[0], len(m.group(2)), name is None or name in _MYST_VERBATIM))
+            caption_open = name is not None and (name == "txtfrag" or name in _RST_PARSED_CAPTION)
             if _LIST_ITEM.match(body):
                 in_list = True  # "- ```": the fence belongs to a list item
             out.append(" " * len(body) + ending)

@@ -89,6 +89,12 @@ MYST: dict[str, Block] = {
     "role in a colon note": lambda k: (f":::{{note}}\nText {{txtfrag}}`{ref(k)}`.\n:::", True),
     "nested admonitions": lambda k: (f"`````{{note}}\n````{{tip}}\n```{{txtfrag}} {ref(k)}\n```\n````\n`````", True),
     "code fence": lambda k: (f"```text\n{{txtfrag}}`{ref(k)}`\n```", False),
+    # a :caption: is inline text, as literalinclude's: a role in it is rendered, and checked
+    "caption option": lambda k: (f"```{{txtfrag}} src/app.py#line=0,1\n:caption: see {{txtfrag}}`{ref(k)}`\n```", True),
+    "caption after the body": lambda k: (
+        f"```{{literalinclude}} ../src/app.py\n:lines: 1\n\n:caption: {{txtfrag}}`{ref(k)}`\n```",
+        False,
+    ),
     "fences in a list": lambda k: (f"* - ```md\n    x\n    ```\n  - See {{txtfrag}}`{ref(k)}`.", True),
     "code-block directive": lambda k: (f"```{{code-block}} md\n```{{txtfrag}} {ref(k)}\n```", False),
     "html comment": lambda k: (f"<!-- {{txtfrag}}`{ref(k)}` -->", False),
