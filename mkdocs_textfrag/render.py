@@ -198,6 +198,12 @@ span.txtfrag > .headerlink { display: inline; opacity: 0; position: absolute; ri
   line-height: 1; text-decoration: none; }
 .txtfrag .filename:hover .headerlink, span.txtfrag:hover > .headerlink, .txtfrag .headerlink:focus { opacity: 1; }
 div.txtfrag { position: relative; }
+/* Material runs its code blocks edge to edge on phones: excerpts too */
+@media screen and (max-width: 44.984375em) {
+  .md-content__inner > div.txtfrag { margin-left: -0.8rem; margin-right: -0.8rem; }
+  .md-content__inner > div.txtfrag .highlight code, .md-content__inner > div.txtfrag .filename,
+  .md-content__inner > div.txtfrag .linenos { border-radius: 0; }
+}
 .txtfrag > .txtfrag-links { position: absolute; top: 0.1em; right: 2.8em; z-index: 1; font-size: 85%; }
 .txtfrag > .txtfrag-links .headerlink { display: inline; opacity: 0; text-decoration: none; }
 div.txtfrag:hover > .txtfrag-links .headerlink, .txtfrag > .txtfrag-links .headerlink:focus { opacity: 1; }

@@ -60,3 +60,39 @@ def test_reader_sees_quoted_markup_as_text_and_the_permalink_on_hover(
     link.click()
     assert page.url.endswith("#txtfrag-src-inventory-py-line-37-40")
     page.close()
+
+
+@pytest.mark.parametrize("width", [390, 1000])
+def test_excerpts_sit_where_material_puts_its_own_code_blocks(
+    browser: object, serve: Callable[[Path], str], tmp_path: Path, width: int
+) -> None:
+    """On a phone Material runs code blocks edge to edge; on a desktop they are inset: an excerpt, with or
+    without a title, sits exactly where the same fence would (issue 15)."""
+    import hashlib
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "docs").mkdir()
+    text = "x = 1\ny = 2\n"
+    (tmp_path / "src" / "a.py").write_text(text)
+    ref = f"src/a.py#line=0,;length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}"
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\ntheme:\n  name: material\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.highlight\n"
+        "  - pymdownx.superfences\nplugins:\n  - textfrag\n"
+    )
+    (tmp_path / "docs" / "index.md").write_text(
+        f'# T\n\n```python\n{text}```\n\n![](txtfrag:{ref}){{ .python title="" }}\n\n'
+        f'```python title="a.py"\n{text}```\n\n![](txtfrag:{ref}){{ .python title="a.py" }}\n'
+    )
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    page = browser.new_page(viewport={"width": width, "height": 900})  # type: ignore[attr-defined]
+    page.goto(f"{serve(tmp_path / 'site')}/index.html")
+    boxes = page.eval_on_selector_all(
+        "article div.highlight", "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })"
+    )
+    assert len(boxes) == 4
+    fence, excerpt, titled_fence, titled_excerpt = boxes
+    assert excerpt == pytest.approx(fence, abs=0.5) and titled_excerpt == pytest.approx(titled_fence, abs=0.5)
+    if width == 390:
+        assert fence == pytest.approx([0, 390], abs=0.5)  # edge to edge, as Material draws a fence there
+    page.close()
