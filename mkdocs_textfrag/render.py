@@ -8,6 +8,7 @@ highlighted lines are asked for (then Pygments, with the plugin's stylesheet).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Literal
@@ -78,6 +79,16 @@ def _pygments(text: str, language: str, css_class: str, linenostart: int | None,
     return html
 
 
+@functools.cache
+def _highlight_parameters() -> frozenset[str]:
+    """The site options pymdownx's ``Highlight`` takes (looked up once, not for every block)."""
+    import inspect
+
+    from pymdownx.highlight import Highlight  # type: ignore[import-untyped]
+
+    return frozenset(inspect.signature(Highlight.__init__).parameters) - {"self", "md", "linenums", "stripnl", "title_mode"}
+
+
 def _pymdownx(
     text: str,
     language: str,
@@ -90,11 +101,9 @@ def _pymdownx(
     """A block as pymdownx.highlight draws a fence, with the site's own options (line spans, line anchors,
     the language class, the line number style...): its own ``Highlight`` class does the drawing, so the
     markup is the site's. ``title`` (already HTML) takes the place of the fence's title."""
-    import inspect
+    from pymdownx.highlight import Highlight
 
-    from pymdownx.highlight import Highlight  # type: ignore[import-untyped]
-
-    accepted = set(inspect.signature(Highlight.__init__).parameters) - {"self", "md", "linenums", "stripnl", "title_mode"}
+    accepted = _highlight_parameters()
     options = {k: v for k, v in highlighter.settings.items() if k in accepted}
     # numbered only when asked, from the number given; the quoted text is shown as it is (no newline stripped)
     drawer = Highlight(None, linenums=None, stripnl=False, title_mode="text", **options)

@@ -797,12 +797,13 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     accepted = repinned = 0
     progress = _terminal(args, err)[0]
     total, searched = len(scan.entries), 0
-    prefetch_history(cache, [ref for _, ref in scan.entries], load_text=True)
+    stale_at = prefetch_history(cache, [ref for _, ref in scan.entries], load_text=True)
     for i, (f, ref) in enumerate(scan.entries, 1):
         progress.show(_checked(i - 1, total, searched))
         targeted = targets is None or (f.file, f.line) in targets
         doc: DocText | None = None
-        if f.kind in ("directive", "image") and f.file not in docs:
+        # a document is read again only where it may be rewritten: beside a stale or missing reference
+        if i - 1 in stale_at and f.kind in ("directive", "image") and f.file not in docs:
             try:
                 docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size)
             except TextFragError as unreadable:
