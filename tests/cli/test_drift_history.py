@@ -17,17 +17,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from textfrag import SourceCache, quote
 from textfrag.cli import main
 from textfrag.drift import visible_diff
 
-SRC = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(1, 11))  # 30 lines
+# the same repository as the first drift tests: src/mod.py (30 lines) committed, an empty docs/
+from . import test_update
 
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout
+SRC, git = test_update.SRC, test_update.git
+repo = test_update.repo  # the fixture
 
 
 def run(repo: Path, *argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -59,20 +57,6 @@ def reference_in(doc: Path) -> str:
     m = re.search(r"txtfrag:: (\S+)", doc.read_text())
     assert m is not None
     return m.group(1)
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    r = tmp_path / "repo"
-    (r / "src").mkdir(parents=True)
-    (r / "docs").mkdir()
-    git(r, "init", "-q")
-    git(r, "config", "user.email", "t@example.org")
-    git(r, "config", "user.name", "T")
-    git(r, "config", "core.autocrlf", "false")
-    (r / "src" / "mod.py").write_text(SRC)
-    commit(r, "first")
-    return r
 
 
 def directive(ref: str, *options: str) -> str:
