@@ -9,7 +9,8 @@ DIST    := dist
 VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' textfrag/_version.py)
 WHEEL   := $(DIST)/textfrag-$(VERSION)-py3-none-any.whl
 SDIST   := $(DIST)/textfrag-$(VERSION).tar.gz
-SOURCES := pyproject.toml README.md LICENSE $(shell find textfrag sphinx_textfrag mkdocs_textfrag -type f -not -path '*/__pycache__/*')
+PACKAGES := textfrag sphinx_textfrag mkdocs_textfrag markdown_textfrag myst_textfrag
+SOURCES := pyproject.toml README.md LICENSE $(shell find $(PACKAGES) -type f -not -path '*/__pycache__/*')
 SUM     := $(shell cat pyproject.toml Makefile | cksum | cut -d' ' -f1)
 # what the example sites need, and nothing of the test and lint tools
 EXAMPLE_DEPS := sphinx myst-parser mkdocs mkdocs-material pymdown-extensions Pygments
@@ -55,13 +56,13 @@ $(VENV)/.wheel: $(WHEEL) | $(BIN)/python
 
 test: $(VENV)/.test-$(SUM) $(VENV)/.wheel
 	TEXTFRAG_DIST=$(CURDIR)/$(DIST) $(BIN)/pytest
-	$(BIN)/ruff check textfrag sphinx_textfrag mkdocs_textfrag tests bench tools
+	$(BIN)/ruff check $(PACKAGES) tests bench tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
 lint: $(VENV)/.test-$(SUM)
-	$(BIN)/ruff check textfrag sphinx_textfrag mkdocs_textfrag tests bench tools
-	$(BIN)/ruff format --check textfrag sphinx_textfrag mkdocs_textfrag tests bench tools
+	$(BIN)/ruff check $(PACKAGES) tests bench tools
+	$(BIN)/ruff format --check $(PACKAGES) tests bench tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

@@ -30,7 +30,6 @@ import logging
 import re
 import secrets
 import xml.etree.ElementTree as etree
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
@@ -38,7 +37,6 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from markdown import Extension, Markdown
-from markdown.treeprocessors import Treeprocessor
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -50,17 +48,13 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 import textfrag
-from textfrag import Quote, SourceCache, TextFragError, parse_reference, quote
+from markdown_textfrag import render
+from markdown_textfrag.embed import Embedder, PageState, front_matter_lines, is_alone, place, register, settle
+from textfrag import Quote, SourceCache, TextFragError
 from textfrag.errors import internal_error_report
-from textfrag.excerpt import excerpt_of, failure_summary
-from textfrag.i18n import Translate, translator
-from textfrag.intent import INTENT_OPTIONS, Intent, disagreement
-from textfrag.linespec import number
-from textfrag.present import identity, source_url, unique_anchor
-from textfrag.quote import quoted_path
-from textfrag.scan import Found, scan_markdown
-
-from . import render
+from textfrag.excerpt import failure_summary
+from textfrag.i18n import translator
+from textfrag.present import identity, source_url
 
 log = logging.getLogger("mkdocs.plugins.textfrag")
 
@@ -96,38 +90,10 @@ class _Embed:
 
 
 @dataclass
-class _Placed:
-    """An excerpt in Markdown's stash: re-rendered under another id if the page turns out to use its id."""
+class _PageState(PageState):
+    """A page's state, with its links' placeholders: placeholder -> (where, reference, quote)."""
 
-    stash_index: int
-    anchor: str
-    identity: tuple[str, str]
-    render: Callable[[str], str]
-
-
-@dataclass
-class _PageState:
-    """What one page's references need while Markdown renders it."""
-
-    src: str
-    markdown: str
-    front_matter: int
-    found: dict[str, deque[Found]] = field(default_factory=dict)  # reference text -> the scanner's finds
-    links: dict[str, tuple[str, str, Quote | None]] = field(default_factory=dict)  # placeholder -> (where, ref, quote)
-    anchors: set[str] = field(default_factory=set)
-    placed: list[_Placed] = field(default_factory=list)
-
-    def where(self, ref: str, kinds: tuple[str, ...]) -> str:
-        """``PAGE.md:LINE`` of the next use of ``ref``: the scanner's line, or, for a construct it does not
-        know, the line of the first occurrence of the text not yet claimed."""
-        queue = self.found.get(ref)
-        while queue:
-            f = queue.popleft()
-            if f.kind in kinds:
-                return f"{self.src}:{f.line + self.front_matter}"
-        at = self.markdown.find(ref)
-        line = self.markdown.count("\n", 0, at) + 1 if at >= 0 else 1
-        return f"{self.src}:{line + self.front_matter}"
+    links: dict[str, tuple[str, str, Quote | None]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -163,17 +129,14 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
     """Embeds and verifies ``txtfrag:`` references; one source cache per build."""
 
     def __init__(self) -> None:
-        self.cache: SourceCache | None = None
+        self.embedder: Embedder | None = None
         self.problems: list[Problem] = []
         self.embeds: dict[tuple[str, str], _Embed] = {}
         self.pages: dict[str, _PageState] = {}
         self.current: _PageState | None = None
         self.current_page: Page | None = None
-        self.watched: set[str] = set()
         self.server: LiveReloadServer | None = None
         self.command = "build"
-        self.highlighter = render.Highlighter("plain", "highlight")
-        self.translate: Translate = translator(None)
         self.key = secrets.token_hex(8)
 
     # -- build lifecycle -----------------------------------------------------------------------------
@@ -189,15 +152,22 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         base_dir = Path(config.config_file_path or ".").resolve().parent
         root = (base_dir / self.config.root).resolve() if self.config.root else base_dir
         try:
-            self.cache = SourceCache(
+            cache = SourceCache(
                 root, charset=self.config.charset, max_size=self.config.max_size, pdi_map=dict(self.config.pdi_map)
             )
         except TextFragError as err:
             raise PluginError(f"textfrag: {err.message}") from None
-        self.highlighter = render.Highlighter.of(list(config.markdown_extensions), dict(config.mdx_configs))
-        # what readers see (captions, labels, the stale mark) in the theme's language
         theme = config.theme
-        self.translate = translator(str(theme.get("language") or theme.get("locale") or "") or None)
+        self.embedder = Embedder(
+            cache,
+            self._report,
+            on_stale=self.config.on_stale,
+            source_url=self.config.source_url,
+            caption=self.config.caption,
+            highlighter=render.Highlighter.of(list(config.markdown_extensions), dict(config.mdx_configs)),
+            # what readers see (captions, labels, the stale mark) in the theme's language
+            translate=translator(str(theme.get("language") or theme.get("locale") or "") or None),
+        )
         config.markdown_extensions.append(_ExcerptExtension(self))  # type: ignore[arg-type]
         if CSS_PATH not in config.extra_css:
             config.extra_css.append(CSS_PATH)
@@ -207,16 +177,17 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         # a new cache for every build: `mkdocs serve` must never show an old version of a quoted file
         """A new cache and a new placeholder key for every build (serve never shows an old file)."""
-        assert self.cache is not None
-        old = self.cache
-        self.cache = SourceCache(old.root, charset=old.charset, max_size=old.max_size, pdi_map=old.pdi_map)
+        assert self.embedder is not None
+        old = self.embedder.cache
+        self.embedder.cache = SourceCache(old.root, charset=old.charset, max_size=old.max_size, pdi_map=old.pdi_map)
         self.problems, self.embeds, self.pages = [], {}, {}
         self.key = secrets.token_hex(8)  # link placeholders no page can contain
 
     @_guarded
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         """Add the plugin's stylesheet to the site."""
-        files.append(File.generated(config, CSS_PATH, content=render.stylesheet(self.highlighter)))
+        assert self.embedder is not None
+        files.append(File.generated(config, CSS_PATH, content=render.stylesheet(self.embedder.highlighter)))
         return files
 
     # -- pages ---------------------------------------------------------------------------------------
@@ -225,11 +196,8 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """Scan a page that names ``txtfrag:`` for the lines of its references; the text is unchanged."""
         self.current, self.current_page = None, page
-        state = _PageState(page.file.src_path, markdown, _front_matter_lines(page, markdown))
         # references may also come in with Markdown that pymdownx.snippets includes as the page renders
-        if _PREFIX in markdown:
-            for f in scan_markdown(markdown, page.file.src_path):
-                state.found.setdefault(f.text, deque()).append(f)
+        state = _PageState.of(page.file.src_path, markdown, _front_matter_lines(page, markdown))
         self.pages[page.file.src_uri] = state
         self.current = state
         return markdown
@@ -291,33 +259,28 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
     def _link_url(self, n: object) -> str:
         return f"https://txtfrag.invalid/{self.key}/{n}"
 
+    @property
+    def page(self) -> _PageState | None:
+        """The page Markdown is rendering (None between pages)."""
+        return self.current
+
     def embed_element(self, md: Markdown, parent: etree.Element, img: etree.Element) -> None:
         """Replace an ``img`` whose src is a txtfrag: reference by the excerpt (block or inline)."""
         state = self.current
-        assert state is not None and self.current_page is not None
+        assert state is not None and self.current_page is not None and self.embedder is not None
         ref_text = img.get("src", "")
         where = state.where(ref_text, ("image", "definition"))
-        alone = parent.tag == "p" and len(parent) == 1 and not (parent.text or "").strip() and not (img.tail or "").strip()
-        rendered = self._excerpt(ref_text, where, img, alone)
-        if isinstance(rendered, str):
-            placeholder = md.htmlStash.store(rendered)
-        else:
-            anchor, ident, draw = rendered
-            placeholder = md.htmlStash.store(draw(anchor))
-            state.placed.append(_Placed(md.htmlStash.html_counter - 1, anchor, ident, draw))
-        if alone:  # <p>placeholder</p>: Markdown puts the block in place of the paragraph
-            parent.remove(img)
-            parent.text = placeholder
-            return
-        _replace_with_text(parent, img, placeholder)
+        drawn = place(md, state, parent, img, self.embedder.excerpt(ref_text, where, img, is_alone(parent, img)))
+        if drawn is not None:
+            self.embeds.setdefault(drawn.identity, _Embed(self.current_page.url, state.placed[-1].anchor))
 
     def verify_link(self, a: etree.Element) -> None:
         """Point a link to a txtfrag: reference at a placeholder, filled in when every page is known."""
         state = self.current
-        assert state is not None
+        assert state is not None and self.embedder is not None
         ref_text = a.get("href", "")
         where = state.where(ref_text, ("link", "definition"))
-        q = self._quote(ref_text, where)
+        q = self.embedder.quote(ref_text, where)
         url = f"{self._link_url(len(state.links))}/"
         state.links[url] = (where, ref_text, q if isinstance(q, Quote) else None)
         a.set("href", url)
@@ -326,25 +289,16 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         """After the table of contents gave headings their ids: an excerpt whose id a heading (or any
         element) took is given another, so that ids stay unique on the page."""
         state = self.current
-        if state is None or not state.placed:
+        if state is None or self.current_page is None:
             return
-        taken = {el.get("id", "") for el in root.iter()} - {""}
-        for placed in state.placed:
-            if placed.anchor not in taken:
-                continue
-            new = unique_anchor(placed.anchor, taken | state.anchors)
-            state.anchors.discard(placed.anchor)
-            state.anchors.add(new)
-            md.htmlStash.rawHtmlBlocks[placed.stash_index] = placed.render(new)
+        for placed, old in settle(md, state, root):
             embed = self.embeds.get(placed.identity)
-            if embed is not None and embed.anchor == placed.anchor and self.current_page is not None:
-                if embed.page_url == self.current_page.url:
-                    embed.anchor = new
-            placed.anchor = new
+            if embed is not None and embed.anchor == old and embed.page_url == self.current_page.url:
+                embed.anchor = placed.anchor
 
     # -- helpers -------------------------------------------------------------------------------------
 
-    def _report(self, where: str, err: TextFragError, *, error: bool) -> None:
+    def _report(self, where: str, err: TextFragError, error: bool) -> None:
         text = err.describe(where)
         self.problems.append(Problem(where, text, error))
         (log.error if error else log.warning)(text)  # once: the failure at the end counts, it does not repeat
@@ -354,67 +308,8 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         err = TextFragError(
             "a txtfrag: reference in raw HTML is not rendered (write it as a Markdown image or link)", reference=ref
         )
-        self._report(state.where(ref, ()), err, error=True)
+        self._report(state.where(ref, ()), err, True)
         return f'{m.group(1)}"#"'
-
-    def _quote(self, ref_text: str, where: str, intent: Intent | None = None) -> Quote | TextFragError:
-        assert self.cache is not None
-        try:
-            ref = parse_reference(ref_text)
-            path = quoted_path(self.cache, ref)
-            self.watched.add(str(self.cache.root / path))
-            q = quote(self.cache, ref, intent=intent)
-        except TextFragError as err:
-            self._report(where, err, error=True)
-            return err
-        if q.stale is not None:
-            self._report(where, q.stale, error=self.config.on_stale == "error")
-        return q
-
-    def _excerpt(
-        self, ref_text: str, where: str, img: etree.Element, alone: bool
-    ) -> str | tuple[str, tuple[str, str], Callable[[str], str]]:
-        """The broken-reference HTML, or (anchor, identity, render(anchor) -> HTML) of the excerpt."""
-        state = self.current
-        assert state is not None and self.current_page is not None
-        try:
-            stated = Intent.from_options({k: img.get(k) for k in INTENT_OPTIONS}) if alone else None
-        except TextFragError:
-            stated = None  # reported below, once the reference is known good
-        q = self._quote(ref_text, where, stated)
-        if not isinstance(q, Quote):
-            return render.broken(f"{where}: {q.describe(where).split(': ', 1)[1]}", inline=not alone, translate=self.translate)
-        try:
-            intent = Intent.from_options({k: img.get(k) for k in INTENT_OPTIONS}) if alone else None
-            if intent is not None and q.stale is None:  # a stale quote is reported already
-                why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent)
-                if why is not None:
-                    raise TextFragError(why)
-            classes = (img.get("class") or "").split()
-            numbered, number_from = _linenums(img.attrib) if alone else (False, None)
-            ex = excerpt_of(
-                q,
-                # attr_list's title="..." as pymdownx's fences have it (empty: none), else the alt text
-                caption=img.get("title") if alone and img.get("title") is not None else (img.get("alt") or None),
-                auto_caption=self.config.caption == "path",
-                language=classes[0] if classes else None,
-                emphasize_in_excerpt=img.get("hl_lines") if alone else None,
-                source_url_template=self.config.source_url,
-                number_from=number_from,
-                translate=self.translate,
-            )
-            start = ex.pieces[0].number if numbered else None
-        except TextFragError as err:
-            failure = err.with_reference(err.reference or ref_text)
-            self._report(where, failure, error=True)
-            return render.broken(failure.describe(where), inline=not alone, translate=self.translate)
-        anchor = unique_anchor(ex.anchor, state.anchors)
-        state.anchors.add(anchor)
-        ident = identity(q.reference)
-        self.embeds.setdefault(ident, _Embed(self.current_page.url, anchor))
-        if not alone:
-            return anchor, ident, lambda a: render.inline(ex, a)
-        return anchor, ident, lambda a: render.block(ex, a, highlighter=self.highlighter, linenostart=start, classes=classes[1:])
 
     def _link_target(self, where: str, ref_text: str, q: Quote | None, page: Page) -> str:
         if q is None:
@@ -431,53 +326,15 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         err = TextFragError(
             "this link has no target: no page embeds the same reference and no source_url is set", reference=ref_text
         )
-        self._report(where, err, error=False)
+        self._report(where, err, False)
         return "#"
 
     def _watch_quoted_files(self) -> None:
         if self.server is None:
             return
-        for path in sorted(self.watched):
+        for path in sorted(self.embedder.watched if self.embedder else ()):
             if Path(path).exists():
                 self.server.watch(path, recursive=False)
-
-
-class _PluginProcessor(Treeprocessor):
-    """A tree processor of one page's Markdown instance that works for the plugin."""
-
-    def __init__(self, md: Markdown, plugin: TextfragPlugin) -> None:
-        super().__init__(md)
-        self.plugin = plugin
-
-
-class _EmbedProcessor(_PluginProcessor):
-    """Every ``img``/``a`` element Markdown made with a txtfrag: URL, wherever it stands."""
-
-    @_guarded
-    def run(self, root: etree.Element) -> None:
-        """Embed every txtfrag: image of the page and point every txtfrag: link at its placeholder."""
-        if self.plugin.current is None:
-            return
-        images, links = [], []
-        for parent in root.iter():
-            for child in parent:
-                if child.tag == "img" and child.get("src", "").startswith(_PREFIX):
-                    images.append((parent, child))
-                elif child.tag == "a" and child.get("href", "").startswith(_PREFIX):
-                    links.append(child)
-        for a in links:
-            self.plugin.verify_link(a)
-        for parent, img in images:
-            self.plugin.embed_element(self.md, parent, img)
-
-
-class _AnchorProcessor(_PluginProcessor):
-    """After the table of contents: excerpt ids that a heading took are changed."""
-
-    @_guarded
-    def run(self, root: etree.Element) -> None:
-        """Give every excerpt whose id an element of the page took another id."""
-        self.plugin.settle_anchors(self.md, root)
 
 
 class _ExcerptExtension(Extension):
@@ -488,43 +345,13 @@ class _ExcerptExtension(Extension):
         self.plugin = plugin
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
-        # after attr_list (8), which sets the attributes; before the table of contents (5), which must see
-        # the excerpt's text, not an image, in a heading; ids are settled after it
         """Register the tree processors on a page's Markdown instance."""
-        md.treeprocessors.register(_EmbedProcessor(md, self.plugin), "textfrag", 7)
-        md.treeprocessors.register(_AnchorProcessor(md, self.plugin), "textfrag-anchors", 4)
-
-
-def _replace_with_text(parent: etree.Element, child: etree.Element, text: str) -> None:
-    """Remove ``child`` from ``parent``, leaving ``text`` (then the child's tail) where it stood."""
-    index = list(parent).index(child)
-    joined = text + (child.tail or "")
-    if index == 0:
-        parent.text = (parent.text or "") + joined
-    else:
-        previous = parent[index - 1]
-        previous.tail = (previous.tail or "") + joined
-    parent.remove(child)
+        register(md, self.plugin, _guarded(lambda work: work()))
 
 
 def _front_matter_lines(page: Page, markdown: str) -> int:
     """Lines of YAML front matter that MkDocs removed before ``on_page_markdown``."""
     try:
-        raw = page.file.content_string
+        return front_matter_lines(page.file.content_string, markdown)
     except (OSError, UnicodeDecodeError):
         return 0
-    raw = raw.replace("\r\n", "\n")
-    if raw.endswith(markdown) and len(raw) > len(markdown):
-        return raw.count("\n", 0, len(raw) - len(markdown))
-    return 0
-
-
-def _linenums(attrs: dict[str, Any]) -> tuple[bool, int | None]:
-    """attr_list's ``linenums`` (a bare word has no value, or itself): whether lines are numbered, and
-    from which number (None: the file's own numbers)."""
-    if "linenums" not in attrs:
-        return False, None
-    value = attrs["linenums"]
-    if value is None or value in ("", "linenums", "source", "true"):
-        return True, None
-    return True, number(value, "linenums")

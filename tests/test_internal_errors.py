@@ -98,13 +98,13 @@ def test_sphinx_reports_a_bug_in_an_event_handler_and_fails(tmp_path: Path, monk
 def test_mkdocs_reports_a_bug_as_textfrag_s(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import mkdocs_textfrag.plugin
+    import markdown_textfrag.embed
 
     site = MkSite(tmp_path / "project")
     site.config(MATERIAL)
     site.write("src/app.py", MK_APP)
     site.page("index.md", "# T\n\n![x](txtfrag:src/app.py#line=0,2)\n")
-    monkeypatch.setattr(mkdocs_textfrag.plugin, "quote", _planted)
+    monkeypatch.setattr(markdown_textfrag.embed, "quote", _planted)
     result = site.build(caplog)
     assert not result.ok
     [report] = [m for m in result.messages if HEAD in m]
@@ -116,9 +116,9 @@ def test_mkdocs_process_names_textfrag_for_a_bug(tmp_path: Path) -> None:
     plant = tmp_path / "plant"
     plant.mkdir()
     (plant / "sitecustomize.py").write_text(
-        "import mkdocs_textfrag.plugin\n"
+        "import markdown_textfrag.embed\n"
         "def _planted(*a, **k):\n    raise ZeroDivisionError('planted bug')\n"
-        "mkdocs_textfrag.plugin.quote = _planted\n",
+        "markdown_textfrag.embed.quote = _planted\n",
         encoding="utf-8",
     )
     site = MkSite(tmp_path / "project")

@@ -100,7 +100,7 @@ def test_a_link_without_target_warns(site: Site, caplog: pytest.LogCaptureFixtur
 def test_each_quoted_file_is_read_once_per_build_and_plain_pages_are_not_scanned(
     site: Site, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import mkdocs_textfrag.plugin as plugin_module
+    import markdown_textfrag.embed as plugin_module
     import textfrag.source as source_module
 
     reads: list[str] = []

@@ -46,6 +46,18 @@ class Highlighter:
             )
         return cls("plain", "highlight")
 
+    @classmethod
+    def of_markdown(cls, md: Any) -> Highlighter:
+        """The highlighter of a Markdown instance, from the extensions registered on it (every extension
+        has registered by the time a document is converted)."""
+        names, configs = [], {}
+        for ext in getattr(md, "registeredExtensions", []):
+            module = type(ext).__module__
+            names.append(module)
+            if module in ("pymdownx.highlight", "markdown.extensions.codehilite"):
+                configs[module.removeprefix("markdown.extensions.")] = dict(ext.getConfigs())
+        return cls.of(names, configs)
+
 
 def _data(e: Excerpt) -> str:
     return " ".join(f'data-txtfrag-{k}="{escape(v)}"' for k, v in e.data.items())

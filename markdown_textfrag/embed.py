@@ -1,0 +1,310 @@
+"""What every Python-Markdown host of textfrag does on a page: the MkDocs plugin and the Markdown extension
+(Zensical, ProperDocs, MkDocs, plain Python-Markdown) share it, so a page looks the same in all of them.
+
+- :class:`Embedder` quotes a reference (reporting through its host) and turns a Markdown image into an
+  excerpt's HTML: the decisions are the core's (:func:`textfrag.excerpt.excerpt_of`), the drawing is
+  :mod:`markdown_textfrag.render`'s.
+- :class:`PageState` is what one page's references need while Markdown renders it: the scanner's lines
+  (so a problem is located exactly as ``textfrag check`` locates it), the page's anchors, the excerpts
+  placed in Markdown's stash.
+- :class:`EmbedProcessor` and :class:`AnchorProcessor` are the tree processors; a :class:`Host` (the
+  plugin, or the extension's document) decides what a link points to and where problems go.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as etree
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol, TypeVar
+
+from markdown import Markdown
+from markdown.treeprocessors import Treeprocessor
+
+from textfrag import PREFIX, Quote, SourceCache, TextFragError, parse_reference, quote
+from textfrag.excerpt import Excerpt, excerpt_of
+from textfrag.i18n import Translate
+from textfrag.intent import INTENT_OPTIONS, Intent, disagreement
+from textfrag.linespec import number
+from textfrag.present import identity, unique_anchor
+from textfrag.quote import quoted_path
+from textfrag.scan import Found, scan_markdown
+
+from . import render
+
+#: report(where, error, fails_the_build)
+Report = Callable[[str, TextFragError, bool], None]
+
+
+@dataclass
+class Placed:
+    """An excerpt in Markdown's stash: re-rendered under another id if the page turns out to use its id."""
+
+    stash_index: int
+    anchor: str
+    identity: tuple[str, str]
+    render: Callable[[str], str]
+
+
+_State = TypeVar("_State", bound="PageState")
+
+
+@dataclass
+class PageState:
+    """What one page's references need while Markdown renders it."""
+
+    #: the page's name in messages (``index.md``), or "" when the host does not know it
+    src: str
+    markdown: str
+    #: lines of front matter the engine removed before Markdown saw the page
+    front_matter: int = 0
+    found: dict[str, deque[Found]] = field(default_factory=dict)  # reference text -> the scanner's finds
+    anchors: set[str] = field(default_factory=set)
+    placed: list[Placed] = field(default_factory=list)
+
+    @classmethod
+    def of(cls: type[_State], src: str, markdown: str, front_matter: int = 0) -> _State:
+        """The state of a page, its references located by the scanner ``textfrag check`` uses."""
+        state = cls(src, markdown, front_matter)
+        if PREFIX in markdown:  # plain pages are not scanned
+            for f in scan_markdown(markdown, src):
+                state.found.setdefault(f.text, deque()).append(f)
+        return state
+
+    def where(self, ref: str, kinds: tuple[str, ...]) -> str:
+        """``PAGE.md:LINE`` of the next use of ``ref``: the scanner's line, or, for a construct it does not
+        know, the line of the first occurrence of the text not yet claimed."""
+        queue = self.found.get(ref)
+        line = 0
+        while queue:
+            f = queue.popleft()
+            if f.kind in kinds:
+                line = f.line
+                break
+        if not line:
+            at = self.markdown.find(ref)
+            line = self.markdown.count("\n", 0, at) + 1 if at >= 0 else 1
+        line += self.front_matter
+        return f"{self.src}:{line}" if self.src else f"line {line}"
+
+
+class Drawn(NamedTuple):
+    """An excerpt ready to be placed: its anchor is chosen by the page, then ``draw(anchor)`` is the HTML."""
+
+    excerpt: Excerpt
+    identity: tuple[str, str]
+    draw: Callable[[str], str]
+
+
+@dataclass
+class Embedder:
+    """Quotes and draws excerpts for one build, with one source cache (each file read once)."""
+
+    cache: SourceCache
+    report: Report
+    on_stale: str = "error"
+    source_url: str | None = None
+    caption: str = "path"
+    highlighter: render.Highlighter = field(default_factory=lambda: render.Highlighter("plain", "highlight"))
+    translate: Translate = str
+    #: absolute paths of the files quoted so far (a server watches them)
+    watched: set[str] = field(default_factory=set)
+
+    def quote(self, ref_text: str, where: str, intent: Intent | None = None) -> Quote | TextFragError:
+        """The verified quote, or the error (reported either way; a stale quote is returned, reported)."""
+        try:
+            ref = parse_reference(ref_text)
+            self.watched.add(str(self.cache.root / quoted_path(self.cache, ref)))
+            q = quote(self.cache, ref, intent=intent)
+        except TextFragError as err:
+            self.report(where, err, True)
+            return err
+        if q.stale is not None:
+            self.report(where, q.stale, self.on_stale == "error")
+        return q
+
+    def excerpt(self, ref_text: str, where: str, img: etree.Element, alone: bool) -> str | Drawn:
+        """The broken-reference HTML, or the excerpt of a Markdown image ``img`` (a block when ``alone``
+        in its paragraph) with attr_list's attributes as options."""
+        try:
+            stated = Intent.from_options({k: img.get(k) for k in INTENT_OPTIONS}) if alone else None
+        except TextFragError:
+            stated = None  # reported below, once the reference is known good
+        q = self.quote(ref_text, where, stated)
+        if not isinstance(q, Quote):
+            said = q.with_reference(q.reference or ref_text).describe(where)
+            return render.broken(said, inline=not alone, translate=self.translate)
+        try:
+            intent = Intent.from_options({k: img.get(k) for k in INTENT_OPTIONS}) if alone else None
+            if intent is not None and q.stale is None:  # a stale quote is reported already
+                why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent)
+                if why is not None:
+                    raise TextFragError(why)
+            classes = (img.get("class") or "").split()
+            numbered, number_from = linenums(img.attrib) if alone else (False, None)
+            ex = excerpt_of(
+                q,
+                # attr_list's title="..." as pymdownx's fences have it (empty: none), else the alt text
+                caption=img.get("title") if alone and img.get("title") is not None else (img.get("alt") or None),
+                auto_caption=self.caption == "path",
+                language=classes[0] if classes else None,
+                emphasize_in_excerpt=img.get("hl_lines") if alone else None,
+                source_url_template=self.source_url,
+                number_from=number_from,
+                translate=self.translate,
+            )
+            start = ex.pieces[0].number if numbered else None
+        except TextFragError as err:
+            failure = err.with_reference(err.reference or ref_text)
+            self.report(where, failure, True)
+            return render.broken(failure.describe(where), inline=not alone, translate=self.translate)
+        ident = identity(q.reference)
+        if not alone:
+            return Drawn(ex, ident, lambda a: render.inline(ex, a))
+        highlighter = self.highlighter
+        return Drawn(ex, ident, lambda a: render.block(ex, a, highlighter=highlighter, linenostart=start, classes=classes[1:]))
+
+
+class Host(Protocol):
+    """What a page's tree processors work for: the MkDocs plugin, or the extension's document."""
+
+    @property
+    def page(self) -> PageState | None:
+        """The page being rendered (None: not one with references, nothing to do)."""
+
+    def embed_element(self, md: Markdown, parent: etree.Element, img: etree.Element) -> None:
+        """Replace a txtfrag: image by its excerpt."""
+
+    def verify_link(self, a: etree.Element) -> None:
+        """Verify a txtfrag: link and point it at its target (or at a placeholder for one)."""
+
+    def settle_anchors(self, md: Markdown, root: etree.Element) -> None:
+        """After the table of contents: give an excerpt whose id a heading took another."""
+
+
+def place(md: Markdown, state: PageState, parent: etree.Element, img: etree.Element, rendered: str | Drawn) -> Drawn | None:
+    """Put an excerpt (or the broken-reference HTML) where the image stood, through Markdown's stash of
+    raw HTML; returns the excerpt, its anchor now unique on the page (``state.anchors``)."""
+    alone = is_alone(parent, img)
+    if isinstance(rendered, str):
+        placeholder = md.htmlStash.store(rendered)
+        drawn = None
+    else:
+        anchor = unique_anchor(rendered.excerpt.anchor, state.anchors)
+        state.anchors.add(anchor)
+        placeholder = md.htmlStash.store(rendered.draw(anchor))
+        state.placed.append(Placed(md.htmlStash.html_counter - 1, anchor, rendered.identity, rendered.draw))
+        drawn = rendered
+    if alone:  # <p>placeholder</p>: Markdown puts the block in place of the paragraph
+        parent.remove(img)
+        parent.text = placeholder
+    else:
+        replace_with_text(parent, img, placeholder)
+    return drawn
+
+
+def is_alone(parent: etree.Element, img: etree.Element) -> bool:
+    """Whether an image stands alone in its paragraph (a block excerpt) rather than in a sentence."""
+    return parent.tag == "p" and len(parent) == 1 and not (parent.text or "").strip() and not (img.tail or "").strip()
+
+
+def settle(md: Markdown, state: PageState, root: etree.Element) -> list[tuple[Placed, str]]:
+    """Give every excerpt whose id another element of the page took (a heading's, from the table of
+    contents) another id; returns each moved excerpt with its old anchor."""
+    if not state.placed:
+        return []
+    taken = {el.get("id", "") for el in root.iter()} - {""}
+    moved = []
+    for placed in state.placed:
+        if placed.anchor not in taken:
+            continue
+        new = unique_anchor(placed.anchor, taken | state.anchors)
+        state.anchors.discard(placed.anchor)
+        state.anchors.add(new)
+        md.htmlStash.rawHtmlBlocks[placed.stash_index] = placed.render(new)
+        moved.append((placed, placed.anchor))
+        placed.anchor = new
+    return moved
+
+
+class _HostProcessor(Treeprocessor):
+    """A tree processor of one page's Markdown instance that works for a host."""
+
+    def __init__(self, md: Markdown, host: Host, guard: Callable[[Callable[[], None]], None]) -> None:
+        super().__init__(md)
+        self.host = host
+        self.guard = guard
+
+
+class EmbedProcessor(_HostProcessor):
+    """Every ``img``/``a`` element Markdown made with a txtfrag: URL, wherever it stands (admonitions,
+    tabs, lists, tables, reference-style links, headings): what Markdown itself parsed is what is embedded."""
+
+    def run(self, root: etree.Element) -> None:
+        """Embed every txtfrag: image of the page, then verify every txtfrag: link (the page's embeds known)."""
+        if self.host.page is None:
+            return
+        images, links = [], []
+        for parent in root.iter():
+            for child in parent:
+                if child.tag == "img" and child.get("src", "").startswith(PREFIX):
+                    images.append((parent, child))
+                elif child.tag == "a" and child.get("href", "").startswith(PREFIX):
+                    links.append(child)
+
+        def work() -> None:
+            for parent, img in images:
+                self.host.embed_element(self.md, parent, img)
+            for a in links:
+                self.host.verify_link(a)
+
+        self.guard(work)
+
+
+class AnchorProcessor(_HostProcessor):
+    """After the table of contents: excerpt ids that a heading took are changed."""
+
+    def run(self, root: etree.Element) -> None:
+        """Give every excerpt whose id an element of the page took another id."""
+        if self.host.page is not None:
+            self.guard(lambda: self.host.settle_anchors(self.md, root))
+
+
+def register(md: Markdown, host: Host, guard: Callable[[Callable[[], None]], None]) -> None:
+    """Register the tree processors on a page's Markdown instance: after attr_list (8), which sets the
+    attributes; before the table of contents (5), which must see the excerpt's text, not an image, in a
+    heading; ids are settled after it (4)."""
+    md.treeprocessors.register(EmbedProcessor(md, host, guard), "textfrag", 7)
+    md.treeprocessors.register(AnchorProcessor(md, host, guard), "textfrag-anchors", 4)
+
+
+def replace_with_text(parent: etree.Element, child: etree.Element, text: str) -> None:
+    """Remove ``child`` from ``parent``, leaving ``text`` (then the child's tail) where it stood."""
+    index = list(parent).index(child)
+    joined = text + (child.tail or "")
+    if index == 0:
+        parent.text = (parent.text or "") + joined
+    else:
+        previous = parent[index - 1]
+        previous.tail = (previous.tail or "") + joined
+    parent.remove(child)
+
+
+def front_matter_lines(raw: str, markdown: str) -> int:
+    """Lines of front matter an engine removed from a page's file (``raw``) before Markdown saw ``markdown``."""
+    raw = raw.replace("\r\n", "\n")
+    if raw.endswith(markdown) and len(raw) > len(markdown):
+        return raw.count("\n", 0, len(raw) - len(markdown))
+    return 0
+
+
+def linenums(attrs: dict[str, Any]) -> tuple[bool, int | None]:
+    """attr_list's ``linenums`` (a bare word has no value, or itself): whether lines are numbered, and
+    from which number (None: the file's own numbers)."""
+    if "linenums" not in attrs:
+        return False, None
+    value = attrs["linenums"]
+    if value is None or value in ("", "linenums", "source", "true"):
+        return True, None
+    return True, number(value, "linenums")

@@ -1,0 +1,409 @@
+"""The Python-Markdown extension ``textfrag``: ``markdown_extensions: [textfrag]`` in Zensical, ProperDocs and
+MkDocs, or ``markdown.markdown(text, extensions=["textfrag"])``.
+
+A page's references are embedded, verified and drawn exactly as the MkDocs plugin does (the same
+:mod:`markdown_textfrag.embed`); what only a whole-site plugin can do (links to excerpts on other pages,
+one summary at the end of the build, the server watching quoted files) is the plugin's. Links point to
+the excerpt when the same page embeds the reference, else to ``source_url``.
+
+Problems are reported as ``FILE:LINE: REF: problem`` and fail the run in each host's own way:
+
+- plain Python-Markdown: ``convert`` raises :class:`MarkdownProblems` (a :class:`TextFragError`) listing
+  every problem of the document;
+- MkDocs and ProperDocs: the engine's own ``BuildError`` with every problem of the page, which the engine
+  prints under the page's name, without a traceback;
+- Zensical (which has no error interface for extensions): each problem is printed on standard error as it
+  is found, the build goes on to the end, and ``zensical build`` then exits 1 with a summary;
+  ``zensical serve`` goes on and shows each problem in the page.
+
+A stale reference with ``on_stale: warning`` is a warning (the host's ``--strict`` makes it fail).
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import sys
+import threading
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from markdown import Extension, Markdown
+from markdown.postprocessors import Postprocessor
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+
+from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Quote, SourceCache, TextFragError
+from textfrag.errors import internal_error_report
+from textfrag.excerpt import failure_summary
+from textfrag.i18n import translator
+from textfrag.present import identity, source_url
+
+from . import render
+from .embed import Embedder, PageState, front_matter_lines, is_alone, place, register, settle
+
+__all__ = ["MarkdownProblems", "TextfragExtension", "makeExtension"]
+
+
+class MarkdownProblems(TextFragError):
+    """Every problem of one document, raised by ``Markdown.convert`` when textfrag runs in plain
+    Python-Markdown: ``problems`` holds each ``FILE:LINE: REF: problem`` report."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(f"{failure_summary(len(problems))}:\n" + "\n".join(problems))
+        self.problems = problems
+
+
+# -- the host engine ------------------------------------------------------------------------------------
+
+
+def _zensical(md: Markdown) -> Any | None:
+    """Zensical's rendering context of this page (its ``page`` and ``config``), when Zensical renders it."""
+    if "rendering_context" in md.preprocessors:
+        context = md.preprocessors["rendering_context"]
+        if hasattr(context, "page") and hasattr(context, "config"):
+            return context
+    return None
+
+
+def _engine() -> str | None:
+    """``properdocs`` or ``mkdocs`` when one of them runs this conversion (its modules are loaded), else None."""
+    for name in ("properdocs", "mkdocs"):
+        if getattr(sys.modules.get(f"{name}.exceptions"), "BuildError", None) is not None:
+            return name
+    return None
+
+
+def _engine_error(engine: str | None, message: str) -> Exception:
+    """The error that fails the host's build without a traceback: the engine's own ``BuildError`` under
+    MkDocs or ProperDocs (looked up, never imported: the extension does not depend on them)."""
+    if engine is not None:
+        build_error = sys.modules[f"{engine}.exceptions"].BuildError
+        return type("TextfragBuildError", (build_error,), {})(message)  # type: ignore[no-any-return]
+    return RuntimeError(message)
+
+
+_ZENSICAL_FAILURES: list[str] = []
+_ZENSICAL_UNWATCHED: set[str] = set()
+_ZENSICAL_LOCK = threading.Lock()
+
+
+def _zensical_exit() -> None:
+    """At the end of ``zensical build`` (which has no error interface for extensions): exit 1 when any
+    reference failed, after a summary. Output is flushed first, since the interpreter stops here."""
+    with _ZENSICAL_LOCK:
+        count = len(_ZENSICAL_FAILURES)
+    if not count:
+        return
+    sys.stdout.flush()
+    print(f"{failure_summary(count)}, each reported above; the build fails", file=sys.stderr)
+    sys.stderr.flush()
+    os._exit(1)
+
+
+def _zensical_command() -> str:
+    """``build`` or ``serve``: the command Zensical was started with."""
+    for arg in sys.argv[1:]:
+        if not arg.startswith("-"):
+            return arg
+    return "build"
+
+
+# -- source caches shared by a build's pages -----------------------------------------------------------
+
+_CACHES: dict[tuple[Any, ...], tuple[SourceCache, dict[str, tuple[int, int]]]] = {}
+_CACHES_LOCK = threading.Lock()
+
+
+def _shared_cache(
+    root: Path, charset: str, max_size: int, pdi_map: dict[str, str]
+) -> tuple[SourceCache, dict[str, tuple[int, int]]]:
+    """One source cache per build for every page (hosts make a new Markdown, and a new extension, per
+    page): each quoted file is read once. The files read are re-checked (one ``stat`` each) before every
+    page, and a cache whose file changed is replaced, so a server never shows an old version."""
+    key = (str(root), charset, max_size, tuple(sorted(pdi_map.items())))
+    with _CACHES_LOCK:
+        entry = _CACHES.get(key)
+        if entry is not None and all(_stamp(path) == stamp for path, stamp in entry[1].items()):
+            return entry
+        entry = (SourceCache(root, charset=charset, max_size=max_size, pdi_map=pdi_map), {})
+        _CACHES[key] = entry
+        return entry
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (st.st_mtime_ns, st.st_size)
+
+
+# -- the extension --------------------------------------------------------------------------------------
+
+
+class TextfragExtension(Extension):
+    """``txtfrag:`` references in Markdown: ``![caption](txtfrag:REF)`` embeds, ``[text](txtfrag:REF)`` links."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.config = {
+            "root": ["", "Folder reference paths are relative to (default: the site's config folder, else the current folder)"],
+            "on_stale": ["error", "'error' fails on a stale reference; 'warning' only warns (--strict still fails)"],
+            "charset": [DEFAULT_CHARSET, "Charset of quoted files without a BOM"],
+            "source_url": ["", "Template of a 'view source' link: {path}, {first}, {last}"],
+            "max_size": [DEFAULT_MAX_SIZE, "Larger quoted files are refused (bytes)"],
+            "pdi_map": [{}, "Persistent Document Identifier (pdi://...) -> file under the root"],
+            "caption": ["path", "A block with empty alt text has 'path' (file and lines) for caption, or 'none'"],
+            "language": ["", "Language of the labels readers see (default: the theme's, under Zensical)"],
+            "stylesheet": [True, "Put textfrag's small stylesheet in each page with an excerpt (false: the site links it)"],
+        }
+        super().__init__(**kwargs)
+        if self.getConfig("on_stale") not in ("error", "warning"):
+            raise TextFragError(f"textfrag: on_stale must be 'error' or 'warning', not {self.getConfig('on_stale')!r}")
+        if self.getConfig("caption") not in ("path", "none"):
+            raise TextFragError(f"textfrag: caption must be 'path' or 'none', not {self.getConfig('caption')!r}")
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+        """Register the document's processors on this Markdown instance."""
+        document = _Document(md, self)
+        md.registerExtension(self)
+        md.preprocessors.register(_Start(md, document), "textfrag-start", 40)  # before whitespace is normalized
+        register(md, document, document.guard)
+        md.treeprocessors.register(_Rendered(md, document), "textfrag-rendered", -1000)  # after every other
+        md.postprocessors.register(_Finish(md, document), "textfrag-finish", 0)
+
+    def reset(self) -> None:
+        """Nothing to reset: each document starts in its preprocessor."""
+
+
+class _Document:
+    """The host of one Markdown instance's documents: where problems go, what links point to."""
+
+    def __init__(self, md: Markdown, extension: TextfragExtension) -> None:
+        self.md = md
+        self.extension = extension
+        self.state: PageState | None = None
+        self.embedder: Embedder | None = None
+        self.stamps: dict[str, tuple[int, int]] = {}
+        self.rendered = False
+        self.errors: list[str] = []
+        self.links: list[tuple[etree.Element, tuple[str, str]]] = []
+        self.zensical: Any | None = None
+        self.engine: str | None = None
+        self.strict = False
+        self.log = logging.getLogger("textfrag")
+
+    @property
+    def page(self) -> PageState | None:
+        """The document being converted."""
+        return self.state
+
+    # -- a document begins: its source, its host, its cache ---------------------------------------------
+
+    def start(self, text: str) -> None:
+        """A new document: locate its references, find the host and the build's cache."""
+        self.errors, self.links, self.rendered = [], [], False
+        self.zensical = _zensical(self.md)
+        self.engine = None if self.zensical is not None else _engine()
+        self.log = logging.getLogger(f"{self.engine}.extensions.textfrag" if self.engine else "textfrag")
+        name, front, root, language = "", 0, Path.cwd(), self.extension.getConfig("language") or None
+        if self.zensical is not None:
+            page, config = self.zensical.page, self.zensical.config
+            root = Path(config.get("root_dir") or ".")
+            name = str(page.path)
+            docs = Path(config.get("docs_dir") or root)
+            try:
+                front = front_matter_lines((docs / name).read_text(encoding="utf-8-sig"), text)
+            except (OSError, UnicodeDecodeError):
+                front = 0
+            theme = config.get("theme") or {}
+            language = language or (theme.get("language") if isinstance(theme, dict) else None)
+            self.strict = bool(config.get("strict")) or bool({"-s", "--strict"} & set(sys.argv))
+        if self.extension.getConfig("root"):
+            root = root / self.extension.getConfig("root")
+        self.state = PageState.of(name, text, front)
+        try:
+            cache, stamps = _shared_cache(
+                root.resolve(),
+                self.extension.getConfig("charset"),
+                int(self.extension.getConfig("max_size")),
+                dict(self.extension.getConfig("pdi_map") or {}),
+            )
+        except TextFragError as err:
+            raise _fatal(self, f"textfrag: {err.message}") from None
+        self.stamps = stamps
+        self.embedder = Embedder(
+            cache,
+            self.report,
+            on_stale=self.extension.getConfig("on_stale"),
+            source_url=self.extension.getConfig("source_url") or None,
+            caption=self.extension.getConfig("caption"),
+            highlighter=render.Highlighter.of_markdown(self.md),
+            translate=translator(str(language) if language else None),
+        )
+
+    # -- what the tree processors call -------------------------------------------------------------------
+
+    def guard(self, work: Callable[[], None]) -> None:
+        """Run the tree processors' work; an unexpected exception is a bug in textfrag, said so."""
+        try:
+            work()
+        except TextFragError:
+            raise
+        except Exception as bug:
+            raise _fatal(self, internal_error_report(bug)) from bug
+
+    def embed_element(self, md: Markdown, parent: etree.Element, img: etree.Element) -> None:
+        """Replace a txtfrag: image by its excerpt."""
+        assert self.state is not None and self.embedder is not None
+        ref_text = img.get("src", "")
+        where = self.state.where(ref_text, ("image", "definition"))
+        place(md, self.state, parent, img, self.embedder.excerpt(ref_text, where, img, is_alone(parent, img)))
+
+    def verify_link(self, a: etree.Element) -> None:
+        """A link to an excerpt on this page, else to ``source_url``; a link with neither is reported."""
+        assert self.state is not None and self.embedder is not None
+        ref_text = a.get("href", "")
+        where = self.state.where(ref_text, ("link", "definition"))
+        q = self.embedder.quote(ref_text, where)
+        if not isinstance(q, Quote):
+            a.set("href", "#")
+            return
+        ident = identity(q.reference)
+        placed = next((p for p in self.state.placed if p.identity == ident), None)
+        if placed is not None:
+            a.set("href", f"#{placed.anchor}")
+            self.links.append((a, ident))  # the anchor may still change (settle_anchors)
+            return
+        url = source_url(self.extension.getConfig("source_url") or None, q.selection)
+        if url:
+            a.set("href", url)
+            return
+        a.set("href", "#")
+        err = TextFragError(
+            "this link has no target: the page embeds no such reference and no source_url is set", reference=ref_text
+        )
+        self.report(where, err, False)
+
+    def settle_anchors(self, md: Markdown, root: etree.Element) -> None:
+        """After the table of contents: an excerpt whose id a heading took gets another; links follow."""
+        assert self.state is not None
+        if settle(md, self.state, root):
+            for a, ident in self.links:
+                placed = next(p for p in self.state.placed if p.identity == ident)
+                a.set("href", f"#{placed.anchor}")
+
+    # -- problems ----------------------------------------------------------------------------------------
+
+    def report(self, where: str, err: TextFragError, error: bool) -> None:
+        """One problem, in the host's way (see the module's documentation)."""
+        text = err.describe(where)
+        if self.embedder is not None:
+            for path in self.embedder.watched - self.stamps.keys():
+                self.stamps[path] = _stamp(path)
+        if self.zensical is not None:
+            failing = error or self.strict
+            print(f"{'Error' if failing else 'Warning'}: textfrag: {text}", file=sys.stderr, flush=True)
+            if failing and _zensical_command() == "build":
+                with _ZENSICAL_LOCK:
+                    if not _ZENSICAL_FAILURES:
+                        atexit.register(_zensical_exit)
+                    _ZENSICAL_FAILURES.append(text)
+            return
+        if error:
+            self.errors.append(text)
+        else:
+            self.log.warning(text)
+
+    def finish(self) -> None:
+        """The document is converted: fail with every error it had (plain Markdown, MkDocs, ProperDocs)."""
+        if self.embedder is not None:
+            for path in self.embedder.watched - self.stamps.keys():
+                self.stamps[path] = _stamp(path)
+            if self.zensical is not None:
+                self._unwatched(self.embedder.watched)
+        errors, self.errors, self.state = self.errors, [], None
+        if not errors:
+            return
+        if self.engine is None:
+            raise MarkdownProblems(errors)
+        raise _engine_error(self.engine, f"{failure_summary(len(errors))}:\n" + "\n".join(errors))
+
+    def _unwatched(self, quoted: set[str]) -> None:
+        """Zensical renders a page again only when the page or a file under ``watch`` changed: a quoted
+        file outside ``watch`` would let a repeated build (or the server) keep a stale quote. Said once
+        per file."""
+        config = self.zensical.config if self.zensical is not None else {}
+        base = Path(config.get("root_dir") or ".").resolve()
+        watched = [(base / w).resolve() for w in config.get("watch") or []]
+        for path in sorted(quoted - _ZENSICAL_UNWATCHED):
+            _ZENSICAL_UNWATCHED.add(path)
+            file = Path(path).resolve()
+            if not any(file == w or w in file.parents for w in watched):
+                shown = file.relative_to(base) if base in file.parents else file
+                print(
+                    f"Warning: textfrag: {shown} is quoted but not under `watch`: Zensical will not render "
+                    f"{self.state.src if self.state else 'its pages'} again when it changes (add its folder to `watch`)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+
+def _fatal(document: _Document, message: str) -> Exception:
+    """An error that ends the run at once (a bug, a root that does not exist)."""
+    if document.zensical is None and document.engine is None:
+        return RuntimeError(message) if message.startswith("textfrag: internal error") else TextFragError(message)
+    return _engine_error(document.engine, message)
+
+
+class _Start(Preprocessor):
+    """Sees the document as written (before Markdown normalizes it), to locate its references."""
+
+    def __init__(self, md: Markdown, document: _Document) -> None:
+        super().__init__(md)
+        self.document = document
+
+    def run(self, lines: list[str]) -> list[str]:
+        """Start the document; its lines are unchanged."""
+        self.document.start("\n".join(lines))
+        return lines
+
+
+class _Rendered(Treeprocessor):
+    """The tree is done: the postprocessors that run from now on run on the whole document (the table of
+    contents runs them on each heading's text before)."""
+
+    def __init__(self, md: Markdown, document: _Document) -> None:
+        super().__init__(md)
+        self.document = document
+
+    def run(self, root: etree.Element) -> None:
+        """Mark the document's tree as rendered."""
+        self.document.rendered = True
+
+
+class _Finish(Postprocessor):
+    """The last step of a conversion: the document's problems, if any, fail it."""
+
+    def __init__(self, md: Markdown, document: _Document) -> None:
+        super().__init__(md)
+        self.document = document
+
+    def run(self, text: str) -> str:
+        """Fail the conversion with every error of the document; the text is unchanged."""
+        if not self.document.rendered:
+            return text
+        state, embedder = self.document.state, self.document.embedder
+        if state is not None and embedder is not None and state.placed and self.document.extension.getConfig("stylesheet"):
+            # an extension cannot add a file to a site: the page carries the rules its excerpts need
+            text = f'<style class="txtfrag-style">{render.stylesheet(embedder.highlighter)}</style>\n{text}'
+        self.document.finish()
+        return text
+
+
+def makeExtension(**kwargs: Any) -> TextfragExtension:  # noqa: N802 (Python-Markdown's entry point name)
+    """What ``extensions=["textfrag"]`` and the ``markdown.extensions`` entry point load."""
+    return TextfragExtension(**kwargs)

@@ -1,0 +1,133 @@
+"""The extension where MkDocs plugins do not run or are not wanted: Zensical (which skips MkDocs plugins it
+does not implement), ProperDocs and MkDocs with ``markdown_extensions: [textfrag]`` alone. Real builds, by
+each engine's own command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from .conftest import MD5, STALE, engine, project, run
+
+CONFIG = """site_name: t
+watch:
+  - src
+markdown_extensions:
+  - toc:
+      permalink: true
+  - attr_list
+  - pymdownx.highlight
+  - pymdownx.superfences
+  - textfrag
+"""
+GOOD = f"""---
+title: Home
+---
+# Home
+
+![](txtfrag:src/app.py#line=0,2;md5={MD5}){{ linenums }}
+
+See [the function](txtfrag:src/app.py#line=0,2;md5={MD5}).
+"""
+BAD = f"""# Bad
+
+![](txtfrag:src/app.py#line=0,2;md5={STALE})
+
+![](txtfrag:src/nope.py#line=0,1)
+
+![](txtfrag:src/app.py#line=nine)
+"""
+
+
+def _contract(html: Path) -> None:
+    soup = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
+    [block] = soup.select("div.txtfrag")
+    assert block["data-txtfrag-ref"] == f"src/app.py#line=0,2;md5={MD5}" and block["data-txtfrag-state"] == "current"
+    assert "def f():" in block.select_one("code").get_text()
+    assert soup.select_one(f'a[href="#{block["id"]}"]:not(.headerlink)') is not None
+
+
+def test_zensical_builds_a_site_with_the_extension(tmp_path: Path) -> None:
+    zensical = engine("zensical")
+    root = project(tmp_path / "site", {"index.md": GOOD}, {"mkdocs.yml": CONFIG})
+    r = run([zensical, "build"], root)
+    assert r.returncode == 0, r.stderr
+    assert "textfrag" not in r.stderr  # nothing to report
+    _contract(root / "site" / "index.html")
+
+
+def test_zensical_fails_with_every_problem_located_and_no_traceback(tmp_path: Path) -> None:
+    zensical = engine("zensical")
+    root = project(tmp_path / "site", {"index.md": GOOD, "bad.md": BAD}, {"mkdocs.yml": CONFIG})
+    r = run([zensical, "build"], root)
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr + r.stdout
+    said = [line for line in r.stderr.splitlines() if line.startswith("Error: textfrag: ")]
+    assert [line.split(": ")[2] for line in said] == ["bad.md:3", "bad.md:5", "bad.md:7"]
+    assert f"bad.md:3: txtfrag:src/app.py#line=0,2;md5={STALE}: stale" in said[0]
+    assert "textfrag: 3 references are stale or broken, each reported above; the build fails" in r.stderr
+    # the page shows each problem (serve goes on and shows them): the stale quote marked, the others as errors
+    page = BeautifulSoup((root / "site" / "bad" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    assert len(page.select(".txtfrag-error")) == 2 and page.select_one('[data-txtfrag-state="stale"] .txtfrag-stale')
+
+
+def test_zensical_warns_when_set_to_and_strict_makes_it_fail(tmp_path: Path) -> None:
+    zensical = engine("zensical")
+    config = CONFIG.replace("  - textfrag\n", "  - textfrag:\n      on_stale: warning\n")
+    stale = f"# S\n\n![](txtfrag:src/app.py#line=0,2;md5={STALE})\n"
+    root = project(tmp_path / "site", {"index.md": stale}, {"mkdocs.yml": config})
+    r = run([zensical, "build"], root)
+    assert r.returncode == 0 and "Warning: textfrag: index.md:3: " in r.stderr
+    page = BeautifulSoup((root / "site" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    assert page.select_one('[data-txtfrag-state="stale"]') is not None and page.select_one(".txtfrag-stale")
+    strict = run([zensical, "build", "--strict", "--clean"], root)  # --clean: Zensical kept the rendered page
+    assert strict.returncode == 1 and "Error: textfrag: index.md:3: " in strict.stderr
+
+
+def test_zensical_sees_a_changed_quoted_file_when_it_is_watched_and_says_when_not(tmp_path: Path) -> None:
+    zensical = engine("zensical")
+    root = project(tmp_path / "site", {"index.md": GOOD}, {"mkdocs.yml": CONFIG})
+    assert run([zensical, "build"], root).returncode == 0
+    (root / "src" / "app.py").write_text("def f():\n    return 2\n", encoding="utf-8")
+    again = run([zensical, "build"], root)  # Zensical keeps rendered pages; `watch: [src]` renders them again
+    assert again.returncode == 1 and "Error: textfrag: index.md:6: " in again.stderr
+    unwatched = project(tmp_path / "other", {"index.md": GOOD}, {"mkdocs.yml": CONFIG.replace("watch:\n  - src\n", "")})
+    r = run([zensical, "build"], unwatched)
+    assert r.returncode == 0
+    assert "Warning: textfrag: src/app.py is quoted but not under `watch`" in r.stderr
+
+
+def _extension_alone(tmp_path: Path, command: str, config_name: str) -> None:
+    exe = engine(command)
+    config = "site_name: t\ntheme: mkdocs\nmarkdown_extensions:\n  - attr_list\n  - textfrag\n"
+    root = project(tmp_path / "good", {"index.md": GOOD}, {config_name: config})
+    r = run([exe, "build"], root)
+    assert r.returncode == 0, r.stderr
+    _contract(root / "site" / "index.html")
+    bad = project(tmp_path / "bad", {"index.md": GOOD, "bad.md": BAD}, {config_name: config})
+    r = run([exe, "build"], bad)
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr
+    assert "Error reading page 'bad.md'" in r.stderr  # the engine names the page
+    assert "textfrag: 3 references are stale or broken:" in r.stderr
+    assert f"line 3: txtfrag:src/app.py#line=0,2;md5={STALE}: stale" in r.stderr
+    assert "line 5: txtfrag:src/nope.py#line=0,1: no such file" in r.stderr
+    assert "Aborted with a BuildError!" in r.stdout + r.stderr
+
+
+def test_properdocs_with_the_extension(tmp_path: Path) -> None:
+    _extension_alone(tmp_path, "properdocs", "properdocs.yml")
+
+
+def test_mkdocs_with_the_extension_alone(tmp_path: Path) -> None:
+    _extension_alone(tmp_path, "mkdocs", "mkdocs.yml")
+
+
+def test_properdocs_runs_the_mkdocs_plugin_too(tmp_path: Path) -> None:
+    properdocs = engine("properdocs")
+    config = "site_name: t\ntheme: mkdocs\nmarkdown_extensions:\n  - attr_list\nplugins:\n  - textfrag\n"
+    root = project(tmp_path / "p", {"index.md": GOOD}, {"properdocs.yml": config})
+    r = run([properdocs, "build"], root)
+    assert r.returncode == 0, r.stderr
+    _contract(root / "site" / "index.html")
