@@ -54,8 +54,13 @@ $(VENV)/.wheel: $(WHEEL) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall "$(WHEEL)"
 	touch $@
 
-test: $(VENV)/.test-$(SUM) $(VENV)/.wheel
-	TEXTFRAG_DIST=$(CURDIR)/$(DIST) $(BIN)/pytest
+# mystmd (Jupyter Book 2's engine) for tests/engines, from the npm registry, beside the venv
+MYST := $(VENV)/node/node_modules/.bin/myst
+$(MYST): | $(BIN)/python
+	npm install --silent --no-audit --no-fund --prefix $(VENV)/node mystmd@1 >/dev/null
+
+test: $(VENV)/.test-$(SUM) $(VENV)/.wheel $(MYST)
+	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest
 	$(BIN)/ruff check $(PACKAGES) tests bench tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports

@@ -1,0 +1,3 @@
+"""textfrag for mystmd / Jupyter Book 2: the executable plugin ``textfrag-myst``."""
+
+from __future__ import annotations

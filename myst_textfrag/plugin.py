@@ -1,0 +1,343 @@
+"""``textfrag-myst``: the executable plugin for mystmd and Jupyter Book 2.
+
+mystmd runs it with no argument for its specification, then once per use with ``--directive txtfrag``
+or ``--role txtfrag`` (the directive's data as JSON on standard input, the nodes it becomes as JSON on
+standard output), and with ``--transform txtfrag-problems`` for each page's tree.
+
+- ``txtfrag`` directive: the same options as the Sphinx directive in MyST (caption, language, linenos,
+  lineno-start, lineno-match, emphasize-lines, dedent, tab-width, name, class, the literalinclude intents,
+  encoding, prepend, append); it becomes a mystmd ``code`` node (in a ``container`` with its ``caption``),
+  with the line numbers, the emphasized lines, the excerpt's anchor as its label and the contract's
+  ``data-txtfrag-*`` values in ``data``, all decided by the core's excerpt model.
+- ``txtfrag`` role: an ``inlineCode`` node.
+- A problem: the page shows mystmd's error admonition with the message, and the transform, which runs
+  once every page has been read, fails the build (``myst build``, ``jupyter book build``, with or without
+  ``--strict``) listing every problem of the project as ``FILE:LINE: REF: problem``. A stale reference
+  with ``TEXTFRAG_ON_STALE=warning`` shows the stale excerpt with its notice and does not fail.
+
+An executable plugin is told neither the page's file nor any configuration: the file is found as the one
+whose line holds the reference (mystmd gives the line), and the options come from the environment
+(``TEXTFRAG_ROOT``, default the folder mystmd runs in, the one of ``myst.yml``; ``TEXTFRAG_ON_STALE``,
+``TEXTFRAG_CHARSET``, ``TEXTFRAG_SOURCE_URL``, ``TEXTFRAG_MAX_SIZE``, ``TEXTFRAG_LANGUAGE``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Quote, SourceCache, TextFragError, parse_reference, quote
+from textfrag.errors import internal_error_report
+from textfrag.excerpt import Excerpt, excerpt_of, failure_summary
+from textfrag.i18n import Labels, translator
+from textfrag.intent import Intent, disagreement, intent_lines
+from textfrag.linespec import number
+
+__all__ = ["SPEC", "run"]
+
+NAME = "txtfrag"
+TRANSFORM = "txtfrag-problems"
+_STRING = {"type": "string"}
+_FLAG = {"type": "boolean"}
+SPEC: dict[str, Any] = {
+    "name": "textfrag",
+    "directives": [
+        {
+            "name": NAME,
+            "doc": "An excerpt of a file by an RFC 5147 fragment reference, verified at build time.",
+            "arg": {"type": "string", "required": True, "doc": "PATH#FRAGMENT (txtfrag: optional)"},
+            "options": {
+                "caption": _STRING,
+                "language": _STRING,
+                "linenos": _FLAG,
+                "lineno-start": {"type": "number"},
+                "lineno-match": _FLAG,
+                "emphasize-lines": _STRING,
+                "dedent": _STRING,
+                "tab-width": {"type": "number"},
+                "name": _STRING,
+                "label": _STRING,
+                "class": _STRING,
+                "pyobject": _STRING,
+                "start-after": _STRING,
+                "start-at": _STRING,
+                "end-before": _STRING,
+                "end-at": _STRING,
+                "lines": _STRING,
+                "encoding": _STRING,
+                "prepend": _STRING,
+                "append": _STRING,
+            },
+        }
+    ],
+    "roles": [{"name": NAME, "doc": "An inline excerpt, verified at build time.", "body": {"type": "string", "required": True}}],
+    "transforms": [{"name": TRANSFORM, "doc": "Fails the build when a reference is stale or broken.", "stage": "document"}],
+}
+_SKIPPED_DIRS = {"_build", "node_modules", "site-packages", "__pycache__"}
+
+
+# -- configuration and the problems of this build -------------------------------------------------------
+
+
+def _settings() -> dict[str, Any]:
+    env = os.environ
+    return {
+        "root": Path(env.get("TEXTFRAG_ROOT") or ".").resolve(),
+        "on_stale": env.get("TEXTFRAG_ON_STALE", "error"),
+        "charset": env.get("TEXTFRAG_CHARSET") or DEFAULT_CHARSET,
+        "source_url": env.get("TEXTFRAG_SOURCE_URL") or None,
+        "max_size": int(env.get("TEXTFRAG_MAX_SIZE") or DEFAULT_MAX_SIZE),
+        "language": env.get("TEXTFRAG_LANGUAGE") or None,
+    }
+
+
+def _ledger() -> Path:
+    """Where this build's problems are kept: one build is one mystmd process, the parent of every call."""
+    return Path(tempfile.gettempdir()) / f"textfrag-myst-{os.getuid() if hasattr(os, 'getuid') else 0}-{os.getppid()}.jsonl"
+
+
+def _record(problem: str) -> None:
+    with _ledger().open("a", encoding="utf-8") as f:
+        f.write(json.dumps(problem) + "\n")
+
+
+def _located(line: int, ref: str) -> str:
+    """``FILE:LINE`` of a use of ``ref`` mystmd says is on ``line``: the project's page whose line holds it."""
+    matches = []
+    for page in _pages(Path.cwd()):
+        try:
+            lines = page.read_text(encoding="utf-8-sig", errors="replace").splitlines()
+        except OSError:
+            continue
+        if 0 < line <= len(lines) and ref in lines[line - 1] and NAME in lines[line - 1]:
+            matches.append(str(page.relative_to(Path.cwd())))
+    return f"{' or '.join(sorted(matches))}:{line}" if matches else f"line {line}"
+
+
+def _pages(root: Path) -> Iterator[Path]:
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
+        for name in sorted(files):
+            if name.endswith((".md", ".ipynb")):
+                yield Path(folder) / name
+
+
+# -- nodes ---------------------------------------------------------------------------------------------
+
+
+def _text(value: str) -> dict[str, Any]:
+    return {"type": "text", "value": value}
+
+
+def _admonition(kind: str, title: str, message: str, data: dict[str, str]) -> dict[str, Any]:
+    return {
+        "type": "admonition",
+        "kind": kind,
+        "class": f"txtfrag-{'error' if kind == 'error' else 'stale'}",
+        "data": data,
+        "children": [
+            {"type": "admonitionTitle", "children": [_text(title)]},
+            {"type": "paragraph", "children": [_text(message)]},
+        ],
+    }
+
+
+def _data(ex: Excerpt) -> dict[str, str]:
+    return {f"txtfrag-{k}": v for k, v in ex.data.items()}
+
+
+def _block(ex: Excerpt, options: dict[str, Any]) -> list[dict[str, Any]]:
+    numbered = any(k in options for k in ("linenos", "lineno-start", "lineno-match")) and options.get("linenos") is not False
+    codes: list[dict[str, Any]] = []
+    for piece in ex.pieces:
+        code: dict[str, Any] = {"type": "code", "lang": ex.language, "value": piece.text.removesuffix("\n")}
+        if numbered:
+            code["showLineNumbers"] = True
+            code["startingLineNumber"] = piece.number
+        if piece.emphasized:
+            code["emphasizeLines"] = list(piece.emphasized)
+        codes.append(code)
+    label = str(options.get("label") or options.get("name") or ex.anchor)
+    nodes: list[dict[str, Any]] = []
+    for i, code in enumerate(codes):
+        if i:
+            nodes.append({"type": "paragraph", "class": "txtfrag-elision", "children": [_text("⋯")]})
+        nodes.append(code)
+    classes = " ".join(["txtfrag", *str(options.get("class") or "").split()])
+    if ex.caption:
+        said: list[dict[str, Any]] = [_text(ex.caption)]
+        if ex.source_url:
+            said += [_text(" "), {"type": "link", "url": ex.source_url, "children": [_text(ex.labels.view_source)]}]
+        caption = {"type": "caption", "children": [{"type": "paragraph", "children": said}]}
+        block = {
+            "type": "container",
+            "kind": "code",
+            "enumerated": False,  # captioned as literalinclude's are, not "Program 1:"
+            "identifier": label,
+            "label": label,
+            "class": classes,
+            "data": _data(ex),
+            "children": [*nodes, caption],
+        }
+    else:  # a div carries the anchor and the data (mystmd moves a lone code node's data to its block)
+        block = {"type": "div", "identifier": label, "label": label, "class": classes, "data": _data(ex), "children": nodes}
+    out = [block]
+    if ex.state == "stale":
+        out.insert(0, _admonition("warning", ex.labels.stale_title, ex.notice or "", {"txtfrag-state": "stale"}))
+    return out
+
+
+# -- the directive, the role, the transform -------------------------------------------------------------
+
+
+def directive(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The nodes of a ``txtfrag`` directive."""
+    settings = _settings()
+    options: dict[str, Any] = dict(data.get("options") or {})
+    ref_text = str(data.get("arg") or "").strip()
+    line = int(((data.get("node") or {}).get("position") or {}).get("start", {}).get("line", 0))
+    _ = translator(settings["language"])
+    try:
+        cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
+        if options.get("encoding"):
+            cache = cache.with_charset(str(options["encoding"]))
+        intent = Intent.from_options(
+            {k: options.get(k) for k in ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines")}
+        )
+        q = quote(cache, parse_reference(ref_text), intent=intent)
+        if q.stale is not None and settings["on_stale"] == "error":
+            raise q.stale
+        if intent is not None and q.stale is None:
+            why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent)
+            if why is not None:
+                raise TextFragError(why)
+        keep = None
+        if intent is not None and intent.lines is not None and q.stale is None:
+            kept = intent_lines(q.source.text, intent)
+            keep = None if kept == list(range(kept[0], kept[-1] + 1)) else kept
+        dedent = options.get("dedent")
+        ex = excerpt_of(
+            q,
+            caption=options.get("caption"),
+            language=options.get("language"),
+            emphasize=options.get("emphasize-lines"),
+            dedent_by=False
+            if dedent is None
+            else (None if str(dedent).strip() in ("", "true") else number(str(dedent), "dedent")),
+            source_url_template=settings["source_url"],
+            number_from=int(options["lineno-start"]) if "lineno-start" in options else None,
+            tab_width=int(options["tab-width"]) if "tab-width" in options else None,
+            prepend=options.get("prepend"),
+            append=options.get("append"),
+            keep=keep,
+            translate=_,
+        )
+    except TextFragError as err:
+        return [_problem(err, ref_text, line, _)]
+    return _block(ex, options)
+
+
+def role(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The node of a ``txtfrag`` role: the excerpt as inline code."""
+    settings = _settings()
+    ref_text = str(data.get("body") or "").strip()
+    line = int(((data.get("node") or {}).get("position") or {}).get("start", {}).get("line", 0))
+    _ = translator(settings["language"])
+    try:
+        cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
+        q: Quote = quote(cache, parse_reference(ref_text))
+        if q.stale is not None and settings["on_stale"] == "error":
+            raise q.stale
+        ex = excerpt_of(q, source_url_template=settings["source_url"], translate=_)
+    except TextFragError as err:
+        said = err.with_reference(err.reference or ref_text).describe(_located(line, ref_text))
+        _record(said)
+        return [
+            {"type": "inlineCode", "value": f"[textfrag: {said}]", "class": "txtfrag-error", "data": {"txtfrag-problem": said}}
+        ]
+    node = {
+        "type": "inlineCode",
+        "value": ex.inline_text,
+        "identifier": ex.anchor,
+        "label": ex.anchor,
+        "class": "txtfrag",
+        "data": _data(ex),
+    }
+    return [node]
+
+
+def _problem(err: TextFragError, ref_text: str, line: int, _: Any) -> dict[str, Any]:
+    said = err.with_reference(err.reference or ref_text).describe(_located(line, ref_text))
+    _record(said)
+    return _admonition("error", Labels.of(_).broken_title, said, {"txtfrag-problem": said})
+
+
+def transform(tree: dict[str, Any]) -> dict[str, Any]:
+    """A page's tree, unchanged; when the page shows a problem, the build fails listing every problem
+    recorded by this build (every page has been read by now)."""
+    if not any("txtfrag-problem" in (node.get("data") or {}) for node in _walk(tree)):
+        return tree
+    ledger = _ledger()
+    try:
+        problems = [json.loads(line) for line in ledger.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except OSError:
+        problems = []
+    problems = problems or [n["data"]["txtfrag-problem"] for n in _walk(tree) if "txtfrag-problem" in (n.get("data") or {})]
+    unique = list(dict.fromkeys(problems))
+    raise _Failed("\n".join(unique) + f"\n{failure_summary(len(unique))}; the build fails")
+
+
+def _walk(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for child in node.get("children") or ():
+            yield from _walk(child)
+
+
+class _Failed(Exception):
+    """The build fails: the message is what mystmd shows."""
+
+
+def run(argv: list[str] | None = None) -> int:
+    """The console script: ``textfrag-myst [--directive NAME | --role NAME | --transform NAME]``."""
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        if not args:
+            json.dump(SPEC, sys.stdout)
+            _ledger().unlink(missing_ok=True)  # a new build begins: mystmd asks for the specification first
+            return 0
+        if len(args) != 2 or args[0] not in ("--directive", "--role", "--transform"):
+            print("usage: textfrag-myst [--directive txtfrag | --role txtfrag | --transform txtfrag-problems]", file=sys.stderr)
+            return 2
+        data = json.load(sys.stdin)
+        kind, name = args[0][2:], args[1]
+        if kind == "directive" and name == NAME:
+            json.dump(directive(data), sys.stdout)
+        elif kind == "role" and name == NAME:
+            json.dump(role(data), sys.stdout)
+        elif kind == "transform" and name == TRANSFORM:
+            json.dump(transform(data), sys.stdout)
+        else:
+            print(f"textfrag-myst: no {kind} named {name!r} (this plugin has {NAME} and {TRANSFORM})", file=sys.stderr)
+            return 2
+        return 0
+    except _Failed as failed:
+        print(str(failed), file=sys.stderr)
+        _ledger().unlink(missing_ok=True)
+        return 1
+    except json.JSONDecodeError as err:
+        print(f"textfrag-myst: what mystmd sent is not JSON: {err}", file=sys.stderr)
+        return 2
+    except Exception as bug:  # a bug in textfrag: said so, with its traceback
+        print(internal_error_report(bug), file=sys.stderr)
+        return 3
+
+
+def main() -> None:
+    """Entry point of the ``textfrag-myst`` console script."""
+    sys.exit(run())
