@@ -69,12 +69,16 @@ def _zensical(md: Markdown) -> Any | None:
     return None
 
 
-def _engine() -> str | None:
-    """``properdocs`` or ``mkdocs`` when one of them runs this conversion (its modules are loaded), else None."""
-    for name in ("properdocs", "mkdocs"):
-        if getattr(sys.modules.get(f"{name}.exceptions"), "BuildError", None) is not None:
-            return name
-    return None
+def _engine(md: Markdown) -> tuple[str | None, Any | None]:
+    """``("mkdocs", page file)`` or ``("properdocs", page file)`` when that engine renders this page (it
+    registers its ``relpath`` tree processor, which knows the page's file, on every page's Markdown),
+    else ``(None, None)``."""
+    if "relpath" in md.treeprocessors:
+        processor = md.treeprocessors["relpath"]
+        engine = type(processor).__module__.partition(".")[0]
+        if engine in ("mkdocs", "properdocs") and getattr(sys.modules.get(f"{engine}.exceptions"), "BuildError", None):
+            return engine, getattr(processor, "file", None)
+    return None, None
 
 
 def _engine_error(engine: str | None, message: str) -> Exception:
@@ -207,9 +211,15 @@ class _Document:
         """A new document: locate its references, find the host and the build's cache."""
         self.errors, self.links, self.rendered = [], [], False
         self.zensical = _zensical(self.md)
-        self.engine = None if self.zensical is not None else _engine()
+        self.engine, file = (None, None) if self.zensical is not None else _engine(self.md)
         self.log = logging.getLogger(f"{self.engine}.extensions.textfrag" if self.engine else "textfrag")
         name, front, root, language = "", 0, Path.cwd(), self.extension.getConfig("language") or None
+        if file is not None:  # MkDocs, ProperDocs: the page's name, and the front matter they removed
+            name = str(getattr(file, "src_path", "") or "")
+            try:
+                front = front_matter_lines(Path(file.abs_src_path).read_text(encoding="utf-8-sig"), text)
+            except (OSError, UnicodeDecodeError, TypeError, AttributeError):
+                front = 0
         if self.zensical is not None:
             page, config = self.zensical.page, self.zensical.config
             root = Path(config.get("root_dir") or ".")
@@ -333,23 +343,32 @@ class _Document:
         raise _engine_error(self.engine, f"{failure_summary(len(errors))}:\n" + "\n".join(errors))
 
     def _unwatched(self, quoted: set[str]) -> None:
-        """Zensical renders a page again only when the page or a file under ``watch`` changed: a quoted
-        file outside ``watch`` would let a repeated build (or the server) keep a stale quote. Said once
-        per file."""
+        """Zensical renders a page again only when the page or a file under ``watch`` changed (a quoted file
+        under ``docs_dir`` included): a quoted file outside ``watch`` would let a repeated build, or the
+        server, keep a stale quote. Said once per folder to add (the first folder under the config's one,
+        or under ``docs_dir``), with the first such file."""
         config = self.zensical.config if self.zensical is not None else {}
         base = Path(config.get("root_dir") or ".").resolve()
+        docs = Path(config.get("docs_dir") or base).resolve()
         watched = [(base / w).resolve() for w in config.get("watch") or []]
         for path in sorted(quoted - _ZENSICAL_UNWATCHED):
             _ZENSICAL_UNWATCHED.add(path)
             file = Path(path).resolve()
-            if not any(file == w or w in file.parents for w in watched):
-                shown = file.relative_to(base) if base in file.parents else file
-                print(
-                    f"Warning: textfrag: {shown} is quoted but not under `watch`: Zensical will not render "
-                    f"{self.state.src if self.state else 'its pages'} again when it changes (add its folder to `watch`)",
-                    file=sys.stderr,
-                    flush=True,
-                )
+            if any(file == w or w in file.parents for w in watched):
+                continue
+            under = docs if docs in file.parents else base if base in file.parents else None
+            folder = under / file.relative_to(under).parts[0] if under is not None and file.parent != under else file
+            if str(folder) in _ZENSICAL_UNWATCHED:
+                continue
+            _ZENSICAL_UNWATCHED.add(str(folder))
+            shown = folder.relative_to(base) if base in folder.parents else folder
+            first = file.relative_to(base) if base in file.parents else file
+            print(
+                f"Warning: textfrag: quoted files under {shown} (first: {first}) are not under `watch`: Zensical "
+                f"will not render the pages that quote them again when they change; add `{shown}` to `watch`",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 def _fatal(document: _Document, message: str) -> Exception:

@@ -60,6 +60,9 @@ def test_root_option_and_the_stylesheet_can_be_left_to_the_site(tmp_path: Path) 
 
 
 def test_every_problem_of_a_document_is_raised_with_its_line(tmp_path: Path) -> None:
+    """Plain Python-Markdown, even in a process that has MkDocs loaded: MkDocs is not what runs it."""
+    import mkdocs.exceptions  # noqa: F401
+
     project(tmp_path, {}, {})
     text = (
         "# T\n\n"

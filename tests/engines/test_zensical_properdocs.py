@@ -4,6 +4,7 @@ each engine's own command line."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from bs4 import BeautifulSoup
@@ -89,13 +90,20 @@ def test_zensical_sees_a_changed_quoted_file_when_it_is_watched_and_says_when_no
     zensical = engine("zensical")
     root = project(tmp_path / "site", {"index.md": GOOD}, {"mkdocs.yml": CONFIG})
     assert run([zensical, "build"], root).returncode == 0
-    (root / "src" / "app.py").write_text("def f():\n    return 2\n", encoding="utf-8")
+    changed = root / "src" / "app.py"
+    changed.write_text("def f():\n    return 2\n", encoding="utf-8")
+    later = changed.stat().st_mtime + 2  # Zensical compares whole seconds: a change in the same second is unseen
+    os.utime(changed, (later, later))
     again = run([zensical, "build"], root)  # Zensical keeps rendered pages; `watch: [src]` renders them again
     assert again.returncode == 1 and "Error: textfrag: index.md:6: " in again.stderr
     unwatched = project(tmp_path / "other", {"index.md": GOOD}, {"mkdocs.yml": CONFIG.replace("watch:\n  - src\n", "")})
     r = run([zensical, "build"], unwatched)
     assert r.returncode == 0
-    assert "Warning: textfrag: src/app.py is quoted but not under `watch`" in r.stderr
+    said = [line for line in r.stderr.splitlines() if "not under `watch`" in line]
+    assert said == [
+        "Warning: textfrag: quoted files under src (first: src/app.py) are not under `watch`: Zensical will not render "
+        "the pages that quote them again when they change; add `src` to `watch`"
+    ]
 
 
 def _extension_alone(tmp_path: Path, command: str, config_name: str) -> None:
@@ -105,14 +113,15 @@ def _extension_alone(tmp_path: Path, command: str, config_name: str) -> None:
     r = run([exe, "build"], root)
     assert r.returncode == 0, r.stderr
     _contract(root / "site" / "index.html")
-    bad = project(tmp_path / "bad", {"index.md": GOOD, "bad.md": BAD}, {config_name: config})
+    bad = project(tmp_path / "bad", {"index.md": GOOD, "bad.md": "---\ntitle: Bad\n---\n" + BAD}, {config_name: config})
     r = run([exe, "build"], bad)
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
     assert "Error reading page 'bad.md'" in r.stderr  # the engine names the page
     assert "textfrag: 3 references are stale or broken:" in r.stderr
-    assert f"line 3: txtfrag:src/app.py#line=0,2;md5={STALE}: stale" in r.stderr
-    assert "line 5: txtfrag:src/nope.py#line=0,1: no such file" in r.stderr
+    # the lines of the file, front matter counted
+    assert f"bad.md:6: txtfrag:src/app.py#line=0,2;md5={STALE}: stale" in r.stderr
+    assert "bad.md:8: txtfrag:src/nope.py#line=0,1: no such file" in r.stderr
     assert "Aborted with a BuildError!" in r.stdout + r.stderr
 
 
