@@ -151,11 +151,13 @@ def _data(ex: Excerpt) -> dict[str, str]:
     return {f"txtfrag-{k}": v for k, v in ex.data.items()}
 
 
-def _block(ex: Excerpt, options: dict[str, Any]) -> list[dict[str, Any]]:
+def _block(ex: Excerpt, options: dict[str, Any], to_the_end: bool = False) -> list[dict[str, Any]]:
     numbered = any(k in options for k in ("linenos", "lineno-start", "lineno-match")) and options.get("linenos") is not False
     codes: list[dict[str, Any]] = []
     for piece in ex.pieces:
-        code: dict[str, Any] = {"type": "code", "lang": ex.language, "value": piece.text.removesuffix("\n")}
+        # as mystmd's literalinclude: a whole file's text as it is; selected lines without a last line ending
+        text = piece.text if to_the_end and piece is ex.pieces[-1] else piece.text.removesuffix("\n")
+        code: dict[str, Any] = {"type": "code", "lang": ex.language, "value": text}
         if numbered:
             code["showLineNumbers"] = True
             code["startingLineNumber"] = piece.number
@@ -224,7 +226,8 @@ def directive(data: dict[str, Any]) -> list[dict[str, Any]]:
         ex = excerpt_of(
             q,
             caption=options.get("caption"),
-            language=options.get("language"),
+            # Sphinx's "default" (the configured highlight language, which mystmd does not have): from the file
+            language=None if options.get("language") in (None, "", "default") else options.get("language"),
             emphasize=options.get("emphasize-lines"),
             dedent_by=False
             if dedent is None
@@ -239,7 +242,8 @@ def directive(data: dict[str, Any]) -> list[dict[str, Any]]:
         )
     except TextFragError as err:
         return [_problem(err, ref_text, line, _)]
-    return _block(ex, options)
+    last = q.selections[-1]
+    return _block(ex, options, to_the_end=last.end == len(last.source.text) and not options.get("append"))
 
 
 def role(data: dict[str, Any]) -> list[dict[str, Any]]:

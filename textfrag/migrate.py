@@ -116,13 +116,17 @@ def _myst_include(text: str, doc: str, number: int, offset: int, fence: str) -> 
     indent, argument = m.group(1), m.group(3).strip()
     options: dict[str, str] = {}
     end = None
+    blank = False
     for at, line in lines:
         stripped = line.strip()
         if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
             end = at + len(line)
             break
+        if not stripped:  # blank lines alone are no body (MyST-Parser and mystmd read none); options end
+            blank = True
+            continue
         o = re.match(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*?))?[ \t]*$", line)
-        if o is None:
+        if o is None or blank:
             return Include(doc, number, offset, offset, argument, {"(body)": stripped}, indent, indent, fence)
         options[o.group(1)] = o.group(2) or ""
     if end is None:
@@ -167,6 +171,8 @@ def _convert(
     notes: list[str],
 ) -> str:
     options = dict(include.options)
+    if "label" in options and "name" not in options:  # mystmd's name for :name: (both engines read :name:)
+        options["name"] = options.pop("label")
     if "(body)" in options:
         raise TextFragError(f"the directive has a body or options textfrag does not read ({options['(body)']!r})")
     if not include.argument or " " in include.argument:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .conftest import MD5, STALE, engine, myst_content, myst_project, nodes, run
+from .conftest import APP, MD5, STALE, engine, myst_content, myst_project, nodes, run
 
 GOOD = f"""# Doc
 
@@ -67,3 +67,25 @@ def test_a_stale_reference_set_to_warn_is_shown_with_its_notice(tmp_path: Path) 
     assert kinds[:2] == [("admonition", "warning"), ("code", None)]
     [block] = [n for n in nodes(tree) if "txtfrag-ref" in (n.get("data") or {})]
     assert block["data"]["txtfrag-state"] == "stale"
+
+
+def test_migrate_turns_mystmd_literalincludes_into_txtfrag_with_the_same_code(tmp_path: Path) -> None:
+    """mystmd's own docs write ``:::{literalinclude} x`` with a blank line inside, and ``:label:``: both
+    migrate, and mystmd then shows the same code through textfrag-myst."""
+    myst = engine("myst")
+    page = "# P\n\n:::{literalinclude} src/app.py\n:label: the-app\n:lines: 1-2\n:::\n\n```{literalinclude} src/app.py\n\n```\n"
+    root = myst_project(tmp_path / "book", {"doc.md": page})
+    assert run([myst, "build", "--site"], root).returncode == 0
+    before = [n["value"] for n in nodes(myst_content(root, "doc")["mdast"]) if n.get("type") == "code"]
+    from textfrag.cli import main
+
+    assert main(["migrate", "--root", str(root), "--write", str(root / "doc.md")]) == 0
+    migrated = (root / "doc.md").read_text(encoding="utf-8")
+    assert migrated.count("{txtfrag}") == 2 and "literalinclude" not in migrated and ":name: the-app" in migrated
+    r = run([myst, "build", "--site"], root)
+    assert r.returncode == 0, r.stdout + r.stderr
+    tree = myst_content(root, "doc")["mdast"]
+    after = [n["value"] for n in nodes(tree) if n.get("type") == "code"]
+    assert after == before == ["def f():\n    return 1", APP]  # as mystmd's literalinclude: the file as it is
+    assert [n["lang"] for n in nodes(tree) if n.get("type") == "code"] == ["python", "python"]  # not Sphinx's "default"
+    assert any(n.get("identifier") == "the-app" for n in nodes(tree))
