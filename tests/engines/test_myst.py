@@ -89,3 +89,16 @@ def test_migrate_turns_mystmd_literalincludes_into_txtfrag_with_the_same_code(tm
     assert after == before == ["def f():\n    return 1", APP]  # as mystmd's literalinclude: the file as it is
     assert [n["lang"] for n in nodes(tree) if n.get("type") == "code"] == ["python", "python"]  # not Sphinx's "default"
     assert any(n.get("identifier") == "the-app" for n in nodes(tree))
+
+
+def test_jupyter_book_2_runs_the_plugin_and_fails_on_a_stale_reference(tmp_path: Path) -> None:
+    jupyter_book = engine("jupyter-book")
+    root = myst_project(tmp_path / "book", {"doc.md": GOOD})
+    r = run([jupyter_book, "build", "--site"], root)
+    assert r.returncode == 0, r.stdout + r.stderr
+    [container] = [n for n in nodes(myst_content(root, "doc")["mdast"]) if n.get("type") == "container"]
+    assert container["data"]["txtfrag-state"] == "current"
+    (root / "bad.md").write_text(f"# Bad\n\n```{{txtfrag}} src/app.py#line=0,2;md5={STALE}\n```\n", encoding="utf-8")
+    r = run([jupyter_book, "build", "--site"], root)
+    assert r.returncode != 0
+    assert f"bad.md:3: src/app.py#line=0,2;md5={STALE}: stale" in r.stdout + r.stderr

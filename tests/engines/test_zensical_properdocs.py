@@ -140,3 +140,20 @@ def test_properdocs_runs_the_mkdocs_plugin_too(tmp_path: Path) -> None:
     r = run([properdocs, "build"], root)
     assert r.returncode == 0, r.stderr
     _contract(root / "site" / "index.html")
+
+
+def test_zensical_reads_the_extension_from_zensical_toml(tmp_path: Path) -> None:
+    zensical = engine("zensical")
+    toml = (
+        '[project]\nsite_name = "t"\nwatch = ["src"]\n\n'
+        "[project.markdown_extensions.attr_list]\n[project.markdown_extensions.textfrag]\n"
+        'on_stale = "error"\n'
+    )
+    root = project(tmp_path / "site", {"index.md": GOOD, "bad.md": BAD}, {"zensical.toml": toml})
+    r = run([zensical, "build"], root)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert f"Error: textfrag: bad.md:3: txtfrag:src/app.py#line=0,2;md5={STALE}: stale" in r.stderr
+    (root / "docs" / "bad.md").unlink()
+    r = run([zensical, "build", "--clean"], root)
+    assert r.returncode == 0, r.stderr
+    _contract(root / "site" / "index.html")
