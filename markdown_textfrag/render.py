@@ -71,6 +71,18 @@ def _source_link(url: str | None, text: str) -> str:
     return f' <a class="txtfrag-source" href="{escape(url)}">{text}</a>' if url else ""
 
 
+#: the inline excerpt's link to its source: an arrow out of the page
+SOURCE_ICON = "\u2197"
+
+
+def _source_icon(url: str | None, label: str) -> str:
+    """An inline excerpt's source link: an icon that reads as a link, named for screen readers."""
+    if not url:
+        return ""
+    said = escape(label)
+    return f'<a class="txtfrag-source" href="{escape(url)}" title="{said}" aria-label="{said}"><span aria-hidden="true">{SOURCE_ICON}</span></a>'
+
+
 def _pygments(text: str, language: str, css_class: str, linenostart: int | None, hl_lines: list[int]) -> str:
     try:
         lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
@@ -194,7 +206,7 @@ def inline(e: Excerpt, anchor: str) -> str:
         mark = f'<span class="txtfrag-stale-mark" title="{said}" role="note" aria-label="{said}">{word}</span>'
     return (
         f'<span class="txtfrag" id="{escape(anchor)}" {_data(e)}><code>{escape(e.inline_text)}</code>'
-        f"{_permalink(anchor, e.labels.permalink)}{_source_link(e.source_url, e.labels.source)}{mark}</span>"
+        f"{_permalink(anchor, e.labels.permalink)}{_source_icon(e.source_url, e.labels.view_source)}{mark}</span>"
     )
 
 
@@ -217,7 +229,7 @@ span.txtfrag { position: relative; }
 /* the permalink of an inline excerpt takes no room in the sentence: it shows above the excerpt's end */
 span.txtfrag > .headerlink { display: inline; opacity: 0; position: absolute; right: 0; bottom: 100%; margin: 0;
   line-height: 1; text-decoration: none; }
-.txtfrag .filename:hover .headerlink, span.txtfrag:hover > .headerlink, .txtfrag .headerlink:focus { opacity: 1; }
+div.txtfrag:hover .filename .headerlink, span.txtfrag:hover > .headerlink, .txtfrag .headerlink:focus { opacity: 1; }
 div.txtfrag { position: relative; }
 /* Material runs its code blocks edge to edge on phones: excerpts too */
 @media screen and (max-width: 44.984375em) {
@@ -231,7 +243,7 @@ div.txtfrag:hover > .txtfrag-links .headerlink, .txtfrag > .txtfrag-links .heade
 .txtfrag .filename { display: block; font-size: 85%; padding: 0.3em 0.6em; }
 .txtfrag .txtfrag-source { font-size: 85%; margin-left: 0.5em; }
 span.txtfrag > code { white-space: pre-wrap; }
-span.txtfrag > .txtfrag-source { font-size: 75%; vertical-align: super; }
+span.txtfrag > .txtfrag-source { font-size: 80%; margin-left: 0.1em; text-decoration: none; }
 .txtfrag-elision { text-align: center; opacity: 0.6; line-height: 1; margin: 0.2em 0; }
 div.txtfrag-error > p:not(.admonition-title) { white-space: pre-wrap; }
 span.txtfrag-error { color: #b00020; font-weight: bold; }

@@ -303,7 +303,7 @@ class TxtfragRole(SphinxRole):
             node["txtfrag_source_url"] = ex.source_url
         if ex.notice:
             node["txtfrag_notice"] = ex.notice
-        node["txtfrag_labels"] = (ex.labels.permalink, ex.labels.source, ex.labels.stale_mark)
+        node["txtfrag_labels"] = (ex.labels.permalink, ex.labels.view_source, ex.labels.stale_mark)
         anchor_and_data(node, ex, self.inliner.document)
         return [node], []
 

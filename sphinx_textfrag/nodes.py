@@ -49,19 +49,28 @@ def depart_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
     self.body.append("</div>\n")
 
 
+#: the inline excerpt's link to its source: an arrow out of the page
+SOURCE_ICON = "\u2197"
+
+
 def visit_inline_html(self: HTML5Translator, node: txtfrag_inline) -> None:
     """The inline excerpt: ``span`` > ``code``, a permalink and the source link."""
     attrs = _data_attributes(node)
     self.body.append(self.starttag(node, "span", "", **attrs))
     code_classes = "docutils literal notranslate txtfrag-code"
     self.body.append(f'<code class="{code_classes}">{self.encode(node.astext())}</code>')
-    title, source, stale = node.get("txtfrag_labels") or ("Link to this excerpt", "source", "stale")
+    title, source, stale = node.get("txtfrag_labels") or ("Link to this excerpt", "View source", "stale")
     if node["ids"] and self.config.html_permalinks and self.builder.add_permalinks:
         icon = self.config.html_permalinks_icon
         self.body.append(f'<a class="headerlink" href="#{node["ids"][0]}" title="{title}">{icon}</a>')
     if node.get("txtfrag_source_url"):
         url = self.attval(node["txtfrag_source_url"])
-        self.body.append(f'<a class="txtfrag-source reference external" href="{url}">{self.encode(source)}</a>')
+        # an icon that reads as a link to the source, named for screen readers (not a footnote-like word)
+        label = self.attval(source)
+        self.body.append(
+            f'<a class="txtfrag-source reference external" href="{url}" title="{label}" aria-label="{label}">'
+            f'<span aria-hidden="true">{SOURCE_ICON}</span></a>'
+        )
     if node.get("txtfrag_notice"):  # stale, and the build went on: a visible mark with the reason
         notice = self.attval(node["txtfrag_notice"])
         mark = self.encode(stale)

@@ -24,6 +24,14 @@ FLAGS = [
 ]
 
 
+#: whether an element can be seen: displayed, visible, not transparent, with a size (Playwright's
+#: ``is_visible`` counts a transparent element as visible)
+SHOWN = (
+    "e => { const s = getComputedStyle(e); const r = e.getBoundingClientRect();"
+    " return s.visibility === 'visible' && s.display !== 'none' && parseFloat(s.opacity) > 0.5 && r.width > 0 && r.height > 0; }"
+)
+
+
 def _missing() -> str | None:
     if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
         return f"no browser at {CHROMIUM} (apt-get install chromium)"

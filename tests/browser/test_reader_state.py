@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import SHOWN
+
 SRC = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(1, 8))
 
 
@@ -39,12 +41,14 @@ def stale_project(root: Path) -> tuple[str, str]:
     return stale, current
 
 
-def sphinx_site(root: Path) -> Path:
+def sphinx_site(root: Path, theme: str = "alabaster") -> Path:
     stale, current = stale_project(root)
     docs = root / "docs"
     docs.mkdir()
     (docs / "conf.py").write_text(
-        "extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\ntextfrag_on_stale = 'warning'\nhtml_theme = 'alabaster'\n"
+        "extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\ntextfrag_on_stale = 'warning'\n"
+        "textfrag_source_url = 'https://example.org/{path}#L{first}'\n"
+        f"html_theme = {theme!r}\n"
     )
     (docs / "index.rst").write_text(
         f"T\n=\n\n.. txtfrag:: {stale}\n\n.. txtfrag:: {current}\n\n.. txtfrag:: src/gone.py#line=0,1\n\n"
@@ -59,12 +63,21 @@ def sphinx_site(root: Path) -> Path:
     return out
 
 
-def mkdocs_site(root: Path) -> Path:
+MKDOCS_THEMES = {
+    "mkdocs": "theme:\n  name: mkdocs\n",
+    "readthedocs": "theme:\n  name: readthedocs\n",
+    "material": "theme:\n  name: material\n",
+    "material-dark": "theme:\n  name: material\n  palette:\n    scheme: slate\n",
+}
+
+
+def mkdocs_site(root: Path, theme: str = "material") -> Path:
     stale, current = stale_project(root)
     (root / "docs").mkdir()
     (root / "mkdocs.yml").write_text(
-        "site_name: t\ntheme:\n  name: material\nmarkdown_extensions:\n  - attr_list\n  - admonition\n"
+        f"site_name: t\n{MKDOCS_THEMES[theme]}markdown_extensions:\n  - attr_list\n  - admonition\n"
         "  - pymdownx.highlight\n  - pymdownx.superfences\nplugins:\n  - textfrag:\n      on_stale: warning\n"
+        "      source_url: https://example.org/{path}#L{first}\n"
     )
     (root / "docs" / "index.md").write_text(
         f"# T\n\n![](txtfrag:{stale})\n\n![](txtfrag:{current})\n\n![](txtfrag:src/gone.py#line=0,1)\n\n"
@@ -115,12 +128,12 @@ def test_an_inline_excerpt_takes_no_more_room_than_its_text_and_its_permalink_sh
     page.goto(f"{serve(site)}/index.html")
     inline = page.locator("span.txtfrag[data-txtfrag-state=current]")
     span, code = inline.bounding_box(), inline.locator("code").bounding_box()
-    assert span is not None and code is not None
-    assert span["width"] - code["width"] <= 1  # the hidden permalink leaves no gap in the sentence
+    source = inline.locator("a.txtfrag-source").bounding_box()
+    assert span is not None and code is not None and source is not None
+    assert span["width"] - code["width"] - source["width"] <= 3  # the hidden permalink leaves no gap in the sentence
     link = inline.locator("a.headerlink")
-    shown = "e => getComputedStyle(e).visibility === 'visible' && getComputedStyle(e).opacity !== '0' && getComputedStyle(e).display !== 'none'"
-    assert not link.evaluate(shown)
+    assert not link.evaluate(SHOWN)
     inline.hover()
     page.wait_for_timeout(300)  # (a theme may fade it in)
-    assert link.evaluate(shown)
+    assert link.evaluate(SHOWN)
     page.close()

@@ -1,0 +1,92 @@
+"""What readers see, in every theme people use, on a desktop and on a phone (390 px wide): the permalink of
+an excerpt shows on hover and on keyboard focus, a stale excerpt shows its mark with the reason, a broken
+reference shows its message, an inline excerpt takes no more room than its text, and its source link reads
+as one. One site per theme, built by the real engine, read in a real Chromium; a screenshot of each theme
+and width is saved (``TEXTFRAG_ARTIFACTS``, default ``.artifacts/screenshots`` in the checkout) for people to
+look at.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import SHOWN
+from .test_reader_state import MKDOCS_THEMES, mkdocs_site, sphinx_site
+
+SPHINX_THEMES = ["alabaster", "furo", "sphinx_rtd_theme", "pydata_sphinx_theme", "sphinx_book_theme"]
+THEMES = [("sphinx", t) for t in SPHINX_THEMES] + [("mkdocs", t) for t in MKDOCS_THEMES]
+WIDTHS = {"desktop": (1200, 900), "phone": (390, 844)}
+ARTIFACTS = Path(os.environ.get("TEXTFRAG_ARTIFACTS") or Path(__file__).resolve().parents[2] / ".artifacts" / "screenshots")
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path]:
+    """Each theme's site, built once for every width."""
+    built: dict[tuple[str, str], Path] = {}
+    for engine, theme in THEMES:
+        root = tmp_path_factory.mktemp(f"{engine}-{theme}")
+        built[engine, theme] = sphinx_site(root, theme) if engine == "sphinx" else mkdocs_site(root, theme)
+    return built
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize(("engine", "theme"), THEMES, ids=[f"{e}-{t}" for e, t in THEMES])
+def test_each_theme_shows_excerpts_their_state_and_their_links(
+    engine: str,
+    theme: str,
+    width: str,
+    sites: dict[tuple[str, str], Path],
+    browser: object,
+    serve: Callable[[Path], str],
+) -> None:
+    w, h = WIDTHS[width]
+    page = browser.new_page(viewport={"width": w, "height": h})  # type: ignore[attr-defined]
+    page.goto(f"{serve(sites[engine, theme])}/index.html")
+    page.wait_for_load_state("load")
+
+    # the permalink of a block: hidden, then shown on hover and on keyboard focus
+    block = page.locator("div.txtfrag[data-txtfrag-state=current]").first
+    link = block.locator("a.headerlink").first
+    block.scroll_into_view_if_needed()
+    page.mouse.move(0, 0)
+    page.wait_for_timeout(350)
+    assert not link.evaluate(SHOWN), "the permalink shows before it is asked for"
+    block.hover()
+    page.wait_for_timeout(350)  # (themes fade it in)
+    assert link.evaluate(SHOWN), "hovering the excerpt shows its permalink"
+    page.mouse.move(0, 0)
+    link.focus()
+    page.wait_for_timeout(350)
+    assert link.evaluate(SHOWN), "a keyboard user reaching the permalink sees it"
+    assert link.get_attribute("href") == f"#{block.get_attribute('id')}"
+
+    # a stale excerpt is marked, with the reason; a broken reference says what is wrong
+    notice = page.locator("div.txtfrag[data-txtfrag-state=stale] .txtfrag-stale")
+    notice.scroll_into_view_if_needed()
+    assert notice.is_visible() and "src/mod.py changed since this excerpt was verified" in notice.inner_text()
+    broken = page.locator(".txtfrag-error").first
+    broken.scroll_into_view_if_needed()
+    assert broken.is_visible() and "no such file: src/gone.py" in broken.inner_text()
+
+    # an inline excerpt takes the room of its text, and its hidden permalink none
+    inline = page.locator("span.txtfrag[data-txtfrag-state=current]")
+    inline.scroll_into_view_if_needed()
+    page.mouse.move(0, 0)
+    source = inline.locator("a.txtfrag-source")
+    span, code, icon = inline.bounding_box(), inline.locator("code").bounding_box(), source.bounding_box()
+    assert span is not None and code is not None and icon is not None
+    assert span["width"] - code["width"] - icon["width"] <= 3  # the margin before the icon, and nothing more
+    # the source link reads as one: an icon, named for screen readers
+    assert source.get_attribute("aria-label") == "view source" and source.inner_text().strip() == "\u2197"
+    assert source.get_attribute("href") == "https://example.org/src/ok.txt#L1"
+
+    # the excerpt fits the page: nothing wider than the viewport
+    assert page.evaluate("document.querySelector('div.txtfrag').getBoundingClientRect().right") <= w + 1
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{engine}-{theme}-{width}.png"), full_page=True)
+    page.close()
