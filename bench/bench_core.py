@@ -155,7 +155,7 @@ def compile_bytecode() -> None:
     without it every run would compile textfrag from source, which no installed user pays."""
     import compileall
 
-    for pkg in ("textfrag", "sphinx_textfrag", "mkdocs_textfrag", "markdown_textfrag", "myst_textfrag"):
+    for pkg in ("textfrag", "sphinx_textfrag", "mkdocs_textfrag", "markdown_textfrag", "myst_textfrag", "context_textfrag"):
         compileall.compile_dir(str(HERE.parent / pkg), quiet=1)
 
 

@@ -110,6 +110,9 @@ class Embedder:
     translate: Translate = str
     #: absolute paths of the files quoted so far (a server watches them)
     watched: set[str] = field(default_factory=set)
+    #: the address of a current quote's lines on its context page, from the page being rendered (a host
+    #: with context pages sets it)
+    context: Callable[[Quote], str | None] | None = None
 
     def quote(self, ref_text: str, where: str, intent: Intent | None = None) -> Quote | TextFragError:
         """The verified quote, or the error (reported either way; a stale quote is returned, reported)."""
@@ -162,8 +165,13 @@ class Embedder:
         ident = identity(q.reference)
         if not alone:
             return Drawn(ex, ident, lambda a: render.inline(ex, a))
+        context = self.context(q) if self.context is not None and q.stale is None else None
         highlighter = self.highlighter
-        return Drawn(ex, ident, lambda a: render.block(ex, a, highlighter=highlighter, linenostart=start, classes=classes[1:]))
+        return Drawn(
+            ex,
+            ident,
+            lambda a: render.block(ex, a, highlighter=highlighter, linenostart=start, classes=classes[1:], context_url=context),
+        )
 
 
 class Host(Protocol):

@@ -80,7 +80,8 @@ def _source_icon(url: str | None, label: str) -> str:
     if not url:
         return ""
     said = escape(label)
-    return f'<a class="txtfrag-source" href="{escape(url)}" title="{said}" aria-label="{said}"><span aria-hidden="true">{SOURCE_ICON}</span></a>'
+    icon = f'<span aria-hidden="true">{SOURCE_ICON}</span>'
+    return f'<a class="txtfrag-source" href="{escape(url)}" title="{said}" aria-label="{said}">{icon}</a>'
 
 
 def _pygments(text: str, language: str, css_class: str, linenostart: int | None, hl_lines: list[int]) -> str:
@@ -153,13 +154,28 @@ def _elision(label: str) -> str:
     return f'<div class="txtfrag-elision" aria-label="{escape(label)}">{ELISION}</div>'
 
 
-def block(e: Excerpt, anchor: str, *, highlighter: Highlighter, linenostart: int | None, classes: list[str]) -> str:
+def _context_link(url: str | None, label: str) -> str:
+    return f' <a class="txtfrag-context-link" href="{escape(url)}">{escape(label)}</a>' if url else ""
+
+
+def block(
+    e: Excerpt,
+    anchor: str,
+    *,
+    highlighter: Highlighter,
+    linenostart: int | None,
+    classes: list[str],
+    context_url: str | None = None,
+) -> str:
     """A block excerpt: ``div.txtfrag`` with the caption (permalink, view-source link) and the code.
 
     ``linenostart``: None for no line numbers, else the first piece's first number; further pieces of a
     disjoint selection are numbered as in the file, with an elision marker between pieces.
     """
-    links = f"{_permalink(anchor, e.labels.permalink)}{_source_link(e.source_url, e.labels.view_source)}"
+    links = (
+        f"{_permalink(anchor, e.labels.permalink)}{_source_link(e.source_url, e.labels.view_source)}"
+        f"{_context_link(context_url, e.labels.in_context)}"
+    )
     title = f'<span class="filename">{escape(e.caption)}{links}</span>'
     codes = []
     for i, piece in enumerate(e.pieces):
@@ -241,7 +257,7 @@ div.txtfrag { position: relative; }
 .txtfrag > .txtfrag-links .headerlink { display: inline; opacity: 0; text-decoration: none; }
 div.txtfrag:hover > .txtfrag-links .headerlink, .txtfrag > .txtfrag-links .headerlink:focus { opacity: 1; }
 .txtfrag .filename { display: block; font-size: 85%; padding: 0.3em 0.6em; }
-.txtfrag .txtfrag-source { font-size: 85%; margin-left: 0.5em; }
+.txtfrag .txtfrag-source, .txtfrag .txtfrag-context-link { font-size: 85%; margin-left: 0.5em; }
 span.txtfrag > code { white-space: pre-wrap; }
 span.txtfrag > .txtfrag-source { font-size: 80%; margin-left: 0.1em; text-decoration: none; }
 .txtfrag-elision { text-align: center; opacity: 0.6; line-height: 1; margin: 0.2em 0; }

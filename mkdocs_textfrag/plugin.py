@@ -81,6 +81,8 @@ class TextfragConfig(base.Config):
     """Persistent Document Identifier (``pdi://...``) -> file under the root."""
     caption = c.Choice(("path", "none"), default="path")
     """A block whose alt text is empty has ``path`` (file and lines) for caption, or ``none``."""
+    context_pages = c.Type(bool, default=False)
+    """Each quoted file gets a highlighted page (``_textfrag/PATH.html``); block excerpts link "in context"."""
 
 
 @dataclass
@@ -138,6 +140,8 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         self.server: LiveReloadServer | None = None
         self.command = "build"
         self.key = secrets.token_hex(8)
+        #: quoted path -> the 1-based line ranges quoted (context pages)
+        self.ranges: dict[str, set[tuple[int, int]]] = {}
 
     # -- build lifecycle -----------------------------------------------------------------------------
 
@@ -167,6 +171,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             highlighter=render.Highlighter.of(list(config.markdown_extensions), dict(config.mdx_configs)),
             # what readers see (captions, labels, the stale mark) in the theme's language
             translate=translator(str(theme.get("language") or theme.get("locale") or "") or None),
+            context=self._context if self.config.context_pages else None,
         )
         config.markdown_extensions.append(_ExcerptExtension(self))  # type: ignore[arg-type]
         if CSS_PATH not in config.extra_css:
@@ -180,7 +185,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         assert self.embedder is not None
         old = self.embedder.cache
         self.embedder.cache = SourceCache(old.root, charset=old.charset, max_size=old.max_size, pdi_map=old.pdi_map)
-        self.problems, self.embeds, self.pages = [], {}, {}
+        self.problems, self.embeds, self.pages, self.ranges = [], {}, {}, {}
         self.key = secrets.token_hex(8)  # link placeholders no page can contain
 
     @_guarded
@@ -235,7 +240,9 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
 
     @_guarded
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        """Watch the quoted files (serve); fail the build when any reference is stale or broken."""
+        """Write the context pages; watch the quoted files (serve); fail the build when any reference is
+        stale or broken."""
+        self._write_context_pages(config)
         self._watch_quoted_files()
         errors = [p for p in self.problems if p.error]
         if not errors:
@@ -328,6 +335,35 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         )
         self._report(where, err, False)
         return "#"
+
+    def _context(self, q: Quote) -> str:
+        """Note a current quote's lines (marked on its file's context page); the address of those lines
+        there, relative to the page being rendered."""
+        from context_textfrag import context_url
+
+        path = q.source.path
+        for piece in q.selections:
+            self.ranges.setdefault(path, set()).add((piece.first_line, max(piece.first_line, piece.last_line)))
+        first, last = q.selections[0].first_line, max(p.last_line for p in q.selections)
+        target = context_url(path, first, max(first, last))
+        page, _, fragment = target.partition("#")
+        assert self.current_page is not None
+        return f"{get_relative_url(page, self.current_page.url)}#{fragment}"
+
+    def _write_context_pages(self, config: MkDocsConfig) -> None:
+        """One page per quoted file (``context_pages``), written only when what it shows changed."""
+        if not self.ranges or self.embedder is None:
+            return
+        from context_textfrag import page_path, render_page, write_if_changed
+
+        for path, ranges in sorted(self.ranges.items()):
+            try:
+                source = self.embedder.cache.get(path)
+            except TextFragError:
+                continue  # reported where it is quoted
+            target = page_path(path)
+            html = render_page(source, ranges, home=get_relative_url("index.html", target))
+            write_if_changed(Path(config.site_dir) / target, html)
 
     def _watch_quoted_files(self) -> None:
         if self.server is None:

@@ -38,6 +38,7 @@ CONFIG_VALUES: tuple[tuple[str, Any, Literal["env"], tuple[type, ...], str], ...
     ("textfrag_max_size", textfrag.DEFAULT_MAX_SIZE, "env", (int,), "larger quoted files are refused (bytes)"),
     ("textfrag_pdi_map", {}, "env", (dict,), "Persistent Document Identifier (pdi://...) -> file under the root"),
     ("textfrag_caption", "path", "env", (str,), "a block without :caption: has 'path' (file and lines) or 'none'"),
+    ("textfrag_context_pages", False, "env", (bool,), "each quoted file gets a highlighted page; excerpts link 'in context'"),
 )
 
 STATIC = Path(__file__).resolve().parent / "static"

@@ -13,6 +13,7 @@ from docutils.statemachine import StringList
 from sphinx.environment import BuildEnvironment
 from sphinx.locale import get_translation
 from sphinx.util.docutils import SphinxDirective, SphinxRole
+from sphinx.util.osutil import relative_uri
 
 from textfrag import Quote, Reference, TextFragError, parse_reference, quote
 from textfrag.excerpt import ELISION, Excerpt, diff_text, excerpt_of
@@ -21,7 +22,7 @@ from textfrag.present import unique_anchor
 from textfrag.quote import quoted_path
 
 from .nodes import txtfrag_block, txtfrag_inline
-from .state import cache_of, record_bug, record_dependency, record_problem, state_of
+from .state import cache_of, record_bug, record_dependency, record_problem, record_range, state_of
 
 
 def _dedent_option(argument: str | None) -> int | None:
@@ -196,6 +197,10 @@ class TxtfragDirective(SphinxDirective):
         if ex.source_url:
             caption += nodes.Text(" ")
             caption += nodes.reference("", ex.labels.view_source, refuri=ex.source_url, classes=["txtfrag-source"])
+        context = self._context(q)
+        if context:
+            caption += nodes.Text(" ")
+            caption += nodes.reference("", ex.labels.in_context, refuri=context, classes=["txtfrag-context-link"])
         self.set_source_info(caption)
         if ex.state == "stale":  # the build goes on (warning mode, autobuild): the reader is told
             blocks.insert(0, _stale_notice(ex))
@@ -209,6 +214,23 @@ class TxtfragDirective(SphinxDirective):
                 block["ids"].append(named)
                 self.state.document.ids[named] = block
         return [block]
+
+    def _context(self, q: Quote) -> str | None:
+        """With ``textfrag_context_pages``: note the quoted lines (marked on the file's page) and return the
+        address of this excerpt's lines there, relative to this document (HTML builders only)."""
+        if not self.config.textfrag_context_pages or q.stale is not None:
+            return None
+        from context_textfrag import context_url
+
+        path = q.source.path
+        for piece in q.selections:
+            record_range(self.env, self.env.docname, path, piece.first_line, max(piece.first_line, piece.last_line))
+        builder = self.env.app.builder
+        if builder.format != "html":
+            return None
+        first, last = q.selections[0].first_line, max(p.last_line for p in q.selections)
+        target, _, fragment = context_url(path, first, max(first, last)).partition("#")
+        return f"{relative_uri(builder.get_target_uri(self.env.docname), target)}#{fragment}"
 
     def _caption(self, text: str) -> nodes.caption:
         """A caption the user wrote, parsed as reStructuredText inline markup, as literalinclude's is."""

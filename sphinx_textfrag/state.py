@@ -23,6 +23,7 @@ from typing import Any, TypeVar, cast
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
+from sphinx.util.osutil import relative_uri
 
 from textfrag import SourceCache, TextFragError
 from textfrag.errors import internal_error_report
@@ -57,6 +58,8 @@ class BuildState:
     read: set[str] = field(default_factory=set)
     #: whether a bug in textfrag was reported in this build
     bugs: bool = False
+    #: docname -> quoted path -> the 1-based line ranges it quotes (for the context pages)
+    ranges: dict[str, dict[str, set[tuple[int, int]]]] = field(default_factory=dict)
 
 
 _STATE = "textfrag_state"
@@ -169,17 +172,50 @@ def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     state = state_of(env)
     state.problems.pop(docname, None)
     state.deps.pop(docname, None)
+    state.ranges.pop(docname, None)
 
 
 def on_env_merge_info(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
     """Take the problems and dependencies of documents read by a parallel worker."""
     mine, theirs = state_of(env).problems, state_of(other).problems
     mine_deps, their_deps = state_of(env).deps, state_of(other).deps
+    mine_ranges, their_ranges = state_of(env).ranges, state_of(other).ranges
     for docname in docnames:
         if docname in theirs:
             mine[docname] = theirs[docname]
         if docname in their_deps:
             mine_deps[docname] = their_deps[docname]
+        if docname in their_ranges:
+            mine_ranges[docname] = their_ranges[docname]
+
+
+def record_range(env: BuildEnvironment, docname: str, path: str, first: int, last: int) -> None:
+    """Note that ``docname`` quotes lines ``first``-``last`` of ``path`` (marked on its context page)."""
+    state_of(env).ranges.setdefault(docname, {}).setdefault(path, set()).add((first, last))
+
+
+def write_context_pages(app: Sphinx) -> None:
+    """One page per quoted file (``textfrag_context_pages``), in HTML builds; a page is written only
+    when what it shows changed."""
+    from context_textfrag import page_path, render_page, write_if_changed  # only builds with pages pay
+
+    if not app.config.textfrag_context_pages or app.builder.format != "html":
+        return
+    state = state_of(app.env)
+    quoted: dict[str, set[tuple[int, int]]] = {}
+    for files in state.ranges.values():
+        for path, ranges in files.items():
+            quoted.setdefault(path, set()).update(ranges)
+    cache = cache_of(app.env)
+    home = app.builder.get_target_uri(app.config.root_doc)
+    for path, ranges in sorted(quoted.items()):
+        try:
+            source = cache.get(path)
+        except TextFragError:
+            continue  # reported where it is quoted
+        target = page_path(path)
+        html = render_page(source, ranges, home=relative_uri(target, home))
+        write_if_changed(Path(app.outdir) / target, html)
 
 
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
@@ -189,6 +225,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None:
         return
     env = app.env
+    write_context_pages(app)
     state = state_of(env)
     if state.bugs:
         app.statuscode = 1
@@ -218,4 +255,4 @@ def setup_state(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", guarded(on_env_purge_doc))
     app.connect("env-merge-info", guarded(on_env_merge_info))
     app.connect("build-finished", guarded(on_build_finished))
-    return {"env_version": 2}  # 2: one BuildState object
+    return {"env_version": 3}  # 2: one BuildState object; 3: with the quoted ranges

@@ -56,6 +56,7 @@ class Labels(NamedTuple):
     stale_mark: str
     broken_title: str
     elision: str
+    in_context: str
 
     @classmethod
     def of(cls, _: Translate = _same) -> Labels:
@@ -67,4 +68,5 @@ class Labels(NamedTuple):
             stale_mark=_("stale"),
             broken_title=_("textfrag: this excerpt cannot be shown"),
             elision=_("lines left out"),
+            in_context=_("in context"),
         )

@@ -14,7 +14,7 @@ import pytest
 
 from ..conftest import REPO
 
-PACKAGES = ("textfrag", "sphinx_textfrag", "mkdocs_textfrag", "markdown_textfrag", "myst_textfrag")
+PACKAGES = ("textfrag", "sphinx_textfrag", "mkdocs_textfrag", "markdown_textfrag", "myst_textfrag", "context_textfrag")
 
 
 @pytest.mark.parametrize("name", PACKAGES)
@@ -32,7 +32,7 @@ def test_the_installed_distribution_is_not_editable() -> None:
 
 
 def test_a_subprocess_run_from_the_checkout_also_gets_the_installed_package() -> None:
-    code = "import textfrag, sphinx_textfrag, mkdocs_textfrag, markdown_textfrag, myst_textfrag; print(textfrag.__file__)"
+    code = "import textfrag, sphinx_textfrag, mkdocs_textfrag, markdown_textfrag, myst_textfrag, context_textfrag; print(textfrag.__file__)"
     r = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert not Path(r.stdout.strip()).resolve().is_relative_to((REPO / "textfrag").resolve())
