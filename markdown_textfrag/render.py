@@ -1,9 +1,10 @@
 """HTML of excerpts for MkDocs, in the classes of the site's own code highlighter.
 
 With ``pymdownx.highlight`` (Material) or ``codehilite`` configured, excerpts are highlighted by Pygments
-into ``div.<css_class>`` like the site's other code blocks; with neither, a plain
-``<pre><code class="language-x">`` that the theme's highlight.js styles, unless line numbers or
-highlighted lines are asked for (then Pygments, with the plugin's stylesheet).
+into ``div.<css_class>`` like the site's other code blocks; with neither, by Pygments into
+``div.highlight`` with the plugin's stylesheet, every excerpt alike: numbered or not, emphasized or not,
+excerpts look the same on a page (highlight.js, which such themes use for fences, can neither number nor
+emphasize lines).
 """
 
 from __future__ import annotations
@@ -181,9 +182,7 @@ def block(
     for i, piece in enumerate(e.pieces):
         start = None if linenostart is None else (linenostart if i == 0 else piece.number)
         hl = list(piece.emphasized)
-        if highlighter.kind == "plain" and start is None and not hl:
-            codes.append(f'<pre><code class="language-{escape(e.language)}">{escape(piece.text)}</code></pre>')
-        elif highlighter.kind == "pymdownx" and highlighter.settings.get("use_pygments", True) is not False:
+        if highlighter.kind == "pymdownx" and highlighter.settings.get("use_pygments", True) is not False:
             # no caption: no title, as a fence without one (the permalink stands beside the block)
             drawn_title = title if i == 0 and e.caption else None
             codes.append(_pymdownx(piece.text, e.language, highlighter, start, hl, drawn_title, f"{anchor}-{i}"))

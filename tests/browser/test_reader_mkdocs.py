@@ -96,3 +96,32 @@ def test_excerpts_sit_where_material_puts_its_own_code_blocks(
     if width == 390:
         assert fence == pytest.approx([0, 390], abs=0.5)  # edge to edge, as Material draws a fence there
     page.close()
+
+
+def test_without_a_highlighter_numbered_and_plain_excerpts_look_alike(
+    browser: object, serve: Callable[[Path], str], tmp_path: Path
+) -> None:
+    """The mkdocs theme with no highlighter configured: an excerpt with line numbers and one without have
+    the same font, size, colours and background (issue 15: they used to differ on one page)."""
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "app.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    (root / "docs").mkdir()
+    (root / "mkdocs.yml").write_text(
+        "site_name: t\ntheme:\n  name: mkdocs\nmarkdown_extensions:\n  - attr_list\nplugins:\n  - textfrag\n"
+    )
+    (root / "docs" / "index.md").write_text(
+        "# T\n\n![](txtfrag:src/app.py#line=0,2)\n\n![](txtfrag:src/app.py#line=0,2){ linenums }\n", encoding="utf-8"
+    )
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    page = browser.new_page(viewport={"width": 1100, "height": 800})  # type: ignore[attr-defined]
+    page.goto(f"{serve(root / 'site')}/index.html")
+    look = (
+        "els => els.map(e => { const pre = e.querySelector('td.code pre') || e.querySelector('pre'); const kw = pre.querySelector('.k');"
+        " const s = getComputedStyle(pre); return [s.fontFamily, s.fontSize, s.backgroundColor, s.color,"
+        " kw ? getComputedStyle(kw).color : null]; })"
+    )
+    plain, numbered = page.eval_on_selector_all("div.txtfrag", look)
+    assert plain == numbered and plain[4] is not None  # the keyword is coloured, alike in both
+    page.close()

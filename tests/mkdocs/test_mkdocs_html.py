@@ -90,14 +90,17 @@ def test_quoted_markup_is_escaped(site: Site, caplog: pytest.LogCaptureFixture) 
     assert all("alert(1)" not in s.get_text() for s in soup.select("script"))
 
 
-def test_default_theme_gets_plain_code_for_highlight_js(site: Site, caplog: pytest.LogCaptureFixture) -> None:
+def test_without_a_highlighter_every_excerpt_has_one_look(site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    """No highlighter configured (the mkdocs theme's highlight.js cannot number or emphasize lines): every
+    excerpt, numbered or not, is drawn by Pygments in the same classes, with the plugin's stylesheet."""
     site.config(DEFAULT)
     site.write("src/crlf.txt", b"one\r\ntwo\r\nthree\r\n")
     site.page("index.md", f"# T\n\n![](txtfrag:{REF})\n\n![](txtfrag:src/crlf.txt#line=1,3){{ linenums }}\n")
     r = site.build(caplog)
     assert r.ok, r.error
     plain, numbered = site.soup().select(".txtfrag")
-    assert plain.select_one("pre > code.language-python").get_text() == LINES_11_20
+    assert excerpt_text(plain) == LINES_11_20 and plain.select_one("div.highlight pre") is not None
+    assert numbered.select_one("div.highlight pre") is not None
     assert excerpt_text(numbered) == "two\nthree\n"
     assert [int(x) for x in numbered.select_one(".linenos").get_text().split()] == [2, 3]
     css = (site.root / "site/assets/textfrag/textfrag.css").read_text()
