@@ -1,10 +1,11 @@
-"""The build's own configuration for the command line: ``--config conf.py|mkdocs.yml``, or found.
+"""The build's own configuration for the command line: ``--config conf.py|mkdocs.yml|zensical.toml``, or found.
 
 ``check``, ``update`` and ``migrate`` verify what the build would, so they read the same settings: the
 root, the charset, the PDI map and the size limit. A Sphinx ``conf.py`` is read, never run: its
 ``textfrag_*`` assignments must be literals (strings, numbers, dicts), as they almost always are; an
-``mkdocs.yml`` is read with PyYAML (installed with MkDocs), unknown tags such as ``!ENV`` ignored.
-Neither engine is imported.
+``mkdocs.yml`` is read with PyYAML (installed with MkDocs), unknown tags such as ``!ENV`` ignored, with
+the plugin's options or else the Markdown extension's; a ``zensical.toml`` with ``tomllib``. No engine is
+imported.
 """
 
 from __future__ import annotations
@@ -58,7 +59,9 @@ def read_config(path: Path) -> BuildConfig:
         return _sphinx(path, text)
     if path.suffix in (".yml", ".yaml"):
         return _mkdocs(path, text)
-    raise TextFragError(f"--config {path}: expected a Sphinx conf.py or an mkdocs.yml")
+    if path.suffix == ".toml":
+        return _zensical(path, text)
+    raise TextFragError(f"--config {path}: expected a Sphinx conf.py, an mkdocs.yml or a zensical.toml")
 
 
 def _sphinx(path: Path, text: str) -> BuildConfig:
@@ -112,7 +115,32 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
             break
     if isinstance(data, dict) and isinstance(data.get("plugins"), dict):  # the mapping form of plugins:
         options = data["plugins"].get("textfrag") or {}
+    if not options and isinstance(data, dict):  # the Markdown extension's options (Zensical, ProperDocs)
+        for entry in data.get("markdown_extensions") or []:
+            if isinstance(entry, dict) and isinstance(entry.get("textfrag"), dict):
+                options = entry["textfrag"]
     root = path.parent / str(options.get("root") or ".")  # as the plugin does: from the folder of mkdocs.yml
+    return BuildConfig(path, root, options.get("charset"), options.get("max_size"), dict(options.get("pdi_map") or {}))
+
+
+def _zensical(path: Path, text: str) -> BuildConfig:
+    """A ``zensical.toml``: the options of ``[project.markdown_extensions.textfrag]``, the root from its
+    folder, as the extension takes them under Zensical."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        try:
+            import tomli as tomllib  # type: ignore[no-redef]
+        except ImportError:
+            raise TextFragError(f"reading {path} needs Python 3.11 or tomli (pip install tomli)") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TextFragError(f"{path}: not valid TOML ({exc})") from None
+    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    extensions = project.get("markdown_extensions") if isinstance(project.get("markdown_extensions"), dict) else {}
+    options = extensions.get("textfrag") if isinstance(extensions.get("textfrag"), dict) else {}
+    root = path.parent / str(options.get("root") or ".")
     return BuildConfig(path, root, options.get("charset"), options.get("max_size"), dict(options.get("pdi_map") or {}))
 
 
@@ -145,7 +173,7 @@ def snippet_settings(path: Path) -> dict[str, Any]:
 
 def discover(places: list[Path]) -> BuildConfig | None:
     """The configuration of the build that the documentation under ``places`` belongs to: an
-    ``mkdocs.yml`` or a ``conf.py`` that names textfrag, in the current folder, then in each place and
+    ``mkdocs.yml``, a ``zensical.toml`` or a ``conf.py`` that names textfrag, in the current folder, then in each place and
     its parents up to the current folder."""
     here = Path.cwd().resolve()
     candidates = [here]
@@ -161,7 +189,7 @@ def discover(places: list[Path]) -> BuildConfig | None:
         if folder in seen:
             continue
         seen.add(folder)
-        for name in ("mkdocs.yml", "mkdocs.yaml", "conf.py"):
+        for name in ("mkdocs.yml", "mkdocs.yaml", "zensical.toml", "conf.py"):
             path = folder / name
             if path.is_file() and "textfrag" in path.read_text(encoding="utf-8", errors="replace"):
                 return read_config(path)

@@ -81,3 +81,22 @@ def test_a_computed_setting_in_conf_py_is_a_clear_error(sphinx_project: Path) ->
     r = run("check", "--config", "docs/conf.py", "docs", cwd=sphinx_project)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "docs/conf.py:2: textfrag_root is computed" in r.stderr
+
+
+def test_zensical_configurations_are_found_and_read(tmp_path: Path) -> None:
+    """Zensical sites: the extension's options in mkdocs.yml's markdown_extensions, or a zensical.toml."""
+    root = new_project(tmp_path / "z", "app.py", APP)
+    (root / "docs" / "index.md").write_text(f"# T\n\n![](txtfrag:{REF})\n", encoding="utf-8")
+    (root / "zensical.toml").write_text(
+        '[project]\nsite_name = "t"\n\n[project.markdown_extensions.textfrag]\nroot = "."\n', encoding="utf-8"
+    )
+    r = run("check", "docs", cwd=root)
+    assert r.returncode == 0, r.stderr
+    assert "textfrag: using the configuration in zensical.toml (root: .)" in r.stderr
+    (root / "zensical.toml").unlink()
+    (root / "docs" / "mkdocs.yml").write_text(
+        "site_name: t\nmarkdown_extensions:\n  - attr_list\n  - textfrag:\n      root: ..\n", encoding="utf-8"
+    )
+    r = run("check", cwd=root / "docs")
+    assert r.returncode == 0, r.stderr
+    assert "textfrag: using the configuration in mkdocs.yml (root: ..)" in r.stderr
