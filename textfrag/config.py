@@ -137,9 +137,11 @@ def _zensical(path: Path, text: str) -> BuildConfig:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TextFragError(f"{path}: not valid TOML ({exc})") from None
-    project = data.get("project") if isinstance(data.get("project"), dict) else {}
-    extensions = project.get("markdown_extensions") if isinstance(project.get("markdown_extensions"), dict) else {}
-    options = extensions.get("textfrag") if isinstance(extensions.get("textfrag"), dict) else {}
+    def table(parent: dict[str, Any], key: str) -> dict[str, Any]:
+        value = parent.get(key)
+        return value if isinstance(value, dict) else {}
+
+    options = table(table(table(data, "project"), "markdown_extensions"), "textfrag")
     root = path.parent / str(options.get("root") or ".")
     return BuildConfig(path, root, options.get("charset"), options.get("max_size"), dict(options.get("pdi_map") or {}))
 
