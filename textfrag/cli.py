@@ -15,7 +15,6 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from types import FrameType
@@ -592,16 +591,16 @@ class _Digester:
                     pool.shutdown()
 
 
-@dataclass
 class _Scan:
     """Every reference found under the paths, and what could not even be parsed."""
 
-    entries: list[tuple[Found, Reference]] = field(default_factory=list)
-    problems: list[tuple[Found, TextFragError]] = field(default_factory=list)
-    docs: dict[str, Path] = field(default_factory=dict)  # shown name -> path
-    total: int = 0
-    #: (document, offset) -> the charset a directive's ``:encoding:`` reads its file in
-    charsets: dict[tuple[str, int], str] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self.entries: list[tuple[Found, Reference]] = []
+        self.problems: list[tuple[Found, TextFragError]] = []
+        self.docs: dict[str, Path] = {}  # shown name -> path
+        self.total = 0
+        #: (document, offset) -> the charset a directive's ``:encoding:`` reads its file in
+        self.charsets: dict[tuple[str, int], str] = {}
 
     def cache_for(self, cache: SourceCache, f: Found) -> SourceCache:
         """The cache that reads ``f``'s file: in its directive's ``:encoding:``, else the run's charset."""

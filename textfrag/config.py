@@ -137,6 +137,7 @@ def _zensical(path: Path, text: str) -> BuildConfig:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TextFragError(f"{path}: not valid TOML ({exc})") from None
+
     def table(parent: dict[str, Any], key: str) -> dict[str, Any]:
         value = parent.get(key)
         return value if isinstance(value, dict) else {}

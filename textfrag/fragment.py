@@ -10,8 +10,7 @@ They are frozen and their ``str()`` is the canonical spelling, which parses back
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, NamedTuple
 
 from .selection import Selection, Selector, select
 from .source import Source
@@ -21,26 +20,33 @@ __all__ = ["Scheme", "IntegrityCheck", "Fragment", "Reference", "line_scheme_of"
 SchemeName = Literal["char", "line"]
 
 
-@dataclass(frozen=True)
-class Scheme:
-    """``char=`` or ``line=`` with a position or a range (RFC 5147 section 2.2).
-
-    A position has ``is_range`` false and its number in ``start``. A range may omit ``start`` (meaning 0)
-    or ``end`` (meaning the end of the text), never both (RFC 5147 section 3).
-    """
-
+class _SchemeFields(NamedTuple):
     name: SchemeName
     start: int | None
     end: int | None = None
     is_range: bool = False
 
-    def __post_init__(self) -> None:
-        if not self.is_range and (self.start is None or self.end is not None):
+
+class Scheme(_SchemeFields):
+    """``char=`` or ``line=`` with a position or a range (RFC 5147 section 2.2).
+
+    A position has ``is_range`` false and its number in ``start``. A range may omit ``start`` (meaning 0)
+    or ``end`` (meaning the end of the text), never both (RFC 5147 section 3).
+
+    The value classes of the parse (this one, :class:`IntegrityCheck`, :class:`Fragment`,
+    :class:`Reference`) are named tuples: immutable, and cheap to define, which every ``textfrag`` run pays.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, name: SchemeName, start: int | None, end: int | None = None, is_range: bool = False) -> Scheme:
+        if not is_range and (start is None or end is not None):
             raise ValueError("a position has exactly one number")
-        if self.is_range and self.start is None and self.end is None:
+        if is_range and start is None and end is None:
             raise ValueError("a range needs at least one of its positions")
-        if self.is_range and self.start is not None and self.end is not None and self.start > self.end:
+        if is_range and start is not None and end is not None and start > end:
             raise ValueError("a range's start must not be greater than its end")
+        return super().__new__(cls, name, start, end, is_range)
 
     def __str__(self) -> str:
         if not self.is_range:
@@ -61,8 +67,7 @@ class Scheme:
         return select(source, start, end)
 
 
-@dataclass(frozen=True)
-class IntegrityCheck:
+class IntegrityCheck(NamedTuple):
     """``length=N`` or ``md5=HEX`` with an optional charset (RFC 5147 section 3.1).
 
     Checks with other names are kept (so ``str()`` round-trips) but ignored, as section 3.1 requires.
@@ -83,13 +88,15 @@ class IntegrityCheck:
         return f"{self.name}={self.value}{tail}"
 
 
-@dataclass(frozen=True)
-class Fragment:
-    """An RFC 5147 text fragment: one scheme and zero or more integrity checks."""
-
+class _FragmentFields(NamedTuple):
     scheme: Scheme
     checks: tuple[IntegrityCheck, ...] = ()
 
+
+class Fragment(_FragmentFields):
+    """An RFC 5147 text fragment: one scheme and zero or more integrity checks."""
+
+    __slots__ = ()
     dialect: ClassVar[str] = "rfc5147"
 
     def select(self, source: Source) -> list[Selection]:
@@ -105,8 +112,7 @@ class Fragment:
         return tuple(c for c in self.checks if c.known)
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(NamedTuple):
     """``PATH#FRAGMENT``: a file under the root and, optionally, a fragment of it.
 
     ``fragment`` is None for the whole file. ``text`` is the reference as written (with or without the

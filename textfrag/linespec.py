@@ -8,7 +8,7 @@ are checked, so ``1-100000000000`` costs nothing and is refused as outside the e
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import TextFragError
 
@@ -22,8 +22,7 @@ MAX_DIGITS = 100
 _NUMBER = re.compile(r"[0-9]+")
 
 
-@dataclass(frozen=True)
-class LineRange:
+class LineRange(NamedTuple):
     """Lines ``first`` to ``last``, 1-based and inclusive."""
 
     first: int

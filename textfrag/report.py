@@ -6,8 +6,7 @@ commands, or JSON (shared/CONTRACT.md section 3). One list of findings, several 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 from urllib.parse import quote
 
 from ._version import __version__
@@ -21,8 +20,7 @@ SCHEMA_VERSION = 1
 Status = Literal["current", "stale", "bad"]
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """One reference checked (or one document that could not be read, with ``reference`` None)."""
 
     document: str

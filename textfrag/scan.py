@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -43,8 +42,7 @@ MD_SUFFIXES = frozenset({".md", ".markdown", ".myst"})
 SKIP_DIRS = frozenset({"_build", "site", "node_modules", "__pycache__", "venv"})
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """One reference in a documentation file: where it is and how it is written.
 
     ``start``/``end`` are offsets of the reference text (``text``) in the file's decoded content, so
@@ -477,7 +475,7 @@ def _default_role_at(changes: list[tuple[int, bool]], offset: int) -> bool:
 def scan_text(text: str, file: str, suffix: str) -> list[Found]:
     """References in ``text``, read as reStructuredText or Markdown by ``suffix``."""
     found = scan_rst(text, file) if suffix.lower() in RST_SUFFIXES else scan_markdown(text, file)
-    # built again, not dataclasses.replace(f, column=...), which costs ten times as much per reference
+    # built again with its column (cheaper than f._replace(column=...) per reference)
     return [
         Found(f.file, f.line, f.text, f.start, f.end, f.kind, f.span, f.label, f.start - text.rfind("\n", 0, f.start))
         for f in found

@@ -9,8 +9,7 @@ the pieces it selects, in file order. Nothing here reads a file or knows a synta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from typing import ClassVar, NamedTuple, Protocol
 
 from .source import Source
 
@@ -35,8 +34,7 @@ class Selector(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     """A span of a source: indices into ``source.text``, RFC positions, and 1-based lines for display.
 
     ``first_line``/``last_line`` are the 1-based numbers of the first and last line that the selection

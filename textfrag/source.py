@@ -21,11 +21,10 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from itertools import accumulate, count
 from operator import add
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import DecodeError, PathError, SourceError, TextFragError
 from .paths import check_path_syntax
@@ -119,8 +118,7 @@ def _ascii_compatible(codec: str) -> bool:
     return codec in ("utf-8", "ascii", "latin-1") or codec.startswith(("iso8859-", "cp125"))
 
 
-@dataclass(frozen=True)
-class Digest:
+class Digest(NamedTuple):
     """What integrity checks need of a file, without its text: enough to verify a reference."""
 
     path: str

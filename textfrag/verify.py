@@ -9,7 +9,7 @@ A check naming a charset other than the file's is applied after transcoding the 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import SourceError, StaleError, UnverifiableError
 from .fragment import Fragment, IntegrityCheck
@@ -18,8 +18,7 @@ from .source import Digest, Source, codec_name, length_of
 __all__ = ["Mismatch", "mismatches", "needs_text", "verify", "integrity_of"]
 
 
-@dataclass(frozen=True)
-class Mismatch:
+class Mismatch(NamedTuple):
     """One failed check: what the reference says and what the file has."""
 
     check: IntegrityCheck
