@@ -171,3 +171,19 @@ def test_a_bug_in_a_hashing_thread_is_an_internal_error_not_a_hang(tmp_path: Pat
     assert code == 3
     assert "internal error" in err.getvalue() and "RuntimeError: a bug in hashing" in err.getvalue()
     assert threading.active_count() == before
+
+
+def test_check_starts_without_the_heavy_standard_modules(tree: Path) -> None:
+    """Start-up is part of check's time (issue 14, bench/bench_core.py): it imports no engine, and neither
+    dataclasses nor what that pulls in (inspect, ast, dis, tokenize)."""
+    r = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "textfrag", "check", "--root", ".", "docs"],
+        capture_output=True,
+        text=True,
+        cwd=tree,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    imported = {line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+    assert "textfrag.cli" in imported
+    assert not imported & {"dataclasses", "inspect", "ast", "dis", "tokenize", "sphinx", "docutils", "mkdocs", "markdown"}
