@@ -163,9 +163,9 @@ class Embedder:
             self.report(where, failure, True)
             return render.broken(failure.describe(where), inline=not alone, translate=self.translate)
         ident = identity(q.reference)
-        if not alone:
-            return Drawn(ex, ident, lambda a: render.inline(ex, a))
         context = self.context(q) if self.context is not None and q.stale is None else None
+        if not alone:
+            return Drawn(ex, ident, lambda a: render.inline(ex, a, context_url=context))
         highlighter = self.highlighter
         return Drawn(
             ex,

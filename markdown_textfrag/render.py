@@ -85,6 +85,19 @@ def _source_icon(url: str | None, label: str) -> str:
     return f'<a class="txtfrag-source" href="{escape(url)}" title="{said}" aria-label="{said}">{icon}</a>'
 
 
+#: the inline excerpt's link to its lines in context (the context page)
+CONTEXT_ICON = "\u2922"
+
+
+def _context_icon(url: str | None, label: str) -> str:
+    """An inline excerpt's link to its context page: an icon, named for screen readers."""
+    if not url:
+        return ""
+    said = escape(label)
+    icon = f'<span aria-hidden="true">{CONTEXT_ICON}</span>'
+    return f'<a class="txtfrag-context-link" href="{escape(url)}" title="{said}" aria-label="{said}">{icon}</a>'
+
+
 def _pygments(text: str, language: str, css_class: str, linenostart: int | None, hl_lines: list[int]) -> str:
     try:
         lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
@@ -212,7 +225,7 @@ def _stale(e: Excerpt) -> str:
     )
 
 
-def inline(e: Excerpt, anchor: str) -> str:
+def inline(e: Excerpt, anchor: str, *, context_url: str | None = None) -> str:
     """An inline excerpt: ``span.txtfrag`` holding the ``code``."""
     mark = ""
     if e.notice:  # stale, and the build went on: a visible mark with the reason
@@ -221,7 +234,8 @@ def inline(e: Excerpt, anchor: str) -> str:
         mark = f'<span class="txtfrag-stale-mark" title="{said}" role="note" aria-label="{said}">{word}</span>'
     return (
         f'<span class="txtfrag" id="{escape(anchor)}" {_data(e)}><code>{escape(e.inline_text)}</code>'
-        f"{_permalink(anchor, e.labels.permalink)}{_source_icon(e.source_url, e.labels.view_source)}{mark}</span>"
+        f"{_permalink(anchor, e.labels.permalink)}{_source_icon(e.source_url, e.labels.view_source)}"
+        f"{_context_icon(context_url, e.labels.in_context)}{mark}</span>"
     )
 
 
@@ -258,7 +272,8 @@ div.txtfrag:hover > .txtfrag-links .headerlink, .txtfrag > .txtfrag-links .heade
 .txtfrag .filename { display: block; font-size: 85%; padding: 0.3em 0.6em; }
 .txtfrag .txtfrag-source, .txtfrag .txtfrag-context-link { font-size: 85%; margin-left: 0.5em; }
 span.txtfrag > code { white-space: pre-wrap; }
-span.txtfrag > .txtfrag-source { font-size: 80%; margin-left: 0.1em; text-decoration: none; }
+span.txtfrag > .txtfrag-source, span.txtfrag > .txtfrag-context-link { font-size: 80%; margin-left: 0.1em;
+  text-decoration: none; }
 .txtfrag-elision { text-align: center; opacity: 0.6; line-height: 1; margin: 0.2em 0; }
 div.txtfrag-error > p:not(.admonition-title) { white-space: pre-wrap; }
 span.txtfrag-error { color: #b00020; font-weight: bold; }

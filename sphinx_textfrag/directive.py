@@ -197,7 +197,7 @@ class TxtfragDirective(SphinxDirective):
         if ex.source_url:
             caption += nodes.Text(" ")
             caption += nodes.reference("", ex.labels.view_source, refuri=ex.source_url, classes=["txtfrag-source"])
-        context = self._context(q)
+        context = context_link(self.env, q)
         if context:
             caption += nodes.Text(" ")
             caption += nodes.reference("", ex.labels.in_context, refuri=context, classes=["txtfrag-context-link"])
@@ -214,23 +214,6 @@ class TxtfragDirective(SphinxDirective):
                 block["ids"].append(named)
                 self.state.document.ids[named] = block
         return [block]
-
-    def _context(self, q: Quote) -> str | None:
-        """With ``textfrag_context_pages``: note the quoted lines (marked on the file's page) and return the
-        address of this excerpt's lines there, relative to this document (HTML builders only)."""
-        if not self.config.textfrag_context_pages or q.stale is not None:
-            return None
-        from context_textfrag import context_url
-
-        path = q.source.path
-        for piece in q.selections:
-            record_range(self.env, self.env.docname, path, piece.first_line, max(piece.first_line, piece.last_line))
-        builder = self.env.app.builder
-        if builder.format != "html":
-            return None
-        first, last = q.selections[0].first_line, max(p.last_line for p in q.selections)
-        target, _, fragment = context_url(path, first, max(first, last)).partition("#")
-        return f"{relative_uri(builder.get_target_uri(self.env.docname), target)}#{fragment}"
 
     def _caption(self, text: str) -> nodes.caption:
         """A caption the user wrote, parsed as reStructuredText inline markup, as literalinclude's is."""
@@ -282,6 +265,24 @@ class TxtfragDirective(SphinxDirective):
         return literal
 
 
+def context_link(env: BuildEnvironment, q: Quote) -> str | None:
+    """With ``textfrag_context_pages``: note the quoted lines (marked on the file's page) and return the
+    address of the excerpt's lines there, relative to the current document (HTML builders only)."""
+    if not env.config.textfrag_context_pages or q.stale is not None:
+        return None
+    from context_textfrag import context_url
+
+    path = q.source.path
+    for piece in q.selections:
+        record_range(env, env.docname, path, piece.first_line, max(piece.first_line, piece.last_line))
+    builder = env.app.builder
+    if builder.format != "html":
+        return None
+    first, last = q.selections[0].first_line, max(p.last_line for p in q.selections)
+    target, _, fragment = context_url(path, first, max(first, last)).partition("#")
+    return f"{relative_uri(builder.get_target_uri(env.docname), target)}#{fragment}"
+
+
 def _gaps(q: Quote, intent: Intent | None, options: dict[str, object]) -> list[int] | None:
     """The lines a ``:lines:`` intent with gaps (``1-9,14-16``) keeps of the pinned ones, which are then
     shown joined as literalinclude joins them; None when it keeps one run (the pin itself)."""
@@ -325,7 +326,10 @@ class TxtfragRole(SphinxRole):
             node["txtfrag_source_url"] = ex.source_url
         if ex.notice:
             node["txtfrag_notice"] = ex.notice
-        node["txtfrag_labels"] = (ex.labels.permalink, ex.labels.view_source, ex.labels.stale_mark)
+        node["txtfrag_labels"] = (ex.labels.permalink, ex.labels.view_source, ex.labels.stale_mark, ex.labels.in_context)
+        context = context_link(self.env, q)
+        if context:
+            node["txtfrag_context_url"] = context
         anchor_and_data(node, ex, self.inliner.document)
         return [node], []
 

@@ -51,6 +51,8 @@ def depart_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
 
 #: the inline excerpt's link to its source: an arrow out of the page
 SOURCE_ICON = "\u2197"
+#: the inline excerpt's link to its lines in context (the context page)
+CONTEXT_ICON = "\u2922"
 
 
 def visit_inline_html(self: HTML5Translator, node: txtfrag_inline) -> None:
@@ -59,7 +61,7 @@ def visit_inline_html(self: HTML5Translator, node: txtfrag_inline) -> None:
     self.body.append(self.starttag(node, "span", "", **attrs))
     code_classes = "docutils literal notranslate txtfrag-code"
     self.body.append(f'<code class="{code_classes}">{self.encode(node.astext())}</code>')
-    title, source, stale = node.get("txtfrag_labels") or ("Link to this excerpt", "View source", "stale")
+    title, source, stale, context = node.get("txtfrag_labels") or ("Link to this excerpt", "view source", "stale", "in context")
     if node["ids"] and self.config.html_permalinks and self.builder.add_permalinks:
         icon = self.config.html_permalinks_icon
         self.body.append(f'<a class="headerlink" href="#{node["ids"][0]}" title="{title}">{icon}</a>')
@@ -70,6 +72,12 @@ def visit_inline_html(self: HTML5Translator, node: txtfrag_inline) -> None:
         self.body.append(
             f'<a class="txtfrag-source reference external" href="{url}" title="{label}" aria-label="{label}">'
             f'<span aria-hidden="true">{SOURCE_ICON}</span></a>'
+        )
+    if node.get("txtfrag_context_url"):  # its lines on the file's context page
+        url, label = self.attval(node["txtfrag_context_url"]), self.attval(context)
+        self.body.append(
+            f'<a class="txtfrag-context-link reference internal" href="{url}" title="{label}" aria-label="{label}">'
+            f'<span aria-hidden="true">{CONTEXT_ICON}</span></a>'
         )
     if node.get("txtfrag_notice"):  # stale, and the build went on: a visible mark with the reason
         notice = self.attval(node["txtfrag_notice"])

@@ -29,7 +29,8 @@ def sphinx_site(root: Path) -> Path:
         "extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\ntextfrag_context_pages = True\n", encoding="utf-8"
     )
     (docs / "index.rst").write_text(
-        "T\n=\n\n.. toctree::\n\n   sub/page\n\n.. txtfrag:: src/app.py#line=30,40\n\n.. txtfrag:: src/app.py#line=4,6\n",
+        "T\n=\n\n.. toctree::\n\n   sub/page\n\n.. txtfrag:: src/app.py#line=30,40\n\n.. txtfrag:: src/app.py#line=4,6\n\n"
+        "Inline :txtfrag:`src/app.py#line=49,50` here.\n",
         encoding="utf-8",
     )
     (docs / "sub" / "page.rst").write_text("Sub\n===\n\n.. txtfrag:: src/app.py#line=59,60\n", encoding="utf-8")
@@ -48,7 +49,9 @@ def mkdocs_site(root: Path) -> Path:
         encoding="utf-8",
     )
     (root / "docs" / "index.md").write_text(
-        "# T\n\n![](txtfrag:src/app.py#line=30,40)\n\n![](txtfrag:src/app.py#line=4,6)\n", encoding="utf-8"
+        "# T\n\n![](txtfrag:src/app.py#line=30,40)\n\n![](txtfrag:src/app.py#line=4,6)\n\n"
+        "Inline ![](txtfrag:src/app.py#line=49,50) here.\n",
+        encoding="utf-8",
     )
     (root / "docs" / "sub" / "page.md").write_text("# Sub\n\n![](txtfrag:src/app.py#line=59,60)\n", encoding="utf-8")
     r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root, capture_output=True, text=True)
@@ -91,7 +94,7 @@ def test_an_excerpt_opens_its_lines_in_context_and_fragment_urls_work(
     assert _in_view(page, 31) and _in_view(page, 40)
     # every quoted range is marked, from every page of the site
     quoted = page.eval_on_selector_all(".txtfrag-context .line.quoted", "els => els.map(e => +e.id.slice(1))")
-    assert quoted == [5, 6, *range(31, 41), 60]
+    assert quoted == [5, 6, *range(31, 41), 50, 60]
 
     # RFC 5147 fragments work in the browser: line positions, and character positions
     page.goto("about:blank")
@@ -104,6 +107,13 @@ def test_an_excerpt_opens_its_lines_in_context_and_fragment_urls_work(
     page.goto(f"{base}/{PAGE_PATH}#L75")
     assert _targets(page) == [75] and _in_view(page, 75)
     assert requests == [f"{base}/{PAGE_PATH}"], "the page makes no request of its own"
+    # an inline excerpt links to its line by an icon named for screen readers
+    page.goto(f"{base}/index.html")
+    icon = page.locator("span.txtfrag a.txtfrag-context-link")
+    assert icon.get_attribute("aria-label") == "in context" and icon.inner_text().strip() == "\u2922"
+    icon.click()
+    page.wait_for_load_state("load")
+    assert _targets(page) == [50]
     # the page from a page in a subfolder
     page.goto(f"{base}/sub/{'page.html' if engine == 'sphinx' else 'page/'}")
     page.locator("a.txtfrag-context-link").first.click()
