@@ -276,7 +276,7 @@ def context_link(env: BuildEnvironment, q: Quote) -> str | None:
     for piece in q.selections:
         record_range(env, env.docname, path, piece.first_line, max(piece.first_line, piece.last_line))
     builder = env.app.builder
-    if builder.format != "html":
+    if builder.format != "html" or builder.name.startswith("epub"):  # (an e-book lists its files: no pages)
         return None
     first, last = q.selections[0].first_line, max(p.last_line for p in q.selections)
     target, _, fragment = context_url(path, first, max(first, last)).partition("#")

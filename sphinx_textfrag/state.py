@@ -199,7 +199,7 @@ def write_context_pages(app: Sphinx) -> None:
     when what it shows changed."""
     from context_textfrag import page_path, render_page, write_if_changed  # only builds with pages pay
 
-    if not app.config.textfrag_context_pages or app.builder.format != "html":
+    if not app.config.textfrag_context_pages or app.builder.format != "html" or app.builder.name.startswith("epub"):
         return
     state = state_of(app.env)
     quoted: dict[str, set[tuple[int, int]]] = {}

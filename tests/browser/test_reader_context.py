@@ -137,3 +137,13 @@ def test_a_context_page_is_rewritten_only_when_what_it_shows_changed(tmp_path: P
     )
     assert third.returncode == 0 and page.stat().st_mtime_ns != before
     assert "thirty-five" in page.read_text(encoding="utf-8")
+
+
+def test_an_e_book_gets_no_context_pages_nor_links_to_them(tmp_path: Path) -> None:
+    """An EPUB lists its files: pages outside its manifest would be links to nothing in a reader."""
+    sphinx_site(tmp_path / "p")
+    docs, out = tmp_path / "p" / "docs", tmp_path / "epub"
+    r = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "epub", str(docs), str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert not (out / "_textfrag").exists()
+    assert "txtfrag-context-link" not in (out / "index.xhtml").read_text(encoding="utf-8")
