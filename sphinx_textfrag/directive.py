@@ -193,7 +193,7 @@ class TxtfragDirective(SphinxDirective):
             literal["force"] = "force" in self.options
             self.set_source_info(literal)
             blocks.append(literal)
-        caption = self._caption(ex.caption) if self.options.get("caption") else nodes.caption(ex.caption, ex.caption)
+        caption = self._caption(ex.caption) if self.options.get("caption") else _literal_caption(ex.caption)
         if ex.source_url:
             caption += nodes.Text(" ")
             caption += nodes.reference("", ex.labels.view_source, refuri=ex.source_url, classes=["txtfrag-source"])
@@ -204,7 +204,10 @@ class TxtfragDirective(SphinxDirective):
         self.set_source_info(caption)
         if ex.state == "stale":  # the build goes on (warning mode, autobuild): the reader is told
             blocks.insert(0, _stale_notice(ex))
-        block = txtfrag_block("", caption, *blocks, literal_block=True, classes=["literal-block-wrapper"])
+        # no caption and no link: no caption element, as literalinclude draws none (an empty caption would be a
+        # visible bar holding only the permalink); the permalink then sits at the block's corner (nodes.py)
+        head = [caption] if caption.astext().strip() else []
+        block = txtfrag_block("", *head, *blocks, literal_block=True, classes=["literal-block-wrapper"])
         block["txtfrag_caption"] = ex.caption
         anchor_and_data(block, ex, self.state.document)
         self.add_name(block)
@@ -332,6 +335,14 @@ class TxtfragRole(SphinxRole):
             node["txtfrag_context_url"] = context
         anchor_and_data(node, ex, self.inliner.document)
         return [node], []
+
+
+def _literal_caption(text: str) -> nodes.caption:
+    """The caption textfrag writes (the path and lines): literal text, never touched by smart quotes (a
+    file named ``it's--a"name"...txt`` is shown as it is named)."""
+    caption = nodes.caption(text, text)
+    caption["support_smartquotes"] = False
+    return caption
 
 
 def _broken(reference: str, env: BuildEnvironment, line: int, *, inline: bool = False) -> nodes.Node:

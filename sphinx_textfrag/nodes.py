@@ -12,9 +12,12 @@ from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.locale import _ as sphinx_
 from sphinx.writers.html5 import HTML5Translator
 
 DATA_KEYS = ("ref", "md5", "length", "charset", "state")
+#: Sphinx's own title of a code block's permalink (translated by Sphinx's catalogs)
+PERMALINK_TITLE = "Link to this code"
 
 
 class txtfrag_block(nodes.container):  # noqa: N801 (docutils node names are lower case)
@@ -46,6 +49,13 @@ def depart_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
             head, sep, tail = self.body[i].rpartition("\n</pre>")
             if sep:
                 self.body[i] = head + "</pre>" + tail
+    if not any(isinstance(child, nodes.caption) for child in node.children):
+        # no caption, so Sphinx gives the block no permalink: one at its corner, shown on hover and focus, that
+        # takes no room (a caption holding only the permalink would be a bar that literalinclude never draws)
+        if node["ids"] and self.config.html_permalinks and self.builder.add_permalinks:
+            title = self.attval(sphinx_(PERMALINK_TITLE))
+            icon = self.config.html_permalinks_icon
+            self.body.append(f'<a class="headerlink txtfrag-corner" href="#{node["ids"][0]}" title="{title}">{icon}</a>')
     self.body.append("</div>\n")
 
 

@@ -34,7 +34,7 @@ from .dialects import parse_selector
 from .errors import FragmentSyntaxError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, SchemeName
 from .linespec import MAX_DIGITS  # the one digit limit (any position past the end means the end, 4.2)
-from .paths import check_path_syntax
+from .paths import check_path_syntax, decode_path
 
 __all__ = ["parse_fragment", "parse_reference", "split_reference", "PREFIX", "MAX_DIGITS"]
 
@@ -279,6 +279,7 @@ def parse_reference(text: str) -> Reference:
             pdi = parse_pdi(body)
             return Reference(pdi.resource, None, text, pdi)
         path, frag_text, offset = split_reference(text)
+        path = decode_path(path, text)  # (then checked: an escaped "..", NUL or "\\" is refused as any)
         check_path_syntax(path, text)
         if frag_text is None:
             return Reference(path, None, text)

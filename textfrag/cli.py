@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 from . import __version__
 from ._parser import parse_reference
-from .errors import StaleError, TextFragError, internal_error_report
+from .errors import StaleError, TextFragError, internal_error_report, spell, spell_lines
 from .fragment import Reference
 from .linespec import number, parse_line_range
 from .quote import make_reference, prefetch_history, problem_of, quote
@@ -136,7 +136,7 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
     args.build_config = config
     quiet = getattr(args, "format", None) in ("json", "sarif") or getattr(args, "quiet", False)
     if config is not None and err is not None and not quiet:
-        print(f"textfrag: using the configuration in {config.describe()}", file=err)
+        print(f"textfrag: using the configuration in {spell(config.describe())}", file=err)
     args.root = args.root if args.root is not None else (str(config.root) if config else ".")
     args.charset = args.charset or (config.charset if config and config.charset else DEFAULT_CHARSET)
     args.max_size = (
@@ -371,7 +371,7 @@ def _make(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         except (TextFragError, _UsageError, ValueError) as problem:
             failed += 1
             message = problem.describe("") if isinstance(problem, TextFragError) else str(problem)
-            print(f"<stdin>:{number_}: {line.strip()}: {message.lstrip(': ')}", file=err)
+            print(f"<stdin>:{number_}: {spell(line.strip())}: {spell_lines(message.lstrip(': '))}", file=err)
     return BAD if failed else OK
 
 
@@ -671,13 +671,20 @@ def _with_options(text: str, found: list[Found], result: _Scan) -> list[Found]:
     return out
 
 
+def _write_diff(out: TextIO, diff: str) -> None:
+    """A patch to standard output: exact when piped (``git apply`` takes it), spelled out on a terminal,
+    where a control character in a document would otherwise move the cursor or restyle the screen."""
+    style = Style(out)
+    out.write(style.diff(spell_lines(diff) if style.terminal else diff))
+
+
 def _report(problems: list[tuple[Found, TextFragError]], err: TextIO, style: Style) -> int:
     """Print the problems sorted by place; the number of stale ones."""
     problems.sort(key=lambda p: (p[0].file, p[0].line, p[0].start))
     stale = 0
     for f, e in problems:
         where = f"{f.file}:{f.line}" if f.line else f.file
-        report = e.describe(where) if f.text else f"{where}: {e.message}"
+        report = e.describe(where) if f.text else f"{spell(where)}: {spell_lines(e.message)}"
         print(style.problem(report, where, isinstance(e, StaleError)), file=err)
         stale += isinstance(e, StaleError)
     return stale
@@ -784,13 +791,14 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     list the others; change nothing else."""
     from .drift import Drift
     from .options import intent_of, options_of, shifted
-    from .rewrite import DocText, apply_edits, read_doc, unified_diff, write_atomic
+    from .rewrite import DocText, apply_edits, read_doc, unified_diff, write_atomic, write_places
 
     cache = _cache(args)
     targets = _targets(args)
     scan = _scan(args)
     problems = scan.problems
     moved_to: dict[tuple[str, int], StaleError] = {}  # the moved references' errors, for the findings
+    places = write_places(args.root, args.paths)  # (a document that is a link out of them is never rewritten)
     docs: dict[str, DocText] = {}
     rewritten: dict[tuple[str, int], str] = {}  # (document, offset) -> the new reference
     accepted = repinned = 0
@@ -804,7 +812,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         # a document is read again only where it may be rewritten: beside a stale or missing reference
         if i - 1 in stale_at and f.kind in ("directive", "image") and f.file not in docs:
             try:
-                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size)
+                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size, within=places)
             except TextFragError as unreadable:
                 problems.append((f, unreadable))
                 continue
@@ -837,7 +845,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             continue
         if f.file not in docs:
             try:
-                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size)
+                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size, within=places)
             except TextFragError as unreadable:
                 problems.append((f, unreadable))
                 continue
@@ -855,9 +863,10 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             progress.clear()
             style = _terminal(args, err)[1]
             how = "accepted" if accepting else "renamed and moved" if drift.new_path else drift.kind
-            print(f"{style.paint(f'{f.file}:{f.line}', 'bold')}: {ref.text}: {how} -> {style.paint(new, 'green')}", file=err)
+            place = style.paint(spell(f"{f.file}:{f.line}"), "bold")
+            print(f"{place}: {spell(ref.text)}: {how} -> {style.paint(spell(new), 'green')}", file=err)
             if accepting and drift.diff:
-                print(style.diff(drift.diff), file=err)
+                print(style.diff(spell_lines(drift.diff)), file=err)
     written: list[str] = []
     for shown, doc in docs.items():
         if not doc.edits:
@@ -868,7 +877,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
                 written.append(shown)
             elif args.format not in ("json", "sarif"):
-                out.write(Style(out).diff(unified_diff(doc, new_text, shown)))
+                _write_diff(out, unified_diff(doc, new_text, shown))
         except TextFragError as failure:
             problems.append((Found(shown, 0, "", 0, 0, "file"), failure))
             for key in [k for k in rewritten if k[0] == shown]:
@@ -940,15 +949,19 @@ def _stale_after_writing(
 
 def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Convert literalinclude directives; list what cannot be; change nothing else."""
-    from .config import snippet_settings
+    from .config import SphinxProject, snippet_settings, sphinx_project_of
     from .migrate import SnippetSettings, convert, convert_snippet, find_includes, find_snippet_fences
-    from .rewrite import apply_edits, read_doc, unified_diff, write_atomic
+    from .rewrite import apply_edits, read_doc, unified_diff, write_atomic, write_places
     from .scan import MD_SUFFIXES
 
     cache = _cache(args)
     config: BuildConfig | None = args.build_config
-    srcdir = Path(args.srcdir) if args.srcdir else (config.path.parent if config and config.path.suffix == ".py" else Path("."))
-    language = (config.highlight_language if config else None) or "default"
+    # the language and caption a page shows without options are its Sphinx project's (the conf.py nearest
+    # above the document, whatever --root says), else those of --config's conf.py
+    given = SphinxProject(config.path, config.highlight_language or "default") if config and config.path.suffix == ".py" else None
+    projects: dict[Path, SphinxProject | None] = {}
+    noted: set[str] = set()
+    empty_captions = 0
     # pymdownx.snippets: paths from its base_path, from the folder of mkdocs.yml (where mkdocs runs)
     site = config.path.parent if config and config.path.suffix in (".yml", ".yaml") else Path(".")
     snippets_options = snippet_settings(config.path) if config and config.path.suffix in (".yml", ".yaml") else {}
@@ -961,16 +974,18 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         heading_offset=bool(snippets_options.get("include_headingOffset") or snippets_options.get("include_inheritHeadingDepth")),
     )
     style = _terminal(args, err)[1]
+    places = write_places(args.root, args.paths)
     found = converted = left = files = written = 0
     problems = 0
 
     def say(where: str, text: str, color: str | None = None) -> None:
+        where, text = spell(where), spell_lines(text)
         print(f"{style.paint(where, 'bold')}: {style.paint(text, color) if color else text}", file=err)
 
     for path in doc_files((Path(p) for p in args.paths), lambda folder, e: None):
         shown = _shown(path)
         try:
-            doc = read_doc(path, shown, args.max_size)
+            doc = read_doc(path, shown, args.max_size, within=places)
         except TextFragError as unreadable:
             say(shown, unreadable.message, "red")
             problems += 1
@@ -986,7 +1001,21 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 kind = "markdown-include" if include.options.get("(kind)") == "include" else "snippet"
                 what = f"{kind} {include.argument or '(several)'}"
             else:
-                outcome = convert(include, path, cache, srcdir=srcdir, doc_text=doc.text, highlight_language=language)
+                project = sphinx_project_of(path, projects) or given
+                if project is not None and project.note and project.note not in noted:
+                    noted.add(project.note)
+                    say(_shown(project.conf), project.note, "yellow")
+                srcdir = Path(args.srcdir) if args.srcdir else (project.conf.parent if project else Path("."))
+                outcome = convert(
+                    include,
+                    path,
+                    cache,
+                    srcdir=srcdir,
+                    doc_text=doc.text,
+                    highlight_language=project.highlight_language if project else "default",
+                    caption_setting=project.caption if project else "path",
+                )
+                empty_captions += outcome.empty_caption
                 what = f"literalinclude {include.argument}"
             where = f"{shown}:{include.line}"
             if outcome.replacement is None:
@@ -1009,7 +1038,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 say(shown, failure.message, "red")
                 problems += 1
         else:
-            out.write(Style(out).diff(unified_diff(doc, new_text, shown)))
+            _write_diff(out, unified_diff(doc, new_text, shown))
     done = (
         f"converted {converted} in {_plural(written, 'file')}"
         if args.write
@@ -1017,6 +1046,12 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     summary = f"textfrag migrate: {_plural(found, 'include')}: {done}; {left} left as they are"
     if not args.quiet:
+        if empty_captions:  # said once, not on every block
+            print(
+                f"textfrag migrate: {_plural(empty_captions, 'block')} say ':caption:' (empty) to show no caption, as "
+                "literalinclude did; with textfrag_caption = \"none\" in conf.py they need not (set it, then migrate)",
+                file=err,
+            )
         print(summary, file=err)
     return BAD if problems else OK
 

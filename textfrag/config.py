@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import TextFragError
 
-__all__ = ["BuildConfig", "read_config", "discover", "snippet_settings"]
+__all__ = ["BuildConfig", "SphinxProject", "read_config", "discover", "snippet_settings", "sphinx_project_of"]
 
 
 @dataclass(frozen=True)
@@ -197,3 +197,62 @@ def discover(places: list[Path]) -> BuildConfig | None:
             if path.is_file() and "textfrag" in path.read_text(encoding="utf-8", errors="replace"):
                 return read_config(path)
     return None
+
+
+@dataclass(frozen=True)
+class SphinxProject:
+    """What ``migrate`` needs of the Sphinx project a document belongs to: what its pages look like
+    without options (literalinclude's language, textfrag's caption) and where ``/path`` starts."""
+
+    conf: Path
+    #: ``highlight_language`` ("default", Sphinx's own, when not set)
+    highlight_language: str = "default"
+    #: ``textfrag_caption`` ("path", textfrag's default, when not set)
+    caption: str = "path"
+    #: what could not be read (a computed value), said once
+    note: str | None = None
+
+
+def sphinx_project_of(document: Path, found: dict[Path, SphinxProject | None]) -> SphinxProject | None:
+    """The Sphinx project of a document: the ``conf.py`` nearest above it (textfrag named in it or not, as
+    before a migration), looked for up to the repository's top folder (one holding ``.git``); ``found``
+    keeps what each folder answered, so that each conf.py is read once per run."""
+    folder = document.resolve().parent
+    walked: list[Path] = []
+    answer: SphinxProject | None = None
+    while True:
+        if folder in found:
+            answer = found[folder]
+            break
+        walked.append(folder)
+        conf = folder / "conf.py"
+        if conf.is_file():
+            answer = _sphinx_project(conf)
+            break
+        if (folder / ".git").exists() or folder.parent == folder:
+            break
+        folder = folder.parent
+    for each in walked:
+        found[each] = answer
+    return answer
+
+
+def _sphinx_project(conf: Path) -> SphinxProject:
+    try:
+        tree = ast.parse(conf.read_bytes(), str(conf))
+    except (OSError, SyntaxError, ValueError) as exc:
+        return SphinxProject(conf, note=f"cannot read {_shown(conf)} ({exc}): literalinclude's language taken as Sphinx's default")
+    values: dict[str, str] = {}
+    note = None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name in ("highlight_language", "textfrag_caption"):
+                try:
+                    value = ast.literal_eval(node.value)
+                except ValueError:
+                    note = f"{_shown(conf)}:{node.lineno}: {name} is computed; its default is assumed"
+                    continue
+                if isinstance(value, str):
+                    values[name] = value
+    return SphinxProject(conf, values.get("highlight_language", "default"), values.get("textfrag_caption", "path"), note)

@@ -25,9 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from ._parser import PREFIX
 from .errors import TextFragError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, line_scheme_of
 from .history import Fate, History, NoGit, Version
+from .paths import encode_path
 from .intent import Intent, intent_lines
 from .resolve import Selection, occurrences, resolve, select, select_lines
 from .source import Source
@@ -67,8 +69,8 @@ class Drift:
         if fragment is None:
             return None
         head = reference.text.split("#", 1)[0]
-        if self.new_path is not None:
-            head = head[: len(head) - len(reference.path)] + self.new_path
+        if self.new_path is not None:  # the prefix as written, the new path encoded where it must be
+            head = (PREFIX if head.startswith(PREFIX) else "") + encode_path(self.new_path)
         return f"{head}#{fragment}"
 
 

@@ -10,11 +10,13 @@ escapes is a bug in textfrag: :func:`internal_error_report` is how every adapter
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ._version import __version__
 
 __all__ = [
+    "spell",
     "internal_error_report",
     "TextFragError",
     "FragmentSyntaxError",
@@ -24,6 +26,35 @@ __all__ = [
     "StaleError",
     "UnverifiableError",
 ]
+
+
+# what must never reach a terminal or a CI log as it is: C0 controls (a line feed would start a new line that
+# GitHub Actions reads as a workflow command), DEL, C1 controls (CSI, OSC...), and the bidirectional
+# controls that make text read in another order than it is (Trojan Source, CVE-2021-42574)
+_UNSPEAKABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _spelled(m: re.Match[str]) -> str:
+    c = m.group()
+    if c in _NAMED:
+        return _NAMED[c]
+    return f"\\{ord(c):03o}" if ord(c) < 0x80 else f"\\u{ord(c):04x}"
+
+
+def spell(text: str) -> str:
+    r"""``text`` with its control characters spelled out, as git quotes a path: for every line a person
+    or a CI log reads (file names, references, messages). JSON and SARIF stay exact.
+
+    >>> print(spell("x\n::error::y \x1b[2K \u202e"))
+    x\n::error::y \033[2K \u202e
+    """
+    return _UNSPEAKABLE.sub(_spelled, text)
+
+
+def spell_lines(text: str) -> str:
+    """Each line of ``text`` spelled out, its line breaks and tabs kept (a diff of code, a caret diagram)."""
+    return "\n".join("\t".join(spell(part) for part in line.split("\t")) for line in text.split("\n"))
 
 
 class TextFragError(ValueError):
@@ -66,8 +97,9 @@ class TextFragError(ValueError):
 
     def describe(self, where: str) -> str:
         """The full report: ``WHERE: REFERENCE: message`` plus any detail lines."""
-        head = f"{where}: {self.reference}: {self.message}" if self.reference else f"{where}: {self.message}"
-        extra = self.detail()
+        message = spell(self.message)
+        head = f"{spell(where)}: {spell(self.reference)}: {message}" if self.reference else f"{spell(where)}: {message}"
+        extra = spell_lines(self.detail())
         return f"{head}\n{extra}" if extra else head
 
 
@@ -106,7 +138,9 @@ class FragmentSyntaxError(TextFragError):
         """The caret diagram under the reference (and any further notes)."""
         start, end = self.span
         width = max(1, end - start)
-        caret = f"    {self.source}\n    {' ' * start}{'^' * width}"
+        # spelled out, so the caret stands under what is shown
+        start, width = len(spell(self.source[:start])), len(spell(self.source[start : start + width])) or 1
+        caret = f"    {spell(self.source)}\n    {' ' * start}{'^' * width}"
         return f"{caret}\n{self.notes}" if self.notes else caret
 
 

@@ -32,7 +32,10 @@ _KEPT = ("encoding", "dedent", "tab-width", "class", "name", "prepend", "append"
 # options whose effect textfrag cannot reproduce
 _REFUSED: dict[str, str] = {}
 _OPTION = re.compile(r"^([ \t]+):([\w-]+):(?:[ \t]+(.*?))?[ \t]*$")
-_RST_HIGHLIGHT = re.compile(r"^[ \t]*\.\.[ ]+highlight[ ]?::[ \t]*(\S+)", re.IGNORECASE | re.MULTILINE)
+# the language a page sets for what follows: rST's ``.. highlight:: x``, MyST's ```` ```{highlight} x ````
+_RST_HIGHLIGHT = re.compile(
+    r"^[ \t]*(?:\.\.[ ]+highlight[ ]?::|(?:`{3,}|~{3,})\{highlight\})[ \t]*([^\s`]+)", re.IGNORECASE | re.MULTILINE
+)
 
 
 @dataclass
@@ -58,6 +61,9 @@ class Outcome:
     include: Include
     replacement: str | None = None
     reason: str | None = None
+    #: the replacement says ``:caption:`` (empty) only to show no caption, as literalinclude did: a line that
+    #: ``textfrag_caption = "none"`` in conf.py makes unnecessary
+    empty_caption: bool = False
     notes: list[str] = field(default_factory=list)
 
 
@@ -151,11 +157,18 @@ def convert(
     srcdir: Path,
     doc_text: str,
     highlight_language: str = "default",
+    caption_setting: str = "path",
 ) -> Outcome:
-    """The ``txtfrag`` directive that shows what ``include`` shows, or why there is none."""
+    """The ``txtfrag`` directive that shows what ``include`` shows, or why there is none.
+
+    It writes only what differs from what the txtfrag directive does anyway in that project: no
+    ``:language:`` when the page's language (``.. highlight::``, else ``highlight_language``) is the one
+    literalinclude used, no empty ``:caption:`` when the project's ``textfrag_caption`` is ``"none"``."""
     outcome = Outcome(include)
     try:
-        outcome.replacement = _convert(include, doc_path, cache, srcdir, doc_text, highlight_language, outcome.notes)
+        outcome.replacement = _convert(
+            include, doc_path, cache, srcdir, doc_text, highlight_language, caption_setting, outcome
+        )
     except TextFragError as why:
         outcome.reason = why.message
     return outcome
@@ -168,8 +181,10 @@ def _convert(
     srcdir: Path,
     doc_text: str,
     highlight_language: str,
-    notes: list[str],
+    caption_setting: str,
+    outcome: Outcome,
 ) -> str:
+    notes = outcome.notes
     options = dict(include.options)
     if "label" in options and "name" not in options:  # mystmd's name for :name: (both engines read :name:)
         options["name"] = options.pop("label")
@@ -192,7 +207,8 @@ def _convert(
     source = cache.get(rel, rel)
     text = source.text
     if "diff" in options:
-        return _convert_diff(include, options, source, _under_root(options["diff"], doc_path, srcdir, cache), cache)
+        old_rel = _under_root(options["diff"], doc_path, srcdir, cache)
+        return _convert_diff(include, options, source, old_rel, cache, caption_setting, outcome)
     for a, b in (
         ("lineno-match", "lineno-start"),
         ("lineno-match", "prepend"),
@@ -251,10 +267,14 @@ def _convert(
         out.extend(intent.options() if intent is not None else [])
         if wanted is not None:
             out.append(("lines", options["lines"] if wanted == parse_line_spec(options["lines"], total) else _spans(wanted)))
-    language = options.get("language") or highlight_language_of(doc_text, include.start, highlight_language)
-    out.append(("language", language))
+    page_language = highlight_language_of(doc_text, include.start, highlight_language)
+    language = options.get("language") or page_language
+    # the txtfrag directive without :language: takes the page's language as literalinclude does, except
+    # Sphinx's "default" (then it guesses from the file name): say the language only where that differs
+    if language != page_language or page_language in ("", "default"):
+        out.append(("language", language))
     # literalinclude's caption: none, the text given, or (given empty) the file name as written
-    out.append(("caption", options["caption"] or arg if "caption" in options else ""))
+    _caption(options, arg, caption_setting, outcome, out)
     if "lineno-match" in options:
         out.append(("lineno-match", ""))
     elif "lineno-start" in options or "linenos" in options:
@@ -297,14 +317,34 @@ def _under_root(arg: str, doc_path: Path, srcdir: Path, cache: SourceCache) -> s
     return rel
 
 
-def _convert_diff(include: Include, options: dict[str, str], source: Source, old_rel: str, cache: SourceCache) -> str:
+def _caption(
+    options: dict[str, str], arg: str, caption_setting: str, outcome: Outcome, out: list[tuple[str, str]]
+) -> None:
+    """literalinclude's caption: none, the text given, or (given empty) the file name as written; none is
+    said only where the project's ``textfrag_caption`` would otherwise show the path and lines."""
+    if "caption" in options:
+        out.append(("caption", options["caption"] or arg))
+    elif caption_setting != "none":
+        out.append(("caption", ""))
+        outcome.empty_caption = True
+
+
+def _convert_diff(
+    include: Include,
+    options: dict[str, str],
+    source: Source,
+    old_rel: str,
+    cache: SourceCache,
+    caption_setting: str,
+    outcome: Outcome,
+) -> str:
     """``:diff: OLD``: both whole files, pinned; the directive shows literalinclude's unified diff."""
     for name in ("emphasize-lines", "prepend", "append", "dedent", "lines", "lineno-start", "lineno-match", *INTENT_OPTIONS):
         if name in options:
             raise TextFragError(f":diff: with :{name}: (literalinclude refuses it, or numbers the diff's own lines)")
     old = cache.get(old_rel, old_rel)
     out: list[tuple[str, str]] = [("diff", make_reference(whole(old), lines=True, open_end=True))]
-    out.append(("caption", options["caption"] or include.argument if "caption" in options else ""))
+    _caption(options, include.argument, caption_setting, outcome, out)
     if "linenos" in options:
         out.append(("linenos", ""))
     for name in _KEPT:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ._parser import parse_reference
 from .errors import PathError, StaleError, TextFragError
+from .paths import encode_path
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, line_scheme_of
 from .resolve import Selection, select, whole
 from .selection import ELISION as ELISION_MARK
@@ -289,4 +290,4 @@ def make_reference(
 ) -> str:
     """``PATH#FRAGMENT`` for ``selection`` (see :func:`make_fragment`)."""
     fragment = make_fragment(selection, length=length, md5=md5, lines=lines, open_end=open_end)
-    return f"{selection.source.path}#{fragment}"
+    return f"{encode_path(selection.source.path)}#{fragment}"

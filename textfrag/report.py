@@ -10,7 +10,7 @@ from typing import Literal, NamedTuple
 from urllib.parse import quote
 
 from ._version import __version__
-from .errors import StaleError, TextFragError
+from .errors import StaleError, TextFragError, spell, spell_lines
 
 __all__ = ["FORMATS", "Finding", "github_commands", "json_results", "sarif_log", "SCHEMA_VERSION"]
 
@@ -53,8 +53,9 @@ class Finding(NamedTuple):
 
 
 def _escape_data(text: str) -> str:
-    # GitHub's workflow command encoding (actions/toolkit, command.ts)
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # GitHub's workflow command encoding (actions/toolkit, command.ts); the message's own line breaks are
+    # kept as %0A, every other control character is spelled out (an ESC would reach the log's terminal)
+    return spell_lines(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _escape_property(text: str) -> str:
@@ -67,11 +68,11 @@ def github_commands(findings: Iterable[Finding]) -> list[str]:
     for f in findings:
         if f.error is None:
             continue
-        props = [f"file={_escape_property(f.document)}"]
+        props = [f"file={_escape_property(spell(f.document))}"]
         if f.line:
             props += [f"line={f.line}", f"col={max(1, f.column)}"]
         props.append(f"title={_escape_property('textfrag: ' + f.status)}")
-        body = f"{f.reference}: {f.error.message}" if f.reference else f.error.message
+        body = f"{spell(f.reference)}: {f.error.message}" if f.reference else f.error.message
         detail = f.error.detail()
         if detail:
             body = f"{body}\n{detail}"

@@ -15,10 +15,11 @@ import difflib
 import os
 import stat
 import tempfile
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import TextFragError
+from .errors import TextFragError, spell
 from .source import DEFAULT_MAX_SIZE, read_regular
 
 __all__ = ["DocText", "read_doc", "apply_edits", "unified_diff", "write_atomic"]
@@ -39,10 +40,33 @@ class DocText:
         return self.bom + text.encode("utf-8", "surrogateescape")
 
 
-def read_doc(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE) -> DocText:
+def write_places(root: str | Path, paths: Iterable[str | Path]) -> list[str]:
+    """The real folders a command that writes may write in: the root and the folders given (a file given
+    stands for the folder that holds it, so that a link given by name is judged by where it leads)."""
+    places = [os.path.realpath(root)]
+    for p in paths:
+        places.append(os.path.realpath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p))))
+    return places
+
+
+def _inside(real: str, places: Sequence[str]) -> bool:
+    return any(real == place or real.startswith(place.rstrip(os.sep) + os.sep) for place in places)
+
+
+def read_doc(
+    path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE, *, within: Sequence[str] | None = None
+) -> DocText:
     """Read a documentation file (UTF-8, optionally with a BOM; a regular file within the size limit);
-    raises :class:`~textfrag.errors.TextFragError`."""
+    raises :class:`~textfrag.errors.TextFragError`. With ``within`` (:func:`write_places`), a document whose
+    real path lies outside those folders (a link that leads out of the project) is refused: a command that
+    writes never writes there."""
     shown = shown or str(path)
+    if within is not None:
+        real = os.path.realpath(path)
+        if not _inside(real, within):
+            raise TextFragError(
+                f"{shown} is a link to {real}, outside the root and the folders given; it is left as it is"
+            )
     raw = read_regular(str(path), shown, None, max_size)
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     try:
@@ -69,9 +93,34 @@ def unified_diff(doc: DocText, new_text: str, shown: str) -> str:
     """What ``--write`` would change, as a unified diff that ``git apply`` accepts: a last line without
     a line ending is marked ``\\ No newline at end of file``, as diff and git write it."""
     out = []
-    for line in difflib.unified_diff(_lines(doc.text), _lines(new_text), fromfile=f"a/{shown}", tofile=f"b/{shown}"):
+    old_name, new_name = _git_quoted(f"a/{shown}"), _git_quoted(f"b/{shown}")
+    for line in difflib.unified_diff(_lines(doc.text), _lines(new_text), fromfile=old_name, tofile=new_name):
         out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+_GIT_NAMED = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+
+
+def _git_quoted(name: str) -> str:
+    r"""A file name in a diff header as git writes it: as it is, or in double quotes with its control
+    characters (octal, of their UTF-8 bytes), quotes and backslashes escaped, so that nothing in a name can
+    start a line or move a terminal's cursor, and ``git apply`` still reads it.
+
+    >>> _git_quoted("a/docs/x.md"), _git_quoted("a/x\n::y.md")
+    ('a/docs/x.md', '"a/x\\n::y.md"')
+    """
+    if spell(name) == name and '"' not in name and "\\" not in name:
+        return name
+    out = []
+    for c in name:
+        if c in _GIT_NAMED:
+            out.append(_GIT_NAMED[c])
+        elif spell(c) != c:
+            out.extend(f"\\{b:03o}" for b in c.encode("utf-8", "surrogateescape"))
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
 
 
 def _lines(text: str) -> list[str]:

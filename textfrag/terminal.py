@@ -33,12 +33,14 @@ class Style:
 
     def __init__(self, stream: TextIO, env: Mapping[str, str] | None = None) -> None:
         env = os.environ if env is None else env
+        #: a person's terminal: what is written is spelled out where it could move the cursor or restyle it
+        self.terminal = _is_terminal(stream, env)
         if env.get("NO_COLOR"):
             self.on = False
         elif env.get("FORCE_COLOR"):
             self.on = True
         else:
-            self.on = _is_terminal(stream, env)
+            self.on = self.terminal
 
     def paint(self, text: str, colour: str) -> str:
         """``text`` in ``colour`` (a key of :attr:`CODES`), or as it is when colour is off."""
