@@ -297,10 +297,15 @@ def transform(tree: dict[str, Any]) -> dict[str, Any]:
 
 
 def _walk(node: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(node, dict):
-        yield node
-        for child in node.get("children") or ():
-            yield from _walk(child)
+    """Every node of a tree, in document order; with a stack, not recursion (a tree may be deep)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            yield current
+            children = current.get("children") or ()
+            if isinstance(children, list):
+                stack.extend(reversed(children))
 
 
 class _Failed(Exception):
@@ -336,6 +341,9 @@ def run(argv: list[str] | None = None) -> int:
         return 1
     except json.JSONDecodeError as err:
         print(f"textfrag-myst: what mystmd sent is not JSON: {err}", file=sys.stderr)
+        return 2
+    except RecursionError:  # (Python's JSON reader and writer recurse once per level)
+        print("textfrag-myst: what mystmd sent is nested too deeply to be read", file=sys.stderr)
         return 2
     except Exception as bug:  # a bug in textfrag: said so, with its traceback
         print(internal_error_report(bug), file=sys.stderr)

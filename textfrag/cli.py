@@ -661,8 +661,8 @@ def _with_options(text: str, found: list[Found], result: _Scan) -> list[Found]:
         charset = next((o.value for o in options if o.name == "encoding" and o.value), None)
         for o in options:
             if o.name == "diff" and o.value:
-                line = text.count("\n", 0, o.start) + 1
-                column = o.start - text.rfind("\n", 0, o.start)
+                line = text.count("\n", 0, o.start) + text.count("\r", 0, o.start) - text.count("\r\n", 0, o.start) + 1
+                column = o.start - max(text.rfind("\n", 0, o.start), text.rfind("\r", 0, o.start))
                 out.append(Found(f.file, line, o.value, o.start, o.end, "directive", column=column))
             if charset is not None:
                 result.charsets[(f.file, out[-1].start)] = charset
@@ -982,7 +982,12 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         where, text = spell(where), spell_lines(text)
         print(f"{style.paint(where, 'bold')}: {style.paint(text, color) if color else text}", file=err)
 
-    for path in doc_files((Path(p) for p in args.paths), lambda folder, e: None):
+    unlistable: list[tuple[Path, OSError]] = []
+    for path in doc_files((Path(p) for p in args.paths), lambda folder, e: unlistable.append((folder, e))):
+        for folder, error in unlistable:  # said, never passed over in silence
+            say(_shown(folder), f"cannot list the folder: {error.strerror}", "red")
+            problems += 1
+        unlistable.clear()
         shown = _shown(path)
         try:
             doc = read_doc(path, shown, args.max_size, within=places)
@@ -1039,6 +1044,9 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 problems += 1
         else:
             _write_diff(out, unified_diff(doc, new_text, shown))
+    for folder, error in unlistable:
+        say(_shown(folder), f"cannot list the folder: {error.strerror}", "red")
+        problems += 1
     done = (
         f"converted {converted} in {_plural(written, 'file')}"
         if args.write

@@ -96,7 +96,9 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def _line_at(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
+    """The 1-based line of ``offset`` as the engines count it: LF, CR LF and a lone CR end a line (an old
+    Mac document written with CR alone has as many lines as it shows)."""
+    return text.count("\n", 0, offset) + text.count("\r", 0, offset) - text.count("\r\n", 0, offset) + 1
 
 
 # -- Markdown / MyST ---------------------------------------------------------------------------------
@@ -231,7 +233,7 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
             if d is not None and directives is not None and name is not None:
                 directives.append(Directive(name, number, offset, m.group(2)))
             if d is not None and name == "txtfrag" and d.group(2).strip():
-                arg = d.group(2).strip().split()[0]
+                arg = d.group(2).strip()  # (all of it: the directive takes it whole, and a space in it is an error)
                 ref_start = offset + body.index(info) + d.start(2) + (len(d.group(2)) - len(d.group(2).lstrip()))
                 found.append(Found(file, number, arg, ref_start, ref_start + len(arg), "directive"))
             fences.append((m.group(2)[0], len(m.group(2)), name is None or name in _MYST_VERBATIM))
@@ -279,6 +281,17 @@ def _md_inline(text: str, file: str, found: list[Found]) -> str:
         if not m:
             return _mask(text, spans)
         n = len(m.group(0))
+        k = m.start()
+        while k > pos and text[k - 1] == "\\":  # (each backslash looked at once: linear)
+            k -= 1
+        slashes = m.start() - k
+        if slashes % 2:  # an escaped backtick is text (CommonMark 6.1): the run opens one later, if at all
+            if n == 1:
+                pos = m.end()
+                continue
+            m = _BACKTICKS.search(text, m.start() + 1)
+            assert m is not None
+            n -= 1
         close = None
         blank = _BLANK_LINE.search(text, m.end())
         para_end = blank.start() if blank else len(text)  # a code span never crosses a blank line
@@ -390,7 +403,7 @@ def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None
             if not blank and _indent(body) > directive[0] and not body.lstrip().startswith(":"):
                 arg = body.strip()  # the argument on the line after ".. txtfrag::"
                 start = offset + len(body) - len(body.lstrip())
-                found.append(Found(file, number, arg.split()[0], start, start + len(arg.split()[0]), "directive"))
+                found.append(Found(file, number, arg, start, start + len(arg), "directive"))
             directive = None
         if skip_indent is not None:
             if blank or _indent(body) > skip_indent:
@@ -414,7 +427,7 @@ def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None
             arg = d.group(2).strip()
             if arg:
                 start = offset + d.start(2) + (len(d.group(2)) - len(d.group(2).lstrip()))
-                found.append(Found(file, number, arg.split()[0], start, start + len(arg.split()[0]), "directive"))
+                found.append(Found(file, number, arg, start, start + len(arg), "directive"))
             else:
                 directive = (_indent(body), number)
             skip_indent = _indent(body)  # the argument and options below are not text,
@@ -477,9 +490,14 @@ def scan_text(text: str, file: str, suffix: str) -> list[Found]:
     found = scan_rst(text, file) if suffix.lower() in RST_SUFFIXES else scan_markdown(text, file)
     # built again with its column (cheaper than f._replace(column=...) per reference)
     return [
-        Found(f.file, f.line, f.text, f.start, f.end, f.kind, f.span, f.label, f.start - text.rfind("\n", 0, f.start))
+        Found(f.file, f.line, f.text, f.start, f.end, f.kind, f.span, f.label, f.start - _line_start(text, f.start))
         for f in found
     ]
+
+
+def _line_start(text: str, offset: int) -> int:
+    """The offset of the line break before ``offset`` (-1 on the first line): LF, or a CR alone."""
+    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset))
 
 
 def read_text(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE) -> str:
@@ -518,9 +536,17 @@ def doc_files(paths: Iterable[Path], on_error: Callable[[Path, OSError], None] |
         seen.add(key)
         return True
 
+    def is_dir(path: Path) -> bool:
+        """Whether ``path`` is a folder; False when it cannot be looked at (a folder above it that may be
+        listed but not entered): it is then yielded as a file, and reading it says what is wrong."""
+        try:
+            return path.is_dir()
+        except OSError:
+            return False
+
     suffixes = RST_SUFFIXES | MD_SUFFIXES
     for path in paths:
-        if not path.is_dir():
+        if not is_dir(path):
             if once(path):
                 yield path
             continue
@@ -533,5 +559,5 @@ def doc_files(paths: Iterable[Path], on_error: Callable[[Path, OSError], None] |
             if on_error is not None:
                 on_error(Path(error.filename or path), error)
         for child in sorted(found):
-            if not child.is_dir() and once(child):  # a FIFO or a device is reported when it is read
+            if not is_dir(child) and once(child):  # a FIFO or a device is reported when it is read
                 yield child
