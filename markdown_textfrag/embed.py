@@ -23,6 +23,7 @@ from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 
 from textfrag import PREFIX, Quote, SourceCache, TextFragError, parse_reference, quote
+from textfrag.errors import HiddenTextWarning
 from textfrag.excerpt import Excerpt, excerpt_of
 from textfrag.i18n import Translate
 from textfrag.intent import INTENT_OPTIONS, Intent, disagreement
@@ -104,6 +105,8 @@ class Embedder:
     cache: SourceCache
     report: Report
     on_stale: str = "error"
+    #: warn of bidirectional control characters in a quote (textfrag.hidden)
+    warn_bidi: bool = True
     source_url: str | None = None
     caption: str = "path"
     highlighter: render.Highlighter = field(default_factory=lambda: render.Highlighter("plain", "highlight"))
@@ -158,6 +161,8 @@ class Embedder:
                 translate=self.translate,
             )
             start = ex.pieces[0].number if numbered else None
+            if ex.hidden is not None and self.warn_bidi:  # a warning: the build goes on (--strict fails)
+                self.report(where, HiddenTextWarning(ex.hidden, reference=ref_text), False)
         except TextFragError as err:
             failure = err.with_reference(err.reference or ref_text)
             self.report(where, failure, True)

@@ -21,6 +21,7 @@ from pygments.lexers.special import TextLexer
 from pygments.util import ClassNotFound
 
 from textfrag.excerpt import ELISION, Excerpt
+from textfrag.hidden import mark_html
 from textfrag.i18n import Labels, Translate
 
 
@@ -201,6 +202,8 @@ def block(
             codes.append(_pymdownx(piece.text, e.language, highlighter, start, hl, drawn_title, f"{anchor}-{i}"))
         else:
             codes.append(_pygments(piece.text, e.language, highlighter.css_class, start, hl))
+    if e.hidden is not None:  # each bidirectional control character marked where it stands (textfrag.hidden)
+        codes = [c[: c.find("<pre")] + mark_html(c[c.find("<pre") :]) if "<pre" in c else c for c in codes]
     body = _elision(e.labels.elision).join(codes)
     opening = f'<div class="{highlighter.css_class}">'
     if highlighter.kind == "pymdownx" and not e.caption and title not in body:
@@ -233,7 +236,7 @@ def inline(e: Excerpt, anchor: str, *, context_url: str | None = None) -> str:
         word = escape(e.labels.stale_mark)
         mark = f'<span class="txtfrag-stale-mark" title="{said}" role="note" aria-label="{said}">{word}</span>'
     return (
-        f'<span class="txtfrag" id="{escape(anchor)}" {_data(e)}><code>{escape(e.inline_text)}</code>'
+        f'<span class="txtfrag" id="{escape(anchor)}" {_data(e)}><code>{mark_html(escape(e.inline_text))}</code>'
         f"{_permalink(anchor, e.labels.permalink)}{_source_icon(e.source_url, e.labels.view_source)}"
         f"{_context_icon(context_url, e.labels.in_context)}{mark}</span>"
     )
@@ -277,6 +280,8 @@ span.txtfrag > .txtfrag-source, span.txtfrag > .txtfrag-context-link { font-size
 .txtfrag-elision { text-align: center; opacity: 0.6; line-height: 1; margin: 0.2em 0; }
 div.txtfrag-error > p:not(.admonition-title) { white-space: pre-wrap; }
 span.txtfrag-error { color: #b00020; font-weight: bold; }
+.txtfrag .txtfrag-bidi { unicode-bidi: isolate; background: #f0b37e; color: #000; border-radius: 0.2em; }
+.txtfrag .txtfrag-bidi::before { content: attr(data-codepoint); font-size: 75%; padding: 0 0.2em; }
 span.txtfrag > .txtfrag-stale-mark { font-size: 70%; vertical-align: super; margin-left: 0.2em; padding: 0 0.3em;
   border-radius: 0.3em; background: #f0b37e; color: #000; }
 """

@@ -79,6 +79,8 @@ class TextfragConfig(base.Config):
     """Larger quoted files are refused (bytes)."""
     pdi_map = c.Type(dict, default={})
     """Persistent Document Identifier (``pdi://...``) -> file under the root."""
+    warn_bidi = c.Type(bool, default=True)
+    """Warn of bidirectional control characters in a quote (Trojan Source, CVE-2021-42574); false: silent."""
     caption = c.Choice(("path", "none"), default="path")
     """A block whose alt text is empty has ``path`` (file and lines) for caption, or ``none``."""
     context_pages = c.Type(bool, default=False)
@@ -166,6 +168,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             cache,
             self._report,
             on_stale=self.config.on_stale,
+            warn_bidi=self.config.warn_bidi,
             source_url=self.config.source_url,
             caption=self.config.caption,
             highlighter=render.Highlighter.of(list(config.markdown_extensions), dict(config.mdx_configs)),

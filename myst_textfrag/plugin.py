@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Quote, SourceCache, TextFragError, parse_reference, quote
-from textfrag.errors import internal_error_report
+from textfrag.errors import HiddenTextWarning, internal_error_report
 from textfrag.excerpt import Excerpt, excerpt_of, failure_summary
 from textfrag.i18n import Labels, translator
 from textfrag.intent import Intent, disagreement, intent_lines
@@ -93,6 +93,7 @@ def _settings() -> dict[str, Any]:
         "source_url": env.get("TEXTFRAG_SOURCE_URL") or None,
         "max_size": int(env.get("TEXTFRAG_MAX_SIZE") or DEFAULT_MAX_SIZE),
         "language": env.get("TEXTFRAG_LANGUAGE") or None,
+        "warn_bidi": env.get("TEXTFRAG_WARN_BIDI", "1") not in ("0", "false", "no"),
     }
 
 
@@ -242,8 +243,17 @@ def directive(data: dict[str, Any]) -> list[dict[str, Any]]:
         )
     except TextFragError as err:
         return [_problem(err, ref_text, line, _)]
+    _warn_hidden(ex, ref_text, line, settings)
     last = q.selections[-1]
     return _block(ex, options, to_the_end=last.end == len(last.source.text) and not options.get("append"))
+
+
+def _warn_hidden(ex: Excerpt, ref_text: str, line: int, settings: dict[str, Any]) -> None:
+    """A warning on standard error (mystmd shows it; it fails nothing) when the excerpt holds bidirectional
+    control characters; ``TEXTFRAG_WARN_BIDI=0`` silences it."""
+    if ex.hidden is not None and settings["warn_bidi"]:
+        said = HiddenTextWarning(ex.hidden, reference=ref_text).describe(_located(line, ref_text))
+        print(f"textfrag: warning: {said}", file=sys.stderr)
 
 
 def role(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -258,6 +268,7 @@ def role(data: dict[str, Any]) -> list[dict[str, Any]]:
         if q.stale is not None and settings["on_stale"] == "error":
             raise q.stale
         ex = excerpt_of(q, source_url_template=settings["source_url"], translate=_)
+        _warn_hidden(ex, ref_text, line, settings)
     except TextFragError as err:
         said = err.with_reference(err.reference or ref_text).describe(_located(line, ref_text))
         _record(said)

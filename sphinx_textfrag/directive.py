@@ -16,6 +16,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.osutil import relative_uri
 
 from textfrag import Quote, Reference, TextFragError, parse_reference, quote
+from textfrag.errors import HiddenTextWarning
 from textfrag.excerpt import ELISION, Excerpt, diff_text, excerpt_of
 from textfrag.intent import Intent, disagreement, intent_lines
 from textfrag.present import unique_anchor
@@ -173,6 +174,7 @@ class TxtfragDirective(SphinxDirective):
         except TextFragError as err:
             record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.arguments[0]), error=True)
             return [_broken(self.arguments[0], self.env, self.lineno)]
+        _warn_hidden(self.env, self.lineno, ex, self.arguments[0])
         blocks: list[nodes.Node] = []
         if "diff" in self.options:
             diffed = self._diff(q)
@@ -324,6 +326,7 @@ class TxtfragRole(SphinxRole):
         except TextFragError as err:
             record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.text), error=True)
             return [_broken(self.text, self.env, self.lineno, inline=True)], []
+        _warn_hidden(self.env, self.lineno, ex, self.text)
         node = txtfrag_inline(ex.inline_text, ex.inline_text)
         if ex.source_url:
             node["txtfrag_source_url"] = ex.source_url
@@ -335,6 +338,13 @@ class TxtfragRole(SphinxRole):
             node["txtfrag_context_url"] = context
         anchor_and_data(node, ex, self.inliner.document)
         return [node], []
+
+
+def _warn_hidden(env: BuildEnvironment, line: int, ex: Excerpt, reference: str) -> None:
+    """A warning (``textfrag.bidi``, which ``suppress_warnings`` silences) for an excerpt that holds
+    bidirectional control characters; the HTML marks each one (nodes.py)."""
+    if ex.hidden is not None:
+        record_problem(env, env.docname, line, HiddenTextWarning(ex.hidden, reference=reference), error=False)
 
 
 def _literal_caption(text: str) -> nodes.caption:

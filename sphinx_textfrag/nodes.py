@@ -15,6 +15,8 @@ from sphinx.application import Sphinx
 from sphinx.locale import _ as sphinx_
 from sphinx.writers.html5 import HTML5Translator
 
+from textfrag.hidden import mark_html
+
 DATA_KEYS = ("ref", "md5", "length", "charset", "state")
 #: Sphinx's own title of a code block's permalink (translated by Sphinx's catalogs)
 PERMALINK_TITLE = "Link to this code"
@@ -44,6 +46,8 @@ def depart_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
     """Close the ``div``; drop the trailing newline Pygments adds to a piece that has none."""
     unterminated = [not lit.astext().endswith("\n") for lit in node.findall(nodes.literal_block)]
     chunks = [i for i in range(node["txtfrag_body_start"], len(self.body)) if "</pre>" in self.body[i]]
+    for i in chunks:  # each bidirectional control character marked where it stands (textfrag.hidden)
+        self.body[i] = mark_html(self.body[i])
     for i, strip in zip(chunks, unterminated, strict=False):
         if strip:
             head, sep, tail = self.body[i].rpartition("\n</pre>")
@@ -70,7 +74,7 @@ def visit_inline_html(self: HTML5Translator, node: txtfrag_inline) -> None:
     attrs = _data_attributes(node)
     self.body.append(self.starttag(node, "span", "", **attrs))
     code_classes = "docutils literal notranslate txtfrag-code"
-    self.body.append(f'<code class="{code_classes}">{self.encode(node.astext())}</code>')
+    self.body.append(f'<code class="{code_classes}">{mark_html(self.encode(node.astext()))}</code>')
     title, source, stale, context = node.get("txtfrag_labels") or ("Link to this excerpt", "view source", "stale", "in context")
     if node["ids"] and self.config.html_permalinks and self.builder.add_permalinks:
         icon = self.config.html_permalinks_icon

@@ -31,7 +31,7 @@ from ._parser import parse_reference
 from .errors import StaleError, TextFragError, internal_error_report, spell, spell_lines
 from .fragment import Reference
 from .linespec import number, parse_line_range
-from .quote import make_reference, prefetch_history, problem_of, quote
+from .quote import hidden_note, make_reference, prefetch_history, problem_of, quote
 from .report import FORMATS, Finding, github_commands, json_results, sarif_log
 from .resolve import Selection, occurrences, select, select_lines, whole
 from .scan import Found, doc_files, read_text, scan_text
@@ -232,6 +232,11 @@ def build_parser(parser_class: type[_Parser] | None = None) -> argparse.Argument
     )
     _common(check)
     _output(check)
+    check.add_argument(
+        "--allow-bidi",
+        action="store_true",
+        help="do not warn of bidirectional control characters in quoted text (Trojan Source, CVE-2021-42574)",
+    )
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
 
     update = sub.add_parser(
@@ -710,6 +715,12 @@ def _finish(
         for command in github_commands(findings):
             print(command, file=out)
     stale = _report(problems, err, _terminal(args, err)[1])
+    style = _terminal(args, err)[1]
+    for f in findings:  # warnings: said, never failing
+        for warning in f.warnings:
+            where = f"{f.document}:{f.line}"
+            said = f"{spell(where)}: {spell(f.reference or '')}: warning: {spell(warning)}"
+            print(style.problem(said, spell(where), True), file=err)
     if not args.quiet:
         print(Style(out).paint(summary, "red" if problems else "green"), file=out)
     return stale
@@ -730,13 +741,18 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     total, searched = len(scan.entries), 0
     stale_at = prefetch_history(cache, [ref for _, ref in scan.entries])
     texts: dict[str, str | None] = {}
+    warned = 0
     for i, (f, ref) in enumerate(scan.entries, 1):
+        hidden = None
         try:
             intent = _intent_at(scan, f, texts, args.max_size) if i - 1 in stale_at else None
             problem = problem_of(scan.cache_for(cache, f), ref, intent)
+            if not args.allow_bidi and (problem is None or isinstance(problem, StaleError)):
+                hidden = hidden_note(scan.cache_for(cache, f), ref)
         except TextFragError as failure:
             problem = failure
-        findings.append(_finding(f, problem))
+        findings.append(Finding(f.file, f.line, f.column, f.text or None, problem, (hidden,) if hidden else ()))
+        warned += hidden is not None
         if problem is not None:
             problems.append((f, problem))
             searched += isinstance(problem, StaleError) and problem.drift is not None
@@ -744,6 +760,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     stale = sum(isinstance(e, StaleError) for _, e in problems)
     bad = len(problems) - stale
     summary = f"textfrag check: {scan.summary()}: " + (f"{stale} stale, {bad} bad" if problems else "all current")
+    if warned:
+        summary += f"; {_plural(warned, 'warning')} (hidden text)"
     _finish(args, findings, problems, summary, out, err)
     if not problems:
         return OK
@@ -1057,7 +1075,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if empty_captions:  # said once, not on every block
             print(
                 f"textfrag migrate: {_plural(empty_captions, 'block')} say ':caption:' (empty) to show no caption, as "
-                "literalinclude did; with textfrag_caption = \"none\" in conf.py they need not (set it, then migrate)",
+                'literalinclude did; with textfrag_caption = "none" in conf.py they need not (set it, then migrate)',
                 file=err,
             )
         print(summary, file=err)

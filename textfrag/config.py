@@ -241,9 +241,10 @@ def _sphinx_project(conf: Path) -> SphinxProject:
     try:
         tree = ast.parse(conf.read_bytes(), str(conf))
     except (OSError, SyntaxError, ValueError) as exc:
-        return SphinxProject(conf, note=f"cannot read {_shown(conf)} ({exc}): literalinclude's language taken as Sphinx's default")
+        unread = f"cannot read {_shown(conf)} ({exc}): literalinclude's language taken as Sphinx's default"
+        return SphinxProject(conf, note=unread)
     values: dict[str, str] = {}
-    note = None
+    note: str | None = None
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id

@@ -29,8 +29,8 @@ from ._parser import PREFIX
 from .errors import TextFragError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, line_scheme_of
 from .history import Fate, History, NoGit, Version
-from .paths import encode_path
 from .intent import Intent, intent_lines
+from .paths import encode_path
 from .resolve import Selection, occurrences, resolve, select, select_lines
 from .source import Source
 from .verify import integrity_of

@@ -25,6 +25,7 @@ __all__ = [
     "DecodeError",
     "StaleError",
     "UnverifiableError",
+    "HiddenTextWarning",
 ]
 
 
@@ -234,3 +235,11 @@ def internal_error_report(exc: BaseException) -> str:
         f"textfrag: internal error (please report it with this output): {type(exc).__name__}: {exc}\n"
         f"textfrag {__version__}, Python {platform.python_version()} on {platform.system()}\n{trace}"
     )
+
+
+class HiddenTextWarning(TextFragError):
+    """A warning, never a failure by itself: the quoted text holds bidirectional control characters that
+    make it read differently from what it is (textfrag.hidden). Silenced by its kind, ``bidi``."""
+
+    kind = "bidi"
+    exit_code = 0

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .errors import TextFragError
+from .hidden import bidi_note
 from .i18n import Labels, Translate
 from .linespec import parse_line_list
 from .present import (
@@ -103,6 +104,16 @@ class Excerpt:
                 out += ("" if out.endswith("\n") else "\n") + ELISION + "\n"
             out += piece.text
         return out
+
+    @property
+    def hidden(self) -> str | None:
+        """What to warn of when the excerpt holds bidirectional control characters (textfrag.hidden)."""
+        for piece in self.pieces:
+            if not piece.text.isascii():
+                note = bidi_note(piece.text, piece.first_line)
+                if note is not None:
+                    return note
+        return None
 
     @property
     def inline_text(self) -> str:

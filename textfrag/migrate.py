@@ -166,9 +166,7 @@ def convert(
     literalinclude used, no empty ``:caption:`` when the project's ``textfrag_caption`` is ``"none"``."""
     outcome = Outcome(include)
     try:
-        outcome.replacement = _convert(
-            include, doc_path, cache, srcdir, doc_text, highlight_language, caption_setting, outcome
-        )
+        outcome.replacement = _convert(include, doc_path, cache, srcdir, doc_text, highlight_language, caption_setting, outcome)
     except TextFragError as why:
         outcome.reason = why.message
     return outcome
@@ -317,9 +315,7 @@ def _under_root(arg: str, doc_path: Path, srcdir: Path, cache: SourceCache) -> s
     return rel
 
 
-def _caption(
-    options: dict[str, str], arg: str, caption_setting: str, outcome: Outcome, out: list[tuple[str, str]]
-) -> None:
+def _caption(options: dict[str, str], arg: str, caption_setting: str, outcome: Outcome, out: list[tuple[str, str]]) -> None:
     """literalinclude's caption: none, the text given, or (given empty) the file name as written; none is
     said only where the project's ``textfrag_caption`` would otherwise show the path and lines."""
     if "caption" in options:

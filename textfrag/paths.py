@@ -43,7 +43,6 @@ def encode_path(path: str) -> str:
     return _UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8", "surrogateescape")), path)
 
 
-
 def check_path_syntax(path: str, reference: str) -> None:
     """Refuse a PATH that could never be inside the root, before touching the file system."""
     if not path:

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 from ._parser import parse_reference
 from .errors import PathError, StaleError, TextFragError
-from .paths import encode_path
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, line_scheme_of
+from .hidden import bidi_note
+from .paths import encode_path
 from .resolve import Selection, select, whole
 from .selection import ELISION as ELISION_MARK
 from .source import DEFAULT_CHARSET, Source, SourceCache, same_charset
@@ -129,6 +130,15 @@ def problem_of(cache: SourceCache, ref: Reference, intent: Intent | None = None)
     if not needs_text(ref.fragment, digest.charset) and not mismatches(digest, ref.fragment):
         return None
     return quote(cache, ref, intent=intent).stale
+
+
+def hidden_note(cache: SourceCache, ref: Reference) -> str | None:
+    """What to warn of when the text ``ref`` quotes holds bidirectional control characters
+    (textfrag.hidden); the text is read only when the file's digest says it holds some."""
+    if not cache.digest(quoted_path(cache, ref), ref.text).bidi:
+        return None
+    q = quote(cache, ref)
+    return bidi_note(q.text, q.selection.first_line)
 
 
 def _history(cache: SourceCache) -> History:

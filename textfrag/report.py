@@ -28,6 +28,8 @@ class Finding(NamedTuple):
     column: int
     reference: str | None
     error: TextFragError | None = None
+    #: warnings that do not fail (kind ``bidi``: the quote holds bidirectional control characters)
+    warnings: tuple[str, ...] = ()
 
     @property
     def status(self) -> Status:
@@ -66,6 +68,11 @@ def github_commands(findings: Iterable[Finding]) -> list[str]:
     """One ``::error`` workflow command per problem, so that GitHub marks the line in the pull request."""
     out = []
     for f in findings:
+        for warning in f.warnings:
+            where = [f"file={_escape_property(spell(f.document))}", f"line={f.line}", f"col={max(1, f.column)}"]
+            where.append(f"title={_escape_property('textfrag: bidi')}")
+            said = f"{spell(f.reference or '')}: {warning}"
+            out.append(f"::warning {','.join(where)}::{_escape_data(said)}")
         if f.error is None:
             continue
         props = [f"file={_escape_property(spell(f.document))}"]
@@ -92,6 +99,7 @@ def json_results(findings: Iterable[Finding], *, command: str, summary: str) -> 
             "drift": f.drift,
             "new_reference": f.new_reference,
             "message": f.message,
+            **({"warnings": list(f.warnings)} if f.warnings else {}),
         }
         for f in findings
     ]
@@ -123,14 +131,24 @@ RULES: dict[str, tuple[str, str, str]] = {
     "decode": ("UndecodableFile", "The quoted file does not decode in its charset.", "Set the charset the file is written in."),
     "source": ("UnusableFile", "The quoted file cannot be used as text.", "Set a charset the file is written in."),
     "unverifiable": ("UnverifiableCheck", "An integrity check cannot be verified.", "Use a charset the text can be encoded in."),
+    "bidi": (
+        "HiddenText",
+        "The quoted text holds bidirectional control characters: it may read differently from what it is "
+        "(Trojan Source, CVE-2021-42574).",
+        "Look at the quoted lines in an editor that shows these characters; if they are meant, silence the warning "
+        "(`textfrag check --allow-bidi`, Sphinx `suppress_warnings = ['textfrag.bidi']`, MkDocs `warn_bidi: false`).",
+    ),
     "error": ("BadReference", "The reference cannot be quoted.", "Correct the reference; the message says what is wrong."),
 }
 
 
 def sarif_log(findings: Iterable[Finding]) -> str:
     """The problems as a SARIF 2.1.0 log (one run, a rule per kind of problem), for code scanning."""
+    findings = list(findings)
     problems = [f for f in findings if f.error is not None]
     kinds = sorted({f.error.kind if f.error.kind in RULES else "error" for f in problems if f.error is not None})
+    if any(f.warnings for f in findings):
+        kinds = sorted({*kinds, "bidi"})
     rules = [
         {
             "id": f"textfrag/{kind}",
@@ -138,7 +156,7 @@ def sarif_log(findings: Iterable[Finding]) -> str:
             "shortDescription": {"text": RULES[kind][1]},
             "fullDescription": {"text": RULES[kind][1]},
             "help": {"text": RULES[kind][2], "markdown": RULES[kind][2]},
-            "defaultConfiguration": {"level": "error"},
+            "defaultConfiguration": {"level": "warning" if kind == "bidi" else "error"},
         }
         for kind in kinds
     ]
@@ -159,6 +177,19 @@ def sarif_log(findings: Iterable[Finding]) -> str:
                 "locations": [{"physicalLocation": location}],
             }
         )
+    for f in findings:
+        for warning in f.warnings:
+            region = {"startLine": f.line, "startColumn": max(1, f.column)}
+            location = {"artifactLocation": {"uri": quote(f.document)}, "region": region}
+            results.append(
+                {
+                    "ruleId": "textfrag/bidi",
+                    "ruleIndex": kinds.index("bidi"),
+                    "level": "warning",
+                    "message": {"text": f"{f.reference}: {warning}"},
+                    "locations": [{"physicalLocation": location}],
+                }
+            )
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

@@ -64,9 +64,7 @@ def read_doc(
     if within is not None:
         real = os.path.realpath(path)
         if not _inside(real, within):
-            raise TextFragError(
-                f"{shown} is a link to {real}, outside the root and the folders given; it is left as it is"
-            )
+            raise TextFragError(f"{shown} is a link to {real}, outside the root and the folders given; it is left as it is")
     raw = read_regular(str(path), shown, None, max_size)
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     try:

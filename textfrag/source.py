@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .errors import DecodeError, PathError, SourceError, TextFragError
+from .hidden import BIDI
 from .paths import check_path_syntax
 
 __all__ = [
@@ -126,6 +127,9 @@ class Digest(NamedTuple):
     md5: str
     length: int
     size: int
+    #: the text holds bidirectional control characters somewhere (textfrag.hidden): then, and only then,
+    #: ``check`` reads the quoted text to say where
+    bidi: bool = False
 
     @classmethod
     def of(cls, path: str, data: bytes, charset: str = DEFAULT_CHARSET) -> Digest:
@@ -136,7 +140,7 @@ class Digest(NamedTuple):
             pairs = data.count(b"\r\n") if b"\r" in data else 0  # `in` is a memchr; count is not
             return cls(path, charset, md5, len(data) - pairs, len(data))
         _, charset, text = decode(data, charset)
-        return cls(path, charset, md5, length_of(text), len(data))
+        return cls(path, charset, md5, length_of(text), len(data), BIDI.search(text) is not None)
 
 
 class Source:
@@ -149,7 +153,7 @@ class Source:
 
     __slots__ = (
         *("path", "charset", "text", "md5", "size", "bom"),
-        *("_line_starts", "_pairs", "_pair_chars", "_spent", "_has_cr", "_length"),
+        *("_line_starts", "_pairs", "_pair_chars", "_spent", "_has_cr", "_length", "_bidi"),
     )
 
     #: Seconds that searches (match(), text directives) may spend on one file in one build, all together.
@@ -166,6 +170,7 @@ class Source:
         self._spent: float | None = None
         self._has_cr: bool | None = None
         self._length: int | None = None
+        self._bidi: bool | None = None
 
     @contextmanager
     def searching(self) -> Iterator[float]:
@@ -182,7 +187,14 @@ class Source:
     @property
     def digest(self) -> Digest:
         """What integrity checks need of this source, without its text."""
-        return Digest(self.path, self.charset, self.md5, self.length, self.size)
+        return Digest(self.path, self.charset, self.md5, self.length, self.size, self.bidi)
+
+    @property
+    def bidi(self) -> bool:
+        """Whether the text holds bidirectional control characters (textfrag.hidden)."""
+        if self._bidi is None:
+            self._bidi = not self.text.isascii() and BIDI.search(self.text) is not None
+        return self._bidi
 
     def __repr__(self) -> str:
         return f"Source({self.path!r}, charset={self.charset!r}, md5={self.md5!r})"

@@ -104,7 +104,7 @@ def test_a_block_with_a_caption_keeps_sphinxs_permalink_in_it(site: Site) -> Non
 
 
 def test_textfrags_own_caption_shows_a_file_name_exactly(site: Site) -> None:
-    name = "it's--a\"name\"...txt"
+    name = 'it\'s--a"name"...txt'
     site.write(f"src/{name}", "x\n")
     site.page("index.rst", f"T\n=\n\n.. txtfrag:: src/{name}#line=0,1\n")
     result = site.build(fresh=True)
