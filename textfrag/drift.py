@@ -261,8 +261,10 @@ def classify_missing(
         checked = fragment is not None and any(c.name in ("md5", "length") for c in fragment.checks)
         history.want(top, rel, fragment if checked else None, _old_charset(fragment, charset), missing=True)
         fate = history.fate(top, rel)
-        if fate is None or fate.renamed_to is None:
+        if fate is None:
             return fate, None
+        if fate.renamed_to is None:  # deleted: its text may live on in a copy made before (or with) the deletion
+            return fate, _copied(reference, history, where, fate, root, load, charset, intent) if checked else None
         new_real = top / fate.renamed_to
         try:
             new_path = new_real.relative_to(root).as_posix()
@@ -289,6 +291,57 @@ def classify_missing(
         return fate, dataclasses.replace(drift, new_path=new_path)
     except NoGit:
         return None, None
+
+
+def _copied(
+    reference: Reference,
+    history: History,
+    where: tuple[Path, str],
+    fate: Fate,
+    root: Path,
+    load: object,
+    charset: str,
+    intent: Intent | None,
+) -> Drift | None:
+    """For a deleted file: the quote followed into the file that holds its text now, among the files added
+    or changed between the version the reference was made for and the deletion (copied, then deleted).
+    The file git pairs with the deleted one (its copy detection) is taken when the text moved there;
+    otherwise the text must be found, moved, in exactly one file. None when it is nowhere (or in several)."""
+    fragment = reference.fragment
+    found = _version(fragment, history, where, _old_charset(fragment, charset))
+    if isinstance(found, Drift) or fragment is None:
+        return None
+    old_sel = resolve(found.source, fragment)
+    if old_sel.empty:
+        return None
+    top, rel = where
+    wanted = _normalized(old_sel.text)
+    moved: list[tuple[bool, str, Drift]] = []
+    for path, paired in history.successors(top, found.commit, fate.commit, rel):
+        try:
+            new_path = (top / path).relative_to(root).as_posix()
+        except ValueError:
+            continue  # outside the root: a reference cannot name it
+        if not (top / path).is_file():
+            continue  # changed since, or gone again
+        try:
+            current = load(new_path)  # type: ignore[operator]
+        except TextFragError:
+            continue
+        if wanted not in _normalized(current.text):  # (a cheap test before the comparison)
+            continue
+        drift = _compare(reference, found, current, intent)
+        if drift.kind in ("moved", "invisible"):
+            moved.append((paired, new_path, drift))
+    chosen = [m for m in moved if m[0]] or moved
+    if len(chosen) > 1:
+        names = ", ".join(m[1] for m in chosen[:3]) + (", ..." if len(chosen) > 3 else "")
+        return Drift("unknown", f"its quoted text is now in {len(chosen)} files ({names}); textfrag will not guess which")
+    if not chosen:
+        return None
+    _, new_path, drift = chosen[0]
+    how = "a copy git pairs with it" if chosen[0][0] else "the one file that holds the quoted text now"
+    return dataclasses.replace(drift, new_path=new_path, explanation=f"its text is in {new_path} ({how}): {drift.explanation}")
 
 
 def _old_charset(fragment: Fragment | None, charset: str) -> str:
@@ -388,6 +441,8 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
     if intent is not None and scheme.name == "line":
         return _by_intent(fragment, intent, old, old_sel, current, then, label, short)
     hits = occurrences(current, old_sel.text, 5)
+    if scheme.name == "line":  # a line quote moves only to whole lines (re-indented text is changed)
+        hits = [h for h in hits if _whole_lines(current.text, h, h + len(old_sel.text))]
     now = resolve(current, fragment)
     if len(hits) == 1 and (old.text != current.text or old.md5 == current.md5):
         new_sel = select(current, hits[0], hits[0] + len(old_sel.text))
@@ -412,6 +467,8 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
                 fragment,
             )
     invisible = _invisible(old, current, old_sel) if len(hits) <= 1 else None
+    if invisible is not None and scheme.name == "line" and not _whole_lines(current.text, invisible[0].start, invisible[0].end):
+        invisible = None
     if invisible is not None and (not open_range or _still_open(scheme, current, invisible[0])):
         new_sel, what = invisible
         moved = f", and it is now {new_sel.lines_display()}" if new_sel.first_line != old_sel.first_line else ""
@@ -454,6 +511,19 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
         now,
         fragment,
     )
+
+
+def _whole_lines(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` begins at a line's start and ends at a line's end (after its line ending,
+    or at the end of the text): what a ``line=`` range can select."""
+
+    def boundary(at: int) -> bool:
+        if at in (0, len(text)):
+            return True
+        before = text[at - 1]
+        return before in "\n\x85" or (before == "\r" and text[at] != "\n")
+
+    return boundary(start) and boundary(end)
 
 
 #: a quote of at most this many lines is only taken to have moved where a line beside it moved with it

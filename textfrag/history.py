@@ -30,6 +30,8 @@ MAX_VERSIONS = 200
 MAX_RENAMES = 8
 #: Bytes of pathspec given to one ``git log`` (more paths run in several passes).
 MAX_PATHSPEC = 60_000
+#: Files added or changed between two commits looked into for the text of a file deleted in between.
+MAX_SUCCESSORS = 400
 
 
 class NoGit(Exception):
@@ -171,6 +173,7 @@ class History:
         self.max_size = max_size
         self._tops: dict[str, Path | None] = {}
         self._files: dict[tuple[Path, str], _File] = {}
+        self._between: dict[tuple[Path, str, str], list[tuple[str, str | None]]] = {}
         self._lock = threading.RLock()
 
     # -- where ---------------------------------------------------------------------------------------
@@ -233,6 +236,32 @@ class History:
         if f.fate is None:
             f.fate = self._fate_of(top, f.deleted, rel)
         return f.fate
+
+    def successors(self, top: Path, old: str, new: str, rel: str) -> list[tuple[str, bool]]:
+        """Where the text of ``rel`` (present at commit ``old``, deleted by commit ``new``) may be now: the
+        files added or changed from ``old`` to ``new``, as ``(path, paired)``; ``paired`` when git's rename
+        and copy detection pairs the file with ``rel`` (a copy made, then the original deleted), those
+        first. One ``git diff`` per pair of commits, kept; at most :data:`MAX_SUCCESSORS` files."""
+        key = (top, old, new)
+        with self._lock:
+            if key not in self._between:
+                out = _git(top, "diff", "-z", "-M", "-C", "--name-status", "--no-ext-diff", old, new) or b""
+                fields = out.split(b"\0")
+                found: list[tuple[str, str | None]] = []
+                i = 0
+                while i < len(fields) - 1 and len(found) < MAX_SUCCESSORS:
+                    status = fields[i][:1]
+                    if status in (b"R", b"C") and i + 2 < len(fields):
+                        found.append((os.fsdecode(fields[i + 2]), os.fsdecode(fields[i + 1])))
+                        i += 3
+                        continue
+                    if status in (b"A", b"M"):
+                        found.append((os.fsdecode(fields[i + 1]), None))
+                    i += 2
+                self._between[key] = found
+            pairs = self._between[key]
+        paired = [(path, True) for path, source in pairs if source == rel]
+        return paired + [(path, False) for path, source in pairs if source != rel and path != rel]
 
     # -- the pass --------------------------------------------------------------------------------------
 

@@ -135,7 +135,10 @@ def problem_of(cache: SourceCache, ref: Reference, intent: Intent | None = None)
 def hidden_note(cache: SourceCache, ref: Reference) -> str | None:
     """What to warn of when the text ``ref`` quotes holds bidirectional control characters
     (textfrag.hidden); the text is read only when the file's digest says it holds some."""
-    if not cache.digest(quoted_path(cache, ref), ref.text).bidi:
+    try:
+        if not cache.digest(quoted_path(cache, ref), ref.text).bidi:
+            return None
+    except TextFragError:  # (a missing file, reported as such already)
         return None
     q = quote(cache, ref)
     return bidi_note(q.text, q.selection.first_line)
