@@ -90,3 +90,64 @@ def test_each_theme_shows_excerpts_their_state_and_their_links(
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{engine}-{theme}-{width}.png"), full_page=True)
     page.close()
+
+
+def _captionless_site(root: Path, theme: str) -> Path:
+    """A page with a caption-less txtfrag block and the literalinclude it replaces, in ``theme``."""
+    import hashlib
+    import subprocess
+    import sys
+
+    text = "def f():\n    return 1\n"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "a.py").write_text(text)
+    pin = f"length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}"
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text(f"extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\nhtml_theme = {theme!r}\n")
+    (docs / "index.rst").write_text(
+        "T\n=\n\nBefore.\n\n.. literalinclude:: ../src/a.py\n\nBetween.\n\n"
+        f".. txtfrag:: src/a.py#line=0,;{pin}\n   :caption:\n   :language: default\n\nAfter.\n"
+    )
+    out = root / "html"
+    r = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(docs), str(out)], capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+@pytest.mark.parametrize("theme", SPHINX_THEMES)
+def test_a_block_without_caption_takes_the_room_literalinclude_takes_and_keeps_its_permalink(
+    theme: str, tmp_path: Path, browser: object, serve: Callable[[Path], str]
+) -> None:
+    page = browser.new_page(viewport={"width": 1200, "height": 900})  # type: ignore[attr-defined]
+    page.set_default_timeout(10_000)
+    page.goto(f"{serve(_captionless_site(tmp_path, theme))}/index.html")
+    page.wait_for_load_state("load")
+    block = page.locator("div.txtfrag").first
+    plain = page.locator("div[class*='highlight-']").first  # the literalinclude, before the excerpt
+    assert plain.evaluate("e => !e.closest('div.txtfrag')")
+    assert page.locator("div.txtfrag .code-block-caption").count() == 0  # no empty bar
+    ours, theirs = block.bounding_box(), plain.bounding_box()
+    assert ours is not None and theirs is not None
+    assert abs(ours["height"] - theirs["height"]) <= 1, (ours, theirs)  # the same room on the page
+    link = block.locator("a.headerlink")
+    block.scroll_into_view_if_needed()
+    page.mouse.move(0, 0)
+    page.wait_for_timeout(350)
+    assert not link.evaluate(SHOWN), "the permalink shows before it is asked for"
+    block.hover()
+    page.wait_for_timeout(350)
+    assert link.evaluate(SHOWN), "hovering the excerpt shows its permalink"
+    page.mouse.move(0, 0)
+    link.focus()
+    page.wait_for_timeout(350)
+    assert link.evaluate(SHOWN), "a keyboard user reaching the permalink sees it"
+    assert link.get_attribute("href") == f"#{block.get_attribute('id')}"
+    # the permalink sits inside the block, at its corner
+    box = link.bounding_box()
+    assert box is not None and ours["y"] <= box["y"] <= ours["y"] + ours["height"]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"sphinx-{theme}-captionless.png"), full_page=True)
+    page.close()
