@@ -241,7 +241,8 @@ class History:
         """Where the text of ``rel`` (present at commit ``old``, deleted by commit ``new``) may be now: the
         files added or changed from ``old`` to ``new``, as ``(path, paired)``; ``paired`` when git's rename
         and copy detection pairs the file with ``rel`` (a copy made, then the original deleted), those
-        first. One ``git diff`` per pair of commits, kept; at most :data:`MAX_SUCCESSORS` files."""
+        first, then files of the same suffix. One ``git diff`` per pair of commits, kept; at most
+        :data:`MAX_SUCCESSORS` files."""
         key = (top, old, new)
         with self._lock:
             if key not in self._between:
@@ -249,7 +250,7 @@ class History:
                 fields = out.split(b"\0")
                 found: list[tuple[str, str | None]] = []
                 i = 0
-                while i < len(fields) - 1 and len(found) < MAX_SUCCESSORS:
+                while i < len(fields) - 1:
                     status = fields[i][:1]
                     if status in (b"R", b"C") and i + 2 < len(fields):
                         found.append((os.fsdecode(fields[i + 2]), os.fsdecode(fields[i + 1])))
@@ -261,7 +262,13 @@ class History:
                 self._between[key] = found
             pairs = self._between[key]
         paired = [(path, True) for path, source in pairs if source == rel]
-        return paired + [(path, False) for path, source in pairs if source != rel and path != rel]
+        # then the others, those of the same kind of file (its suffix) first; at most MAX_SUCCESSORS in all
+        suffix = os.path.splitext(rel)[1]
+        others = sorted(
+            (path for path, source in pairs if source != rel and path != rel),
+            key=lambda path: os.path.splitext(path)[1] != suffix,
+        )
+        return (paired + [(path, False) for path in others])[:MAX_SUCCESSORS]
 
     # -- the pass --------------------------------------------------------------------------------------
 

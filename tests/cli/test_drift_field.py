@@ -98,3 +98,20 @@ def test_a_line_quote_that_moved_as_whole_lines_is_still_moved(repo: Path) -> No
     commit(repo, "head")
     assert run(repo, "update", "--root", ".", "--write", "docs").returncode == 0
     assert reference_in(doc).startswith("src/app.py#line=3,5;")
+
+
+def test_the_copy_is_found_among_many_other_changed_files(repo: Path) -> None:
+    # FastAPI's case: the copies were made in a commit that changed hundreds of documents too
+    ref = ref_for(SRC.encode(), 4, 6)
+    doc = repo / "docs" / "index.rst"
+    doc.write_text(directive(ref))
+    commit(repo)
+    for i in range(450):  # listed before src/ by git
+        (repo / "aaa" / f"page{i:03}.md").parent.mkdir(exist_ok=True)
+        (repo / "aaa" / f"page{i:03}.md").write_text(f"page {i}\n")
+    (repo / "src" / "mod_py310.py").write_text(SRC)
+    commit(repo, "copy, among many")
+    git(repo, "rm", "-q", "src/mod.py")
+    commit(repo, "drop")
+    assert run(repo, "update", "--root", ".", "--write", "docs").returncode == 0
+    assert reference_in(doc).startswith("src/mod_py310.py#line=3,6;")
