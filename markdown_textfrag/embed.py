@@ -23,11 +23,12 @@ from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 
 from textfrag import PREFIX, Quote, SourceCache, TextFragError, parse_reference, quote
-from textfrag.errors import HiddenTextWarning
+from textfrag.errors import HiddenTextWarning, UnpinnedError
 from textfrag.excerpt import Excerpt, excerpt_of
 from textfrag.i18n import Translate
 from textfrag.intent import INTENT_OPTIONS, Intent, disagreement
 from textfrag.linespec import number
+from textfrag.pin import is_pinned
 from textfrag.present import identity, unique_anchor
 from textfrag.quote import quoted_path
 from textfrag.scan import Found, scan_markdown
@@ -107,6 +108,10 @@ class Embedder:
     on_stale: str = "error"
     #: warn of bidirectional control characters in a quote (textfrag.hidden)
     warn_bidi: bool = True
+    #: a reference without md5 is a problem (textfrag.pin)
+    require_pin: bool = False
+    #: how many references without md5 were quoted (the end-of-build summary counts them)
+    unpinned: int = 0
     source_url: str | None = None
     caption: str = "path"
     highlighter: render.Highlighter = field(default_factory=lambda: render.Highlighter("plain", "highlight"))
@@ -121,6 +126,10 @@ class Embedder:
         """The verified quote, or the error (reported either way; a stale quote is returned, reported)."""
         try:
             ref = parse_reference(ref_text)
+            if not is_pinned(ref):  # counted; a problem where pins are required
+                self.unpinned += 1
+                if self.require_pin:
+                    self.report(where, UnpinnedError(reference=ref_text), True)
             self.watched.add(str(self.cache.root / quoted_path(self.cache, ref)))
             q = quote(self.cache, ref, intent=intent)
         except TextFragError as err:

@@ -162,6 +162,7 @@ class TextfragExtension(Extension):
             "pdi_map": [{}, "Persistent Document Identifier (pdi://...) -> file under the root"],
             "caption": ["path", "A block with empty alt text has 'path' (file and lines) for caption, or 'none'"],
             "language": ["", "Language of the labels readers see (default: the theme's, under Zensical)"],
+            "require_pin": [False, "A reference without md5 (unpinned: not protected against drift) is a problem"],
             "warn_bidi": [True, "Warn of bidirectional control characters in a quote (Trojan Source); false: silent"],
             "stylesheet": [True, "Put textfrag's small stylesheet in each page with an excerpt (false: the site links it)"],
         }
@@ -251,6 +252,7 @@ class _Document:
             self.report,
             on_stale=self.extension.getConfig("on_stale"),
             warn_bidi=bool(self.extension.getConfig("warn_bidi")),
+            require_pin=bool(self.extension.getConfig("require_pin")),
             source_url=self.extension.getConfig("source_url") or None,
             caption=self.extension.getConfig("caption"),
             highlighter=render.Highlighter.of_markdown(self.md),

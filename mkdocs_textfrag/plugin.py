@@ -79,6 +79,8 @@ class TextfragConfig(base.Config):
     """Larger quoted files are refused (bytes)."""
     pdi_map = c.Type(dict, default={})
     """Persistent Document Identifier (``pdi://...``) -> file under the root."""
+    require_pin = c.Type(bool, default=False)
+    """A reference without md5 (unpinned: not protected against drift) fails the build, located."""
     warn_bidi = c.Type(bool, default=True)
     """Warn of bidirectional control characters in a quote (Trojan Source, CVE-2021-42574); false: silent."""
     caption = c.Choice(("path", "none"), default="path")
@@ -169,6 +171,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             self._report,
             on_stale=self.config.on_stale,
             warn_bidi=self.config.warn_bidi,
+            require_pin=self.config.require_pin,
             source_url=self.config.source_url,
             caption=self.config.caption,
             highlighter=render.Highlighter.of(list(config.markdown_extensions), dict(config.mdx_configs)),
@@ -188,6 +191,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         assert self.embedder is not None
         old = self.embedder.cache
         self.embedder.cache = SourceCache(old.root, charset=old.charset, max_size=old.max_size, pdi_map=old.pdi_map)
+        self.embedder.unpinned = 0
         self.problems, self.embeds, self.pages, self.ranges = [], {}, {}, {}
         self.key = secrets.token_hex(8)  # link placeholders no page can contain
 
@@ -247,6 +251,13 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         stale or broken."""
         self._write_context_pages(config)
         self._watch_quoted_files()
+        unpinned = self.embedder.unpinned if self.embedder is not None else 0
+        if unpinned and not self.config.require_pin:  # counted, never listed one by one
+            said = f"{unpinned} reference is" if unpinned == 1 else f"{unpinned} references are"
+            log.info(
+                f"textfrag: {said} not protected against drift (no md5): `textfrag pin --write` pins them "
+                "(require_pin: true makes each a problem)"
+            )
         errors = [p for p in self.problems if p.error]
         if not errors:
             return

@@ -18,7 +18,9 @@ standard output), and with ``--transform txtfrag-problems`` for each page's tree
 An executable plugin is told neither the page's file nor any configuration: the file is found as the one
 whose line holds the reference (mystmd gives the line), and the options come from the environment
 (``TEXTFRAG_ROOT``, default the folder mystmd runs in, the one of ``myst.yml``; ``TEXTFRAG_ON_STALE``,
-``TEXTFRAG_CHARSET``, ``TEXTFRAG_SOURCE_URL``, ``TEXTFRAG_MAX_SIZE``, ``TEXTFRAG_LANGUAGE``).
+``TEXTFRAG_CHARSET``, ``TEXTFRAG_SOURCE_URL``, ``TEXTFRAG_MAX_SIZE``, ``TEXTFRAG_LANGUAGE``;
+``TEXTFRAG_REQUIRE_PIN=1`` makes a reference without md5 a problem; ``TEXTFRAG_WARN_BIDI=0`` silences the
+warning about bidirectional control characters in a quote).
 """
 
 from __future__ import annotations
@@ -32,11 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Quote, SourceCache, TextFragError, parse_reference, quote
-from textfrag.errors import HiddenTextWarning, internal_error_report
+from textfrag.errors import HiddenTextWarning, UnpinnedError, internal_error_report
 from textfrag.excerpt import Excerpt, excerpt_of, failure_summary
+from textfrag.fragment import Reference
 from textfrag.i18n import Labels, translator
 from textfrag.intent import Intent, disagreement, intent_lines
 from textfrag.linespec import number
+from textfrag.pin import is_pinned
 
 __all__ = ["SPEC", "run"]
 
@@ -94,6 +98,7 @@ def _settings() -> dict[str, Any]:
         "max_size": int(env.get("TEXTFRAG_MAX_SIZE") or DEFAULT_MAX_SIZE),
         "language": env.get("TEXTFRAG_LANGUAGE") or None,
         "warn_bidi": env.get("TEXTFRAG_WARN_BIDI", "1") not in ("0", "false", "no"),
+        "require_pin": env.get("TEXTFRAG_REQUIRE_PIN", "0") not in ("", "0", "false", "no"),
     }
 
 
@@ -212,7 +217,7 @@ def directive(data: dict[str, Any]) -> list[dict[str, Any]]:
         intent = Intent.from_options(
             {k: options.get(k) for k in ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines")}
         )
-        q = quote(cache, parse_reference(ref_text), intent=intent)
+        q = quote(cache, _pinned_as_required(ref_text, settings), intent=intent)
         if q.stale is not None and settings["on_stale"] == "error":
             raise q.stale
         if intent is not None and q.stale is None:
@@ -248,6 +253,14 @@ def directive(data: dict[str, Any]) -> list[dict[str, Any]]:
     return _block(ex, options, to_the_end=last.end == len(last.source.text) and not options.get("append"))
 
 
+def _pinned_as_required(ref_text: str, settings: dict[str, Any]) -> Reference:
+    """The parsed reference; with ``TEXTFRAG_REQUIRE_PIN=1``, :class:`UnpinnedError` when it has no md5."""
+    ref = parse_reference(ref_text)
+    if settings["require_pin"] and not is_pinned(ref):
+        raise UnpinnedError(reference=ref_text)
+    return ref
+
+
 def _warn_hidden(ex: Excerpt, ref_text: str, line: int, settings: dict[str, Any]) -> None:
     """A warning on standard error (mystmd shows it; it fails nothing) when the excerpt holds bidirectional
     control characters; ``TEXTFRAG_WARN_BIDI=0`` silences it."""
@@ -264,7 +277,7 @@ def role(data: dict[str, Any]) -> list[dict[str, Any]]:
     _ = translator(settings["language"])
     try:
         cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
-        q: Quote = quote(cache, parse_reference(ref_text))
+        q: Quote = quote(cache, _pinned_as_required(ref_text, settings))
         if q.stale is not None and settings["on_stale"] == "error":
             raise q.stale
         ex = excerpt_of(q, source_url_template=settings["source_url"], translate=_)

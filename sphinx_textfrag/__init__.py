@@ -39,6 +39,7 @@ CONFIG_VALUES: tuple[tuple[str, Any, Literal["env"], tuple[type, ...], str], ...
     ("textfrag_pdi_map", {}, "env", (dict,), "Persistent Document Identifier (pdi://...) -> file under the root"),
     ("textfrag_caption", "path", "env", (str,), "a block without :caption: has 'path' (file and lines) or 'none'"),
     ("textfrag_context_pages", False, "env", (bool,), "each quoted file gets a highlighted page; excerpts link 'in context'"),
+    ("textfrag_require_pin", False, "env", (bool,), "a reference without md5 (unpinned) fails the build, located"),
 )
 
 STATIC = Path(__file__).resolve().parent / "static"

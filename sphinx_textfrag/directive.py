@@ -16,9 +16,10 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.osutil import relative_uri
 
 from textfrag import Quote, Reference, TextFragError, parse_reference, quote
-from textfrag.errors import HiddenTextWarning
+from textfrag.errors import HiddenTextWarning, UnpinnedError
 from textfrag.excerpt import ELISION, Excerpt, diff_text, excerpt_of
 from textfrag.intent import Intent, disagreement, intent_lines
+from textfrag.pin import is_pinned
 from textfrag.present import unique_anchor
 from textfrag.quote import quoted_path
 
@@ -58,6 +59,11 @@ def quote_here(
     except TextFragError as err:
         record_problem(env, docname, lineno, err, error=True)
         return None
+    if not is_pinned(ref):  # counted for the end of the build; a problem where pins are required
+        unpinned = state_of(env).unpinned
+        unpinned[docname] = unpinned.get(docname, 0) + 1
+        if env.config.textfrag_require_pin:
+            record_problem(env, docname, lineno, UnpinnedError(reference=ref.text), error=True)
     try:
         path = quoted_path(cache, ref)
     except TextFragError as err:

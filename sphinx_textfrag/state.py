@@ -58,6 +58,8 @@ class BuildState:
     read: set[str] = field(default_factory=set)
     #: whether a bug in textfrag was reported in this build
     bugs: bool = False
+    #: docname -> how many of its references are unpinned (no md5: not protected against drift)
+    unpinned: dict[str, int] = field(default_factory=dict)
     #: docname -> quoted path -> the 1-based line ranges it quotes (for the context pages)
     ranges: dict[str, dict[str, set[tuple[int, int]]]] = field(default_factory=dict)
 
@@ -173,6 +175,7 @@ def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     state.problems.pop(docname, None)
     state.deps.pop(docname, None)
     state.ranges.pop(docname, None)
+    state.unpinned.pop(docname, None)
 
 
 def on_env_merge_info(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
@@ -180,7 +183,10 @@ def on_env_merge_info(app: Sphinx, env: BuildEnvironment, docnames: set[str], ot
     mine, theirs = state_of(env).problems, state_of(other).problems
     mine_deps, their_deps = state_of(env).deps, state_of(other).deps
     mine_ranges, their_ranges = state_of(env).ranges, state_of(other).ranges
+    mine_unpinned, their_unpinned = state_of(env).unpinned, state_of(other).unpinned
     for docname in docnames:
+        if docname in their_unpinned:
+            mine_unpinned[docname] = their_unpinned[docname]
         if docname in theirs:
             mine[docname] = theirs[docname]
         if docname in their_deps:
@@ -238,6 +244,13 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
                 _emit(docname, problem)
             if problem.error and not {WARNING_TYPE, f"{WARNING_TYPE}.{problem.subtype}"} & suppressed:
                 errors += 1
+    unpinned = sum(state.unpinned.values())
+    if unpinned and not app.config.textfrag_require_pin:  # counted, never listed one by one
+        logger.info(
+            "textfrag: %s not protected against drift (no md5): `textfrag pin --write` pins them"
+            " (textfrag_require_pin = True makes each a problem)",
+            f"{unpinned} reference is" if unpinned == 1 else f"{unpinned} references are",
+        )
     if errors:
         logger.error(
             "%s; the build fails (textfrag_on_stale = 'warning' makes stale references warnings)",
@@ -255,4 +268,4 @@ def setup_state(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", guarded(on_env_purge_doc))
     app.connect("env-merge-info", guarded(on_env_merge_info))
     app.connect("build-finished", guarded(on_build_finished))
-    return {"env_version": 3}  # 2: one BuildState object; 3: with the quoted ranges
+    return {"env_version": 4}  # 2: one BuildState object; 3: with the quoted ranges; 4: the unpinned counts

@@ -28,9 +28,10 @@ if TYPE_CHECKING:
 
 from . import __version__
 from ._parser import parse_reference
-from .errors import StaleError, TextFragError, internal_error_report, spell, spell_lines
+from .errors import StaleError, TextFragError, UnpinnedError, internal_error_report, spell, spell_lines
 from .fragment import Reference
 from .linespec import number, parse_line_range
+from .pin import is_pinned
 from .quote import hidden_note, make_reference, prefetch_history, problem_of, quote
 from .report import FORMATS, Finding, github_commands, json_results, sarif_log
 from .resolve import Selection, occurrences, select, select_lines, whole
@@ -129,7 +130,7 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
         from .config import read_config  # (only a run that reads a configuration pays for it)
 
         config = read_config(Path(args.config))
-    elif args.root is None and args.command in ("check", "update", "migrate"):
+    elif args.root is None and args.command in ("check", "update", "pin", "migrate"):
         from .config import discover
 
         config = discover([Path(p) for p in args.paths])
@@ -237,6 +238,7 @@ def build_parser(parser_class: type[_Parser] | None = None) -> argparse.Argument
         action="store_true",
         help="do not warn of bidirectional control characters in quoted text (Trojan Source, CVE-2021-42574)",
     )
+    _require_pin(check)
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
 
     update = sub.add_parser(
@@ -260,7 +262,31 @@ def build_parser(parser_class: type[_Parser] | None = None) -> argparse.Argument
         help="also re-pin changed references (after review) to the text their range or intent selects now; "
         "FILE:LINE arguments limit it to the references at those lines",
     )
+    _require_pin(update)
     update.add_argument(
+        "paths", nargs="*", default=["."], metavar="PATH", help="files or folders, or FILE:LINE of a reference (default: .)"
+    )
+
+    pin = sub.add_parser(
+        "pin",
+        help="pin every unpinned reference in place (add length and md5)",
+        description=(
+            "Give every reference without an md5 its integrity checks, in place: an RFC 5147 reference keeps its "
+            "range exactly as written and gains length and md5 (a length it has is verified first); a GitHub, w3m, "
+            "draft-wilde line()/char() or PDI reference becomes the RFC 5147 reference for the same text; a text "
+            "search (match(), :words:, :~:text=) is listed and left, unless --convert. Without --write, print the "
+            "diff (a patch git apply takes) and change nothing; with it, files are replaced as update replaces them."
+        ),
+    )
+    _common(pin)
+    _output(pin)
+    pin.add_argument("--write", action="store_true", help="rewrite the files (atomically); default: show a diff")
+    pin.add_argument(
+        "--convert",
+        action="store_true",
+        help="also turn text searches (match(), :words:, :~:text=) into the pinned RFC 5147 reference for the text they find now",
+    )
+    pin.add_argument(
         "paths", nargs="*", default=["."], metavar="PATH", help="files or folders, or FILE:LINE of a reference (default: .)"
     )
 
@@ -695,6 +721,21 @@ def _report(problems: list[tuple[Found, TextFragError]], err: TextIO, style: Sty
     return stale
 
 
+def _require_pin(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--require-pin",
+        action="store_true",
+        help="a reference without md5 (unpinned: not protected against drift) is a problem: exit 1, rule textfrag/unpinned",
+    )
+
+
+def _unpinned_note(count: int) -> str:
+    """The summary's word on unpinned references (counted always, never listed one by one)."""
+    if not count:
+        return ""
+    return f"; {count} unpinned (not protected against drift: `textfrag pin --write` pins them)"
+
+
 def _finish(
     args: argparse.Namespace,
     findings: list[Finding],
@@ -726,8 +767,8 @@ def _finish(
     return stale
 
 
-def _finding(f: Found, error: TextFragError | None) -> Finding:
-    return Finding(f.file, f.line, f.column, f.text or None, error)
+def _finding(f: Found, error: TextFragError | None, pinned: bool | None = None) -> Finding:
+    return Finding(f.file, f.line, f.column, f.text or None, error, pinned=pinned)
 
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -741,7 +782,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     total, searched = len(scan.entries), 0
     stale_at = prefetch_history(cache, [ref for _, ref in scan.entries])
     texts: dict[str, str | None] = {}
-    warned = 0
+    warned = unpinned = 0
     for i, (f, ref) in enumerate(scan.entries, 1):
         hidden = None
         try:
@@ -751,15 +792,20 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 hidden = hidden_note(scan.cache_for(cache, f), ref)
         except TextFragError as failure:
             problem = failure
-        findings.append(Finding(f.file, f.line, f.column, f.text or None, problem, (hidden,) if hidden else ()))
+        pinned = is_pinned(ref)
+        unpinned += not pinned
+        if problem is None and not pinned and args.require_pin:
+            problem = UnpinnedError(reference=ref.text)
+        findings.append(Finding(f.file, f.line, f.column, f.text or None, problem, (hidden,) if hidden else (), pinned))
         warned += hidden is not None
         if problem is not None:
             problems.append((f, problem))
             searched += isinstance(problem, StaleError) and problem.drift is not None
         progress.show(_checked(i, total, searched))
     stale = sum(isinstance(e, StaleError) for _, e in problems)
-    bad = len(problems) - stale
+    bad = sum(e.exit_code != STALE for _, e in problems)
     summary = f"textfrag check: {scan.summary()}: " + (f"{stale} stale, {bad} bad" if problems else "all current")
+    summary += _unpinned_note(unpinned)
     if warned:
         summary += f"; {_plural(warned, 'warning')} (hidden text)"
     _finish(args, findings, problems, summary, out, err)
@@ -903,9 +949,13 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     moved = len(rewritten) - accepted - repinned
     if written:
         problems.extend(_stale_after_writing(args, scan, written, rewritten))
+    pins = {(f.file, f.start): is_pinned(ref) for f, ref in scan.entries}
+    if args.require_pin:  # (a reference rewritten here keeps its checks: pinned if it was)
+        problems.extend((f, UnpinnedError(reference=ref.text)) for f, ref in scan.entries if not pins[(f.file, f.start)])
     left = sum(isinstance(e, StaleError) for _, e in problems)
-    bad = len(problems) - left
-    remaining = left + (0 if args.write else len(rewritten))
+    unpinned = sum(not p for p in pins.values())
+    bad = sum(e.exit_code != STALE for _, e in problems)
+    remaining = left + (0 if args.write else len(rewritten)) + (unpinned if args.require_pin else 0)
     files = len(written) if args.write else len([d for d in docs.values() if d.edits])
     what = _plural(moved, "moved reference")
     what += f", {repinned} whose line endings, BOM or charset changed" if repinned else ""
@@ -915,17 +965,88 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         head = f"{what} would be rewritten in {_plural(files, 'file')} (run with --write)"
     summary = f"textfrag update: {scan.summary()}: {head}; {left} stale left as they are, {bad} bad"
+    summary += _unpinned_note(unpinned)
     failed = {(f.file, f.start): e for f, e in problems}
     findings = [_finding(f, failed.get((f.file, f.start))) for f, _ in problems if not f.text]
     for f, _ref in scan.entries:
         error = failed.get((f.file, f.start))
         if error is None and (not args.write or (f.file, f.start) not in rewritten):
             error = moved_to.get((f.file, f.start))  # still stale until written
-        findings.append(_finding(f, error))
+        findings.append(_finding(f, error, pins[(f.file, f.start)]))
     _finish(args, findings, problems, summary, out, err)
     if bad:
         return BAD
     return STALE if remaining else OK
+
+
+def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Pin every unpinned reference in place (textfrag.pin); list those left, and why; change nothing else."""
+    from .pin import pinned_form
+    from .rewrite import DocText, apply_edits, read_doc, unified_diff, write_atomic, write_places
+
+    cache = _cache(args)
+    targets = _targets(args)
+    scan = _scan(args)
+    problems = scan.problems
+    findings = [_finding(f, e) for f, e in problems]
+    places = write_places(args.root, args.paths)
+    docs: dict[str, DocText] = {}
+    left: list[tuple[Found, str]] = []
+    pinning: dict[tuple[str, int], Found] = {}
+    for f, ref in scan.entries:
+        if is_pinned(ref) or (targets is not None and (f.file, f.line) not in targets):
+            findings.append(_finding(f, None, is_pinned(ref)))
+            continue
+        try:
+            outcome = pinned_form(scan.cache_for(cache, f), ref, convert=args.convert)
+            if outcome.text is None:
+                left.append((f, outcome.reason or "left as it is"))
+                findings.append(_finding(f, None, False))
+                continue
+            if f.file not in docs:
+                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size, within=places)
+            doc = docs[f.file]
+            if doc.text[f.start : f.end] != f.text:  # the scanner and the reader must agree, or nothing is written
+                raise TextFragError(f"{f.file} changed while textfrag was reading it; it is left as it is")
+        except TextFragError as failure:  # bad, or stale (a wrong length): reported, nothing written for it
+            problems.append((f, failure))
+            findings.append(_finding(f, failure, False))
+            continue
+        doc.edits.append((f.start, f.end, outcome.text))
+        pinning[(f.file, f.start)] = f
+        findings.append(_finding(f, None, bool(args.write)))
+    written = 0
+    for shown, doc in docs.items():
+        if not doc.edits:
+            continue
+        try:
+            new_text = apply_edits(doc)
+            if args.write:
+                write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
+                written += 1
+            elif args.format not in ("json", "sarif"):
+                _write_diff(out, unified_diff(doc, new_text, shown))
+        except TextFragError as failure:
+            problems.append((Found(shown, 0, "", 0, 0, "file"), failure))
+            for key in [k for k in pinning if k[0] == shown]:
+                del pinning[key]
+    if args.format not in ("json", "sarif") and not args.quiet:
+        style = _terminal(args, err)[1]
+        for f, why in sorted(left, key=lambda item: (item[0].file, item[0].line)):
+            print(f"{style.paint(spell(f'{f.file}:{f.line}'), 'bold')}: {spell(f.text)}: left as it is: {why}", file=err)
+    files = len({k[0] for k in pinning})
+    stale = sum(isinstance(e, StaleError) for _, e in problems)
+    bad = sum(e.exit_code != STALE for _, e in problems)
+    done = (
+        f"pinned {_plural(len(pinning), 'reference')} in {_plural(written, 'file')}"
+        if args.write
+        else f"{_plural(len(pinning), 'reference')} would be pinned in {_plural(files, 'file')} (run with --write)"
+    )
+    summary = f"textfrag pin: {scan.summary()}: {done}; {len(left)} left as they are, {stale} stale, {bad} bad"
+    _finish(args, findings, problems, summary, out, err)
+    if bad:
+        return BAD
+    return STALE if stale else OK
 
 
 def _plural(n: int, word: str, words: str | None = None) -> str:
@@ -1082,7 +1203,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return BAD if problems else OK
 
 
-COMMANDS = {"show": _show, "make": _make, "check": _check, "update": _update, "migrate": _migrate}
+COMMANDS = {"show": _show, "make": _make, "check": _check, "update": _update, "pin": _pin, "migrate": _migrate}
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:

@@ -26,6 +26,7 @@ __all__ = [
     "StaleError",
     "UnverifiableError",
     "HiddenTextWarning",
+    "UnpinnedError",
 ]
 
 
@@ -243,3 +244,18 @@ class HiddenTextWarning(TextFragError):
 
     kind = "bidi"
     exit_code = 0
+
+
+class UnpinnedError(TextFragError):
+    """A reference without ``md5`` where pins are required (``--require-pin``): it cannot go stale, so
+    a change of the quoted file would go unnoticed. Exit code 1, as a stale one."""
+
+    kind = "unpinned"
+    exit_code = 1
+
+    def __init__(self, *, reference: str | None = None) -> None:
+        super().__init__(
+            "unpinned: the reference has no md5, so a change of the quoted file would go unnoticed; "
+            "`textfrag pin --write` pins it",
+            reference=reference,
+        )

@@ -10,14 +10,14 @@ from typing import Literal, NamedTuple
 from urllib.parse import quote
 
 from ._version import __version__
-from .errors import StaleError, TextFragError, spell, spell_lines
+from .errors import StaleError, TextFragError, UnpinnedError, spell, spell_lines
 
 __all__ = ["FORMATS", "Finding", "github_commands", "json_results", "sarif_log", "SCHEMA_VERSION"]
 
 FORMATS = ("text", "github", "json", "sarif")
 SCHEMA_VERSION = 1
 
-Status = Literal["current", "stale", "bad"]
+Status = Literal["current", "stale", "bad", "unpinned"]
 
 
 class Finding(NamedTuple):
@@ -30,12 +30,17 @@ class Finding(NamedTuple):
     error: TextFragError | None = None
     #: warnings that do not fail (kind ``bidi``: the quote holds bidirectional control characters)
     warnings: tuple[str, ...] = ()
+    #: the reference carries an md5 (textfrag.pin); None for a document that could not be read
+    pinned: bool | None = None
 
     @property
     def status(self) -> Status:
-        """``current``, ``stale`` (an integrity check failed) or ``bad`` (cannot be quoted)."""
+        """``current``, ``stale`` (an integrity check failed), ``bad`` (cannot be quoted) or ``unpinned``
+        (no md5, where pins are required)."""
         if self.error is None:
             return "current"
+        if isinstance(self.error, UnpinnedError):
+            return "unpinned"
         return "stale" if isinstance(self.error, StaleError) else "bad"
 
     @property
@@ -99,11 +104,12 @@ def json_results(findings: Iterable[Finding], *, command: str, summary: str) -> 
             "drift": f.drift,
             "new_reference": f.new_reference,
             "message": f.message,
+            "pinned": f.pinned,
             **({"warnings": list(f.warnings)} if f.warnings else {}),
         }
         for f in findings
     ]
-    counts = {status: sum(r["status"] == status for r in results) for status in ("current", "stale", "bad")}
+    counts = {status: sum(r["status"] == status for r in results) for status in ("current", "stale", "bad", "unpinned")}
     document = {"version": SCHEMA_VERSION, "command": command, "summary": summary, "counts": counts, "results": results}
     import json  # only --format json and sarif pay for it
 
@@ -131,6 +137,11 @@ RULES: dict[str, tuple[str, str, str]] = {
     "decode": ("UndecodableFile", "The quoted file does not decode in its charset.", "Set the charset the file is written in."),
     "source": ("UnusableFile", "The quoted file cannot be used as text.", "Set a charset the file is written in."),
     "unverifiable": ("UnverifiableCheck", "An integrity check cannot be verified.", "Use a charset the text can be encoded in."),
+    "unpinned": (
+        "UnpinnedReference",
+        "The reference has no md5: a change of the quoted file goes unnoticed (pins are required here).",
+        "Run `textfrag pin --write` to add length and md5 in place.",
+    ),
     "bidi": (
         "HiddenText",
         "The quoted text holds bidirectional control characters: it may read differently from what it is "
