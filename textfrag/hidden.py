@@ -24,7 +24,7 @@ def bidi_note(text: str, first_line: int = 1) -> str | None:
     """What to say of ``text`` (an excerpt whose first line is the file's ``first_line``, 1-based) when it
     holds bidirectional control characters; None when it holds none.
 
-    >>> print(bidi_note("ok\\nx = 1 \\u202e# y\\n", 10)[:83])
+    >>> print(bidi_note("ok\\nx = 1 \\u202e# y\\n", 10)[:82])
     the excerpt holds a bidirectional control character (U+202E RIGHT-TO-LEFT OVERRIDE
     """
     found = list(BIDI.finditer(text))

@@ -245,3 +245,17 @@ def test_the_pin_hook_pins_and_fails_as_a_formatter_does(tmp_path: Path) -> None
     commit_all(sample, "pinned")
     again = _pre_commit(sample, tmp_path / "home", "textfrag-pin", repo)
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_a_pdi_reference_becomes_the_pinned_rfc_5147_reference_of_its_file(root: Path) -> None:
+    speech = b"Remarks by the President\nat the\r\ndedication of the memorial\n"
+    (root / "src" / "speech.txt").write_bytes(speech)
+    doc = root / "docs" / "a.md"
+    doc.write_text("![](txtfrag:pdi://oma.eop.gov.us/1997/09/01/1.text.1#char=37,51)\n")
+    pdi = "--pdi=pdi://oma.eop.gov.us/1997/09/01/1.text.1=src/speech.txt"
+    code, _, err = call("pin", "--root", str(root), pdi, "--write", str(doc))
+    assert code == 0, err
+    text = speech.decode()
+    pinned = f"src/speech.txt#char=35,49;length={len(text) - 1};md5={hashlib.md5(speech).hexdigest()}"
+    assert doc.read_text() == f"![](txtfrag:{pinned})\n"
+    assert call("show", "--root", str(root), pinned)[1] == "ication of the"

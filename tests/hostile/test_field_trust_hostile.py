@@ -221,3 +221,19 @@ def test_textfrag_myst_given_deeply_nested_json_says_so(tmp_path: Path) -> None:
         r = subprocess.run([plugin, *args], input=deep, capture_output=True, text=True, timeout=60)
         assert r.returncode == 2 and "nested too deeply" in r.stderr, r.stderr[-500:]
         no_traceback(Run(r.returncode, r.stdout, r.stderr))
+
+
+def test_a_percent_encoded_path_works_in_the_builds(tmp_path: Path) -> None:
+    root = new_project(tmp_path / "p", "my file.txt", APP)
+    (root / "docs" / "index.md").write_text("# T\n\n![](txtfrag:src/my%20file.txt#line=0,1)\n")
+    (root / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - textfrag\n")
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build"], cwd=root, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "line 1" in (root / "site" / "index.html").read_text()
+    (root / "docs" / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
+    (root / "docs" / "index.rst").write_text("T\n=\n\n.. txtfrag:: src/my%20file.txt#line=0,1\n")
+    s = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", str(root / "docs"), str(tmp_path / "out")], capture_output=True, text=True
+    )
+    assert s.returncode == 0, s.stderr
+    assert "line 1" in (tmp_path / "out" / "index.html").read_text()
