@@ -26,7 +26,9 @@ ENV = {**os.environ, "NO_COLOR": "1", "GITHUB_ACTIONS": ""}
 
 
 def run(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "textfrag", *argv], cwd=root, capture_output=True, text=True, timeout=120, env=ENV)
+    return subprocess.run(
+        [sys.executable, "-m", "textfrag", *argv], cwd=root, capture_output=True, text=True, timeout=120, env=ENV
+    )
 
 
 def call(*argv: str) -> tuple[int, str, str]:
