@@ -853,8 +853,8 @@ def _targets(args: argparse.Namespace) -> set[tuple[str, int]] | None:
 def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Rewrite the references whose quoted text only moved (and, with --accept, re-pin the changed ones);
     list the others; change nothing else."""
-    from .drift import Drift
-    from .options import intent_of, options_of, shifted
+    from .options import options_of
+    from .repair import repair
     from .rewrite import DocText, apply_edits, read_doc, unified_diff, write_atomic, write_places
 
     cache = _cache(args)
@@ -883,30 +883,17 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         doc = docs.get(f.file)
         options = options_of(doc.text, f) if doc is not None and doc.text[f.start : f.end] == f.text else []
         try:
-            q = quote(scan.cache_for(cache, f), ref, intent=intent_of(options))
-        except StaleError as renamed:  # a missing file that git shows renamed
-            if not isinstance(renamed.outcome, Drift):
-                problems.append((f, renamed))
-                continue
-            drift: Drift | None = renamed.outcome
-            stale: StaleError = renamed
+            fix = repair(scan.cache_for(cache, f), ref, options, accept=args.accept and targeted)
         except TextFragError as failure:
             problems.append((f, failure))
             continue
-        else:
-            if q.stale is None:
-                continue
-            drift, stale = q.drift, q.stale
-        searched += drift is not None
-        accepting = args.accept and targeted and drift is not None and drift.kind == "changed"
-        new = drift.new_reference(ref, accept=accepting) if drift is not None and targeted else None
-        if new is None or drift is None:
-            problems.append((f, stale))
+        if fix is None:
             continue
-        follow = shifted(options, dict(drift.line_map), drift.old_first, drift.new_first)
-        if isinstance(follow, str):
-            problems.append((f, StaleError(f"{stale.message}; it is not rewritten: {follow}", reference=ref.text)))
+        searched += fix.drift is not None
+        if fix.new is None or fix.drift is None or not targeted:
+            problems.append((f, fix.stale))
             continue
+        drift, stale, new, follow, accepting = fix.drift, fix.stale, fix.new, fix.follow, fix.accepted
         if f.file not in docs:
             try:
                 docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size, within=places)

@@ -18,7 +18,15 @@ from typing import Any
 
 from .errors import TextFragError
 
-__all__ = ["BuildConfig", "SphinxProject", "read_config", "discover", "snippet_settings", "sphinx_project_of"]
+__all__ = [
+    "BuildConfig",
+    "SphinxProject",
+    "read_config",
+    "discover",
+    "nearest_config",
+    "snippet_settings",
+    "sphinx_project_of",
+]
 
 
 @dataclass(frozen=True)
@@ -32,6 +40,10 @@ class BuildConfig:
     pdi_map: dict[str, str] = field(default_factory=dict)
     #: Sphinx's highlight_language (what literalinclude highlights in without :language:), when set
     highlight_language: str | None = None
+    #: what a stale reference is to the build: "error" (it fails) or "warning"
+    on_stale: str = "error"
+    #: whether a reference without md5 fails the build (textfrag.pin)
+    require_pin: bool = False
 
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
@@ -89,6 +101,8 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         values.get("textfrag_max_size"),
         dict(values.get("textfrag_pdi_map", {})),
         values.get("highlight_language"),
+        str(values.get("textfrag_on_stale", "error")),
+        bool(values.get("textfrag_require_pin", False)),
     )
 
 
@@ -120,7 +134,15 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
             if isinstance(entry, dict) and isinstance(entry.get("textfrag"), dict):
                 options = entry["textfrag"]
     root = path.parent / str(options.get("root") or ".")  # as the plugin does: from the folder of mkdocs.yml
-    return BuildConfig(path, root, options.get("charset"), options.get("max_size"), dict(options.get("pdi_map") or {}))
+    return BuildConfig(
+        path,
+        root,
+        options.get("charset"),
+        options.get("max_size"),
+        dict(options.get("pdi_map") or {}),
+        on_stale=str(options.get("on_stale") or "error"),
+        require_pin=bool(options.get("require_pin")),
+    )
 
 
 def _zensical(path: Path, text: str) -> BuildConfig:
@@ -144,7 +166,15 @@ def _zensical(path: Path, text: str) -> BuildConfig:
 
     options = table(table(table(data, "project"), "markdown_extensions"), "textfrag")
     root = path.parent / str(options.get("root") or ".")
-    return BuildConfig(path, root, options.get("charset"), options.get("max_size"), dict(options.get("pdi_map") or {}))
+    return BuildConfig(
+        path,
+        root,
+        options.get("charset"),
+        options.get("max_size"),
+        dict(options.get("pdi_map") or {}),
+        on_stale=str(options.get("on_stale") or "error"),
+        require_pin=bool(options.get("require_pin")),
+    )
 
 
 def snippet_settings(path: Path) -> dict[str, Any]:
@@ -172,6 +202,26 @@ def snippet_settings(path: Path) -> dict[str, Any]:
         if name in ("markdown_include.include", "mdx_include") and isinstance(options, dict):
             found.update({f"include_{k}": v for k, v in options.items()})
     return found
+
+
+def nearest_config(document: Path, top: Path | None = None) -> BuildConfig | None:
+    """The configuration of the build ``document`` belongs to, for a long-lived caller that has no current
+    folder to start from (the language server): the ``mkdocs.yml``, ``zensical.toml`` or ``conf.py`` naming
+    textfrag nearest above the document, looked for up to ``top`` (a workspace folder) or the file
+    system's root. An unreadable one is passed over."""
+    folder = document.resolve().parent
+    stop = top.resolve() if top is not None else None
+    while True:
+        for name in ("mkdocs.yml", "mkdocs.yaml", "zensical.toml", "conf.py"):
+            path = folder / name
+            try:
+                if path.is_file() and "textfrag" in path.read_text(encoding="utf-8", errors="replace"):
+                    return read_config(path)
+            except (OSError, TextFragError):
+                continue
+        if folder == stop or folder.parent == folder:
+            return None
+        folder = folder.parent
 
 
 def discover(places: list[Path]) -> BuildConfig | None:

@@ -575,6 +575,19 @@ class SourceCache:
             raise entry.with_reference(reference)
         return entry
 
+    def forget(self, path: str) -> None:
+        """Drop what is known of ``path`` (its source, digest or failure), here and in the caches beside
+        this one, and the git history: a long-lived user (the language server) calls it when the file
+        changed on disk, so the next read sees it as it is now."""
+        path = posixpath.normpath(path)
+        with self._lock:
+            self._entries.pop(path, None)
+            self._digests.pop(path, None)
+            siblings = list(self._siblings.values())
+            self.history = None
+        for sibling in siblings:
+            sibling.forget(path)
+
     def __reduce__(self) -> tuple[Any, ...]:
         # a cache does not outlive its build: it pickles (with an engine's state) as an empty one
         return (_empty_cache, (str(self.root), self.charset, self.max_size, self.pdi_map))
