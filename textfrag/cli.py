@@ -267,6 +267,16 @@ def build_parser(parser_class: type[_Parser] | None = None) -> argparse.Argument
         "paths", nargs="*", default=["."], metavar="PATH", help="files or folders, or FILE:LINE of a reference (default: .)"
     )
 
+    sub.add_parser(
+        "lsp",
+        help="a Language Server Protocol server on standard input and output (pip install 'textfrag[lsp]')",
+        description=(
+            "Serve reStructuredText, Markdown and MyST documents to an editor: diagnostics, hover, go to definition, "
+            "code actions (update, accept, pin), completion, and the documents that quote a file's lines. What it "
+            "says is what check, update, pin and show say."
+        ),
+    )
+
     pin = sub.add_parser(
         "pin",
         help="pin every unpinned reference in place (add length and md5)",
@@ -679,26 +689,14 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
 
 
 def _with_options(text: str, found: list[Found], result: _Scan) -> list[Found]:
-    """The references of a document with those its directives' options hold (``:diff: REF``, the older
-    side of a diff, is verified and repaired as any reference is); each directive's ``:encoding:`` noted."""
-    from .options import options_of
+    """The references of a document with those its directives' options hold (textfrag.options); each
+    directive's ``:encoding:`` noted."""
+    from .options import with_option_references
 
-    out: list[Found] = []
-    for f in found:
-        out.append(f)
-        if f.kind != "directive":
-            continue
-        options = options_of(text, f)
-        charset = next((o.value for o in options if o.name == "encoding" and o.value), None)
-        for o in options:
-            if o.name == "diff" and o.value:
-                line = text.count("\n", 0, o.start) + text.count("\r", 0, o.start) - text.count("\r\n", 0, o.start) + 1
-                column = o.start - max(text.rfind("\n", 0, o.start), text.rfind("\r", 0, o.start))
-                out.append(Found(f.file, line, o.value, o.start, o.end, "directive", column=column))
-            if charset is not None:
-                result.charsets[(f.file, out[-1].start)] = charset
-        if charset is not None:
-            result.charsets[(f.file, f.start)] = charset
+    out, charsets = with_option_references(text, found)
+    file = found[0].file if found else ""
+    for start, charset in charsets.items():
+        result.charsets[(file, start)] = charset
     return out
 
 
@@ -1202,6 +1200,12 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else BAD
+    if args.command == "lsp":  # the protocol owns standard input and output: no settling, no progress line
+        try:
+            return _lsp(err)
+        except TextFragError as e:
+            print(e.describe(WHERE_ARGV), file=err)
+            return e.exit_code
     previous = _on_sigterm_raise()
     progress, _ = _terminal(args, err)
     try:
@@ -1228,6 +1232,24 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _lsp(err: TextIO) -> int:
+    """``textfrag lsp``: the server an installed extra provides (entry point group ``textfrag.commands``,
+    so that the core imports no adapter)."""
+    from importlib.metadata import entry_points
+
+    needs = "the language server needs pygls and lsprotocol: pip install 'textfrag[lsp]'"
+    found = [e for e in entry_points(group="textfrag.commands") if e.name == "lsp"]
+    if not found:
+        raise TextFragError(needs)
+    try:
+        run = found[0].load()
+        return int(run([]))
+    except ImportError as missing:
+        if (missing.name or "").split(".")[0] in ("pygls", "lsprotocol"):
+            raise TextFragError(f"{needs} ({missing.name} is not installed)") from None
+        raise
 
 
 def _terminal(args: argparse.Namespace, err: TextIO) -> tuple[Progress, Style]:

@@ -135,3 +135,27 @@ def _spans(numbers: list[int]) -> str:
         out.append(str(numbers[i]) if i == j else f"{numbers[i]}-{numbers[j]}")
         i = j + 1
     return ",".join(out)
+
+
+def with_option_references(text: str, found: list[Found]) -> tuple[list[Found], dict[int, str]]:
+    """The references of a document with those its directives' options hold (``:diff: REF``, the older
+    side of a diff, is verified and repaired as any reference is), and the charset each directive's
+    ``:encoding:`` reads its files in, by the offset of the reference it applies to."""
+    out: list[Found] = []
+    charsets: dict[int, str] = {}
+    for f in found:
+        out.append(f)
+        if f.kind != "directive":
+            continue
+        options = options_of(text, f)
+        charset = next((o.value for o in options if o.name == "encoding" and o.value), None)
+        for o in options:
+            if o.name == "diff" and o.value:
+                line = text.count("\n", 0, o.start) + text.count("\r", 0, o.start) - text.count("\r\n", 0, o.start) + 1
+                column = o.start - max(text.rfind("\n", 0, o.start), text.rfind("\r", 0, o.start))
+                out.append(Found(f.file, line, o.value, o.start, o.end, "directive", column=column))
+            if charset is not None:
+                charsets[out[-1].start] = charset
+        if charset is not None:
+            charsets[f.start] = charset
+    return out, charsets

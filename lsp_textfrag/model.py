@@ -1,0 +1,197 @@
+"""What the language server knows, without the protocol: projects (a build's settings and its source
+cache, kept while the server runs) and the findings of a document's text.
+
+Everything here is the core's: references are found by ``textfrag.scan`` as ``check`` finds them,
+verified by ``textfrag.quote.problem_of`` as ``check`` verifies them (drift explained from git history),
+pinned by ``textfrag.pin`` and repaired by ``textfrag.repair`` as ``pin`` and ``update`` do. What this
+module adds is memory: a quoted file is read and hashed once and kept while its size and mtime are
+unchanged, and a reference's verdict is kept while its file is, so that after an edit only the references
+whose text changed are verified again.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from textfrag import SourceCache, TextFragError, parse_reference
+from textfrag.config import BuildConfig
+from textfrag.errors import StaleError, UnpinnedError
+from textfrag.fragment import Reference
+from textfrag.options import Option, intent_of, options_of, with_option_references
+from textfrag.pin import is_pinned
+from textfrag.quote import hidden_note, problem_of, quoted_path
+from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, scan_text
+from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
+
+__all__ = ["Finding", "Lines", "Project", "suffix_for"]
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def suffix_for(path: str, language_id: str | None) -> str:
+    """The suffix a document is read by: its own when textfrag knows it, else from the editor's language
+    (``restructuredtext`` -> ``.rst``, ``markdown``/``myst`` -> ``.md``)."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix in RST_SUFFIXES or suffix in MD_SUFFIXES:
+        return suffix
+    return ".rst" if (language_id or "").lower() in ("restructuredtext", "rst") else ".md"
+
+
+@dataclass
+class Finding:
+    """One reference of a document and what ``check`` says of it."""
+
+    found: Found
+    ref: Reference | None  # None: it does not parse (``problem`` says why)
+    problem: TextFragError | None
+    pinned: bool
+    #: the warning about bidirectional control characters in the quote (textfrag.hidden)
+    hidden: str | None
+    #: the charset its directive's ``:encoding:`` reads the file in
+    charset: str | None
+    options: list[Option]
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
+class Project:
+    """One build: its root and settings (from its conf.py, mkdocs.yml or zensical.toml, as ``check``
+    finds them) and a source cache that lives as long as the server."""
+
+    def __init__(self, root: Path, config: BuildConfig | None) -> None:
+        self.root = root
+        self.config = config
+        self.on_stale = config.on_stale if config is not None else "error"
+        self.require_pin = config.require_pin if config is not None else False
+        self.cache = SourceCache(
+            root,
+            charset=(config.charset if config is not None and config.charset else DEFAULT_CHARSET),
+            max_size=(config.max_size if config is not None and config.max_size else DEFAULT_MAX_SIZE),
+            pdi_map=dict(config.pdi_map) if config is not None else {},
+        )
+        self._lock = threading.RLock()
+        self._stamps: dict[str, tuple[int, int] | None] = {}
+        #: (reference, charset, intent) -> (problem, hidden-text warning), while the quoted file is unchanged
+        self._memo: dict[tuple[str, str | None, str], tuple[TextFragError | None, str | None]] = {}
+        self._memo_of: dict[str, set[tuple[str, str | None, str]]] = {}
+        #: how many references were verified (not looked up): what the speed tests count
+        self.verified = 0
+
+    def cache_for(self, charset: str | None) -> SourceCache:
+        return self.cache if charset is None else self.cache.with_charset(charset)
+
+    def forget(self, rel: str) -> None:
+        """Drop what is known of a quoted file (it changed on disk) and the verdicts that relied on it."""
+        with self._lock:
+            self.cache.forget(rel)
+            for key in self._memo_of.pop(rel, set()):
+                self._memo.pop(key, None)
+            self._stamps.pop(rel, None)
+
+    def _fresh(self, rel: str) -> None:
+        """Forget ``rel`` when its size or mtime changed since it was read."""
+        stamp = _stamp(self.root / rel)
+        with self._lock:
+            if rel in self._stamps and self._stamps[rel] != stamp:
+                self.forget(rel)
+            self._stamps[rel] = stamp
+
+    def quoted(self, ref: Reference) -> str | None:
+        """The path under the root that ``ref`` quotes (None: it names none)."""
+        try:
+            return quoted_path(self.cache, ref)
+        except TextFragError:
+            return None
+
+    def analyse(self, text: str, name: str, suffix: str) -> list[Finding]:
+        """Every reference of a document's text and what ``check`` says of it (``--require-pin`` when the
+        build requires pins)."""
+        found, charsets = with_option_references(text, scan_text(text, name, suffix))
+        out: list[Finding] = []
+        looked: set[str] = set()
+        for f in found:
+            charset = charsets.get(f.start)
+            options = options_of(text, f) if f.kind in ("directive", "image") and text[f.start : f.end] == f.text else []
+            try:
+                ref = parse_reference(f.text)
+            except TextFragError as bad:
+                out.append(Finding(f, None, bad, False, None, charset, options))
+                continue
+            rel = self.quoted(ref)
+            if rel is not None and rel not in looked:
+                looked.add(rel)
+                self._fresh(rel)
+            intent = intent_of(options)
+            key = (ref.text, charset, repr(intent))
+            with self._lock:
+                memo = self._memo.get(key)
+            if memo is None:
+                cache = self.cache_for(charset)
+                try:
+                    problem = problem_of(cache, ref, intent)
+                    hidden = hidden_note(cache, ref) if problem is None or isinstance(problem, StaleError) else None
+                except TextFragError as failure:
+                    problem, hidden = failure, None
+                memo = (problem, hidden)
+                self.verified += 1
+                with self._lock:
+                    self._memo[key] = memo
+                    self._memo_of.setdefault(rel or "", set()).add(key)
+            problem, hidden = memo
+            pinned = is_pinned(ref)
+            if problem is None and not pinned and self.require_pin:
+                problem = UnpinnedError(reference=ref.text)
+            out.append(Finding(f, ref, problem, pinned, hidden, charset, options))
+        return out
+
+
+class Lines:
+    """Offsets in a text <-> protocol positions (a line, and a column in the negotiated code units:
+    UTF-16 unless the client chose UTF-8 or UTF-32). LF, CR LF and CR end a line, as the protocol says."""
+
+    def __init__(self, text: str, encoding: str = "utf-16") -> None:
+        self.text = text
+        self.encoding = encoding
+        starts = [0]
+        starts.extend(m.end() for m in _BREAK.finditer(text))
+        self.starts = starts
+
+    def _units(self, segment: str) -> int:
+        if segment.isascii() or self.encoding == "utf-32":
+            return len(segment)
+        if self.encoding == "utf-8":
+            return len(segment.encode("utf-8", "surrogatepass"))
+        return len(segment) + sum(1 for c in segment if ord(c) > 0xFFFF)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """(line, column) of ``offset``, both 0-based, the column in code units."""
+        from bisect import bisect_right
+
+        line = bisect_right(self.starts, offset) - 1
+        return line, self._units(self.text[self.starts[line] : offset])
+
+    def offset(self, line: int, column: int) -> int:
+        """The offset of a protocol position (past the end: the end)."""
+        if line >= len(self.starts):
+            return len(self.text)
+        start = self.starts[max(0, line)]
+        end = self.starts[line + 1] if line + 1 < len(self.starts) else len(self.text)
+        segment = self.text[start:end]
+        if segment.isascii() or self.encoding == "utf-32":
+            return min(start + column, end)
+        units = 0
+        for k, c in enumerate(segment):
+            if units >= column:
+                return start + k
+            units += len(c.encode("utf-8", "surrogatepass")) if self.encoding == "utf-8" else (2 if ord(c) > 0xFFFF else 1)
+        return end

@@ -1,0 +1,666 @@
+"""The protocol side of ``textfrag lsp`` (pygls and lsprotocol): documents in, protocol values out.
+
+Diagnostics, hover, definition, code actions (update, accept, pin, ``source.fixAll``), completion of
+paths and pinned references, references and code lenses from a quoted file to the documents that quote
+it, and a refresh when a quoted file changes on disk. What each says is the core's (lsp_textfrag.model).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
+
+from textfrag import TextFragError, __version__
+from textfrag.config import nearest_config
+from textfrag.errors import StaleError, UnpinnedError, internal_error_report, spell
+from textfrag.excerpt import excerpt_of
+from textfrag.pin import pinned_form
+from textfrag.present import lines_label
+from textfrag.quote import make_reference, quote
+from textfrag.repair import repair
+from textfrag.resolve import whole
+from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, doc_files, read_text
+
+from .model import Finding, Lines, Project, suffix_for
+
+__all__ = ["TextfragServer", "serve"]
+
+SOURCE = "textfrag"
+#: lines of an excerpt a hover shows; more are cut with a marker
+HOVER_LINES = 30
+#: entries of a folder completion offers
+MAX_COMPLETIONS = 500
+#: documents the references index reads at most (a workspace larger than that is partly indexed, and says so)
+MAX_INDEXED = 20_000
+
+log = logging.getLogger("textfrag.lsp")
+
+
+def _path_of(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return Path(unquote(parsed.path))
+
+
+def _uri_of(path: Path) -> str:
+    return path.resolve().as_uri()
+
+
+class TextfragServer(LanguageServer):
+    """The server: projects by root, the last findings of each open document."""
+
+    def __init__(self) -> None:
+        super().__init__("textfrag", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        self.projects: dict[Path, Project] = {}
+        self.findings: dict[str, tuple[int | None, list[Finding]]] = {}
+        #: documents on disk -> (stamp, [(finding, quoted path)]): what quotes what, for the source side
+        self.index: dict[Path, tuple[tuple[int, int] | None, list[tuple[Finding, str]]]] = {}
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """A message that is not JSON gets JSON-RPC's parse error (id null), as the specification says; the
+        server goes on. Anything else is reported as pygls does."""
+        if isinstance(error, json.JSONDecodeError):
+            self.protocol._send_response(
+                None,  # type: ignore[arg-type]
+                error=lsp.ResponseError(code=lsp.ErrorCodes.ParseError, message=f"not JSON: {error}"),
+            )
+            return
+        super().report_server_error(error, source)
+
+    # -- where ---------------------------------------------------------------------------------------
+
+    def folders(self) -> list[Path]:
+        out = []
+        for folder in self.workspace.folders.values():
+            path = _path_of(folder.uri)
+            if path is not None:
+                out.append(path)
+        root = self.workspace.root_path
+        if not out and root:
+            out.append(Path(root))
+        return out
+
+    def folder_of(self, path: Path) -> Path | None:
+        resolved = path.resolve()
+        best = None
+        for folder in self.folders():
+            f = folder.resolve()
+            if (f == resolved or f in resolved.parents) and (best is None or len(str(f)) > len(str(best))):
+                best = f
+        return best
+
+    def project_for(self, path: Path) -> Project:
+        """The project a document (or a quoted file) belongs to: its build's configuration, found as
+        ``check`` finds it, up to its workspace folder; else the workspace folder is the root."""
+        top = self.folder_of(path)
+        try:
+            config = nearest_config(path, top)
+        except TextFragError:
+            config = None
+        root = (config.root if config is not None else (top or path.parent)).resolve()
+        project = self.projects.get(root)
+        if project is None:
+            project = Project(root, config)
+            self.projects[root] = project
+        return project
+
+    def encoding(self) -> str:
+        chosen = self.workspace.position_encoding
+        value = chosen.value if isinstance(chosen, lsp.PositionEncodingKind) else str(chosen or "utf-16")
+        return value.lower()
+
+    # -- documents -----------------------------------------------------------------------------------
+
+    def analyse(self, doc: TextDocument) -> tuple[Project, list[Finding], Lines] | None:
+        path = _path_of(doc.uri)
+        if path is None:
+            return None
+        project = self.project_for(path)
+        suffix = suffix_for(str(path), doc.language_id)
+        findings = project.analyse(doc.source, str(path), suffix)
+        self.findings[doc.uri] = (doc.version, findings)
+        return project, findings, Lines(doc.source, self.encoding())
+
+    def publish(self, uri: str) -> None:
+        doc = self.workspace.get_text_document(uri)
+        analysed = self.analyse(doc)
+        if analysed is None:
+            return
+        project, findings, lines = analysed
+        diagnostics = [d for f in findings for d in _diagnostics(f, project, lines)]
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=doc.version)
+        )
+
+    def is_document(self, uri: str) -> bool:
+        doc = self.workspace.text_documents.get(uri)
+        path = _path_of(uri)
+        if path is None:
+            return False
+        suffix = path.suffix.lower()
+        return (
+            suffix in RST_SUFFIXES
+            or suffix in MD_SUFFIXES
+            or (doc is not None and (doc.language_id or "") in ("restructuredtext", "markdown", "myst"))
+        )
+
+    def refresh_file(self, path: Path) -> None:
+        """A file changed on disk: every project that quotes it reads it again; open documents are diagnosed
+        again; the index forgets the document if it is one."""
+        for project in self.projects.values():
+            try:
+                rel = path.resolve().relative_to(project.root).as_posix()
+            except ValueError:
+                continue
+            project.forget(rel)
+        self.index.pop(path.resolve(), None)
+        for uri in list(self.workspace.text_documents):
+            if self.is_document(uri):
+                self.publish(uri)
+
+    # -- the source side -----------------------------------------------------------------------------
+
+    def quoting(self, path: Path) -> list[tuple[Path, Finding, int, int]]:
+        """Every reference in the workspace's documents that quotes ``path``, with the 1-based lines it
+        quotes: (document, finding, first, last). Open documents as the editor has them; the others as
+        on disk, each read again only when it changed."""
+        target = path.resolve()
+        project = self.project_for(target)
+        try:
+            rel = target.relative_to(project.root).as_posix()
+        except ValueError:
+            return []
+        open_docs = {}
+        for uri, doc in self.workspace.text_documents.items():
+            p = _path_of(uri)
+            if p is not None and self.is_document(uri):
+                open_docs[p.resolve()] = doc
+        out: list[tuple[Path, Finding, int, int]] = []
+        seen = 0
+        for folder in self.folders() or [project.root]:
+            for doc_path in doc_files([folder]):
+                seen += 1
+                if seen > MAX_INDEXED:
+                    break
+                doc_path = doc_path.resolve()
+                for finding, quoted in self._references_of(doc_path, open_docs.get(doc_path)):
+                    if quoted != rel or finding.ref is None:
+                        continue
+                    try:
+                        q = quote(project.cache_for(finding.charset), finding.ref, explain=False)
+                    except TextFragError:
+                        continue
+                    for piece in q.selections:
+                        out.append((doc_path, finding, piece.first_line, piece.last_line))
+        return out
+
+    def _references_of(self, doc_path: Path, open_doc: TextDocument | None) -> list[tuple[Finding, str]]:
+        project = self.project_for(doc_path)
+        if open_doc is not None:
+            text = open_doc.source
+            stamp = None
+        else:
+            try:
+                st = doc_path.stat()
+            except OSError:
+                return []
+            stamp = (st.st_size, st.st_mtime_ns)
+            kept = self.index.get(doc_path)
+            if kept is not None and kept[0] == stamp:
+                return kept[1]
+            try:
+                text = read_text(doc_path, str(doc_path), project.cache.max_size)
+            except TextFragError:
+                return []
+        from textfrag import parse_reference
+        from textfrag.options import with_option_references
+        from textfrag.scan import scan_text
+
+        found, charsets = with_option_references(text, scan_text(text, str(doc_path), doc_path.suffix))
+        out: list[tuple[Finding, str]] = []
+        for f in found:
+            try:
+                ref = parse_reference(f.text)
+            except TextFragError:
+                continue
+            rel = project.quoted(ref)
+            if rel is not None:
+                out.append((Finding(f, ref, None, False, None, charsets.get(f.start), []), rel))
+        if stamp is not None:
+            self.index[doc_path] = (stamp, out)
+        return out
+
+
+# -- diagnostics ---------------------------------------------------------------------------------------
+
+
+def _range(lines: Lines, start: int, end: int) -> lsp.Range:
+    a, b = lines.position(start), lines.position(end)
+    return lsp.Range(start=lsp.Position(line=a[0], character=a[1]), end=lsp.Position(line=b[0], character=b[1]))
+
+
+def _code(err: TextFragError) -> str:
+    return err.kind if err.kind else "error"
+
+
+def _diagnostics(f: Finding, project: Project, lines: Lines) -> list[lsp.Diagnostic]:
+    """What ``check`` says of one reference, as diagnostics over its exact span."""
+    out = []
+    span = _range(lines, f.found.start, f.found.end)
+    if f.problem is not None:
+        err = f.problem
+        if isinstance(err, StaleError):
+            severity = lsp.DiagnosticSeverity.Warning if project.on_stale == "warning" else lsp.DiagnosticSeverity.Error
+        else:
+            severity = lsp.DiagnosticSeverity.Error
+        detail = err.detail()
+        message = err.message + (f"\n{detail}" if detail else "")
+        data = {"drift": getattr(err, "drift", None)}
+        out.append(lsp.Diagnostic(range=span, message=message, severity=severity, source=SOURCE, code=_code(err), data=data))
+    elif f.ref is not None and not f.pinned:
+        out.append(
+            lsp.Diagnostic(
+                range=span,
+                message=UnpinnedError(reference=f.ref.text).message,
+                severity=lsp.DiagnosticSeverity.Information,
+                source=SOURCE,
+                code="unpinned",
+            )
+        )
+    if f.hidden is not None:
+        out.append(
+            lsp.Diagnostic(range=span, message=f.hidden, severity=lsp.DiagnosticSeverity.Warning, source=SOURCE, code="bidi")
+        )
+    return out
+
+
+# -- fixes ---------------------------------------------------------------------------------------------
+
+
+def _edit_for(f: Finding, project: Project, *, accept: bool) -> tuple[str, list[tuple[int, int, str]]] | None:
+    """(what, edits) that repair or pin one reference, as ``update`` (``--accept``) and ``pin`` would."""
+    if f.ref is None:
+        return None
+    cache = project.cache_for(f.charset)
+    if isinstance(f.problem, StaleError):
+        try:
+            fix = repair(cache, f.ref, f.options, accept=accept)
+        except TextFragError:
+            return None
+        if fix is None or fix.new is None:
+            return None
+        what = (
+            "Accept the current text (textfrag update --accept)"
+            if fix.accepted
+            else "Update the moved reference (textfrag update)"
+        )
+        return what, [(f.found.start, f.found.end, fix.new), *fix.follow]
+    if f.problem is None or isinstance(f.problem, UnpinnedError):
+        if f.pinned or accept:
+            return None
+        try:
+            pinned = pinned_form(cache, f.ref)
+        except TextFragError:
+            return None
+        if pinned.text is None:
+            return None
+        return "Pin the reference (textfrag pin)", [(f.found.start, f.found.end, pinned.text)]
+    return None
+
+
+def _workspace_edit(doc: TextDocument, lines: Lines, edits: list[tuple[int, int, str]]) -> lsp.WorkspaceEdit:
+    text_edits: list[lsp.TextEdit | lsp.AnnotatedTextEdit | lsp.SnippetTextEdit] = [
+        lsp.TextEdit(range=_range(lines, a, b), new_text=new) for a, b, new in sorted(set(edits))
+    ]
+    return lsp.WorkspaceEdit(
+        document_changes=[
+            lsp.TextDocumentEdit(
+                text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version),
+                edits=text_edits,
+            )
+        ]
+    )
+
+
+# -- the server's features -----------------------------------------------------------------------------
+
+
+def _register(ls: TextfragServer) -> None:
+    @ls.feature(lsp.INITIALIZED)
+    def initialized(ls: TextfragServer, params: lsp.InitializedParams) -> None:
+        watched = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
+        if watched and watched.dynamic_registration:
+            ls.client_register_capability(
+                lsp.RegistrationParams(
+                    registrations=[
+                        lsp.Registration(
+                            id="textfrag-watch",
+                            method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                            register_options=lsp.DidChangeWatchedFilesRegistrationOptions(
+                                watchers=[lsp.FileSystemWatcher(glob_pattern="**/*")]
+                            ),
+                        )
+                    ]
+                )
+            )
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: TextfragServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        if ls.is_document(params.text_document.uri):
+            ls.publish(params.text_document.uri)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: TextfragServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        if ls.is_document(params.text_document.uri):
+            ls.publish(params.text_document.uri)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: TextfragServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        path = _path_of(params.text_document.uri)
+        if path is not None:
+            ls.refresh_file(path)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: TextfragServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        ls.findings.pop(params.text_document.uri, None)
+
+    @ls.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched(ls: TextfragServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+        for change in params.changes:
+            path = _path_of(change.uri)
+            if path is not None:
+                ls.refresh_file(path)
+
+    def finding_at(ls: TextfragServer, uri: str, position: lsp.Position) -> tuple[Project, Finding, Lines] | None:
+        doc = ls.workspace.get_text_document(uri)
+        analysed = ls.analyse(doc)
+        if analysed is None:
+            return None
+        project, findings, lines = analysed
+        offset = lines.offset(position.line, position.character)
+        for f in findings:
+            if f.found.start <= offset <= f.found.end:
+                return project, f, lines
+        return None
+
+    @ls.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def hover(ls: TextfragServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        at = finding_at(ls, params.text_document.uri, params.position)
+        if at is None:
+            return None
+        project, f, lines = at
+        if f.ref is None:
+            return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=f"textfrag: {f.problem}"))
+        try:
+            q = quote(project.cache_for(f.charset), f.ref, explain=False)
+            language = next((o.value for o in f.options if o.name == "language" and o.value), None)
+            ex = excerpt_of(q, language=language)
+        except TextFragError as err:
+            said = f"**textfrag**: {err.message}"
+            return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=said))
+        body = ex.text.splitlines()
+        cut = len(body) - HOVER_LINES
+        shown = "\n".join(body[:HOVER_LINES]) + (f"\n… ({cut} more lines)" if cut > 0 else "")
+        fence = "````" if "```" in shown else "```"
+        state = "stale" if isinstance(f.problem, StaleError) else ("broken" if f.problem is not None else "current")
+        pinned = "pinned" if f.pinned else "unpinned (`textfrag pin`)"
+        where = ", ".join(f"{p.source.path}, {lines_label(p.first_line, p.last_line)}" for p in q.selections)
+        value = f"**{where}** · {state} · {pinned}\n\n{fence}{ex.language}\n{shown}\n{fence}"
+        if f.problem is not None:
+            value += f"\n\n{f.problem.message}"
+        if f.hidden is not None:
+            value += f"\n\n⚠ {f.hidden}"
+        return lsp.Hover(
+            contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=value),
+            range=_range(lines, f.found.start, f.found.end),
+        )
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: TextfragServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
+        at = finding_at(ls, params.text_document.uri, params.position)
+        if at is None or at[1].ref is None:
+            return None
+        project, f, _ = at
+        try:
+            q = quote(project.cache_for(f.charset), f.ref, explain=False)  # type: ignore[arg-type]
+        except TextFragError:
+            return None
+        target = Lines(q.source.text, ls.encoding())
+        uri = _uri_of(project.root / q.source.path)
+        return [lsp.Location(uri=uri, range=_range(target, p.start, p.end)) for p in q.selections]
+
+    @ls.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION,
+        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.SourceFixAll]),
+    )
+    def code_action(ls: TextfragServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        analysed = ls.analyse(doc)
+        if analysed is None:
+            return []
+        project, findings, lines = analysed
+        only = params.context.only or []
+        out: list[lsp.CodeAction] = []
+        if not only or any(k.startswith(lsp.CodeActionKind.QuickFix) for k in only):
+            # the references on the lines asked about (an editor asks for the cursor's line or a selection)
+            a = lines.starts[min(params.range.start.line, len(lines.starts) - 1)]
+            last = params.range.end.line + 1
+            b = lines.starts[last] if last < len(lines.starts) else len(doc.source)
+            for f in findings:
+                if f.found.end < a or f.found.start >= max(b, a + 1):
+                    continue
+                for accept in (False, True):
+                    fix = _edit_for(f, project, accept=accept)
+                    if fix is None:
+                        continue
+                    title, changes = fix
+                    if accept and not title.startswith("Accept"):
+                        continue  # (a move is offered once)
+                    out.append(
+                        lsp.CodeAction(
+                            title=title,
+                            kind=lsp.CodeActionKind.QuickFix,
+                            edit=_workspace_edit(doc, lines, changes),
+                            is_preferred=not accept,
+                        )
+                    )
+        if not only or any(k.startswith(lsp.CodeActionKind.SourceFixAll) or k == lsp.CodeActionKind.Source for k in only):
+            edits: list[tuple[int, int, str]] = []
+            for f in findings:  # moves and pins: what needs no review (an accept does)
+                fix = _edit_for(f, project, accept=False)
+                if fix is not None:
+                    edits.extend(fix[1])
+            if edits:
+                out.append(
+                    lsp.CodeAction(
+                        title="Update moved and pin unpinned references (textfrag)",
+                        kind=lsp.CodeActionKind.SourceFixAll,
+                        edit=_workspace_edit(doc, lines, edits),
+                    )
+                )
+        return out
+
+    @ls.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["/", "#", ":"]))
+    def completion(ls: TextfragServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        path = _path_of(doc.uri)
+        empty = lsp.CompletionList(is_incomplete=False, items=[])
+        if path is None:
+            return empty
+        lines = Lines(doc.source, ls.encoding())
+        offset = lines.offset(params.position.line, params.position.character)
+        line_start = lines.starts[min(params.position.line, len(lines.starts) - 1)]
+        typed = _typed_reference(doc.source[line_start:offset])
+        if typed is None:
+            return empty
+        project = ls.project_for(path)
+        start = offset - len(typed)
+        return lsp.CompletionList(is_incomplete=True, items=_complete(project, typed, _range(lines, start, offset)))
+
+    @ls.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: TextfragServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+        path = _path_of(params.text_document.uri)
+        if path is None:
+            return []
+        line = params.position.line + 1
+        out = []
+        for doc_path, f, first, last in ls.quoting(path):
+            if first <= line <= max(first, last):
+                text = _text_of(ls, doc_path)
+                if text is None:
+                    continue
+                lines = Lines(text, ls.encoding())
+                out.append(lsp.Location(uri=_uri_of(doc_path), range=_range(lines, f.found.start, f.found.end)))
+        return out
+
+    @ls.feature(lsp.TEXT_DOCUMENT_CODE_LENS)
+    def code_lens(ls: TextfragServer, params: lsp.CodeLensParams) -> list[lsp.CodeLens]:
+        path = _path_of(params.text_document.uri)
+        if path is None or ls.is_document(params.text_document.uri):
+            return []
+        by_range: dict[tuple[int, int], list[str]] = {}
+        for doc_path, f, first, last in ls.quoting(path):
+            shown = os.path.relpath(doc_path, ls.folder_of(doc_path) or doc_path.parent)
+            by_range.setdefault((first, last), []).append(f"{shown}:{f.found.line}")
+        out = []
+        for (first, _last), places in sorted(by_range.items()):
+            more = f" (+{len(places) - 1})" if len(places) > 1 else ""
+            title = f"quoted by {spell(sorted(places)[0])}{more}"
+            where = lsp.Range(start=lsp.Position(line=first - 1, character=0), end=lsp.Position(line=first - 1, character=0))
+            out.append(lsp.CodeLens(range=where, command=lsp.Command(title=title, command="")))
+        return out
+
+
+def _text_of(ls: TextfragServer, path: Path) -> str | None:
+    doc = ls.workspace.text_documents.get(_uri_of(path))
+    if doc is not None:
+        return str(doc.source)
+    try:
+        return read_text(path, str(path))
+    except TextFragError:
+        return None
+
+
+_OPENERS = ("txtfrag:", ".. txtfrag::", "{txtfrag}", ":txtfrag:`")
+
+
+def _typed_reference(before: str) -> str | None:
+    """The part of a reference typed so far, when the cursor is in one (after ``txtfrag:``, in a
+    ``txtfrag`` directive's argument or role); None elsewhere."""
+    best = -1
+    for opener in _OPENERS:
+        at = before.rfind(opener)
+        if at >= 0:
+            best = max(best, at + len(opener))
+    if best < 0:
+        return None
+    typed = before[best:].lstrip(" `")
+    if any(c in typed for c in " \t)]>`\"'"):
+        return None
+    return typed.removeprefix("txtfrag:")
+
+
+def _complete(project: Project, typed: str, where: lsp.Range) -> list[lsp.CompletionItem]:
+    """Paths under the root (never outside it), then after ``PATH#`` the whole file and each definition
+    the file has, as ready, pinned references."""
+    root = project.root
+    real_root = os.path.realpath(root)
+    items: list[lsp.CompletionItem] = []
+    if "#" in typed:
+        rel = typed.split("#", 1)[0]
+        try:
+            source = project.cache.get(rel, rel)
+        except TextFragError:
+            return []
+        whole_ref = make_reference(whole(source), lines=True, open_end=True)
+        items.append(
+            lsp.CompletionItem(
+                label=whole_ref,
+                detail="the whole file, pinned",
+                kind=lsp.CompletionItemKind.Reference,
+                text_edit=lsp.TextEdit(range=where, new_text=whole_ref),
+                sort_text="0",
+            )
+        )
+        from textfrag.intent import python_objects
+        from textfrag.resolve import select_lines
+
+        if rel.endswith((".py", ".pyi")):
+            try:
+                objects = python_objects(source.text)
+            except Exception:  # a file that does not parse has no definitions to offer
+                objects = {}
+            for name, (first, last, _name_line) in sorted(objects.items(), key=lambda item: item[1][0]):
+                ref = make_reference(select_lines(source, first, last), lines=True)
+                items.append(
+                    lsp.CompletionItem(
+                        label=name,
+                        detail=f"lines {first}-{last}: {ref}",
+                        kind=lsp.CompletionItemKind.Function,
+                        filter_text=typed + name,
+                        text_edit=lsp.TextEdit(range=where, new_text=ref),
+                        sort_text=f"1{first:08}",
+                    )
+                )
+        return items
+    folder_rel, _, _stem = typed.rpartition("/")
+    folder = Path(real_root, folder_rel) if folder_rel else Path(real_root)
+    real = os.path.realpath(folder)
+    if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
+        return []  # never outside the root
+    try:
+        entries = sorted(os.scandir(real), key=lambda e: e.name)[:MAX_COMPLETIONS]
+    except OSError:
+        return []
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            continue
+        full = os.path.realpath(entry.path)
+        if not (full == real_root or full.startswith(real_root.rstrip(os.sep) + os.sep)):
+            continue  # a link out of the root
+        text = (f"{folder_rel}/" if folder_rel else "") + entry.name + ("/" if is_dir else "")
+        items.append(
+            lsp.CompletionItem(
+                label=entry.name + ("/" if is_dir else ""),
+                kind=lsp.CompletionItemKind.Folder if is_dir else lsp.CompletionItemKind.File,
+                text_edit=lsp.TextEdit(range=where, new_text=text),
+                filter_text=text,
+            )
+        )
+    return items
+
+
+class _ParseErrorsAnswered(logging.Filter):
+    """pygls logs a traceback for a message that is not JSON; the client got its parse error instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], json.JSONDecodeError))
+
+
+def serve(argv: list[str] | None = None) -> int:
+    """Run the server on standard input and output."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_ParseErrorsAnswered())
+    ls = TextfragServer()
+    _register(ls)
+    try:
+        ls.start_io()
+    except Exception as bug:  # a bug in textfrag: said so on standard error (the protocol owns standard output)
+        print(internal_error_report(bug), file=sys.stderr)
+        return 3
+    return 0

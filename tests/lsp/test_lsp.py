@@ -1,0 +1,294 @@
+"""``textfrag lsp`` end to end (issue 26), against the installed wheel: diagnostics for unsaved text in both
+document kinds (UTF-16 columns after non-ASCII text, or UTF-8 when negotiated), hover, definition, the
+fixes as update/pin write them, completion, the source side (references, code lens), the refresh when a
+quoted file changes on disk, and malformed input."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from lsprotocol import types as lsp
+from pytest_lsp import LanguageClient
+
+from textfrag.cli import main
+
+from ..conftest import commit_all
+from .conftest import APP, PIN, change_doc, diagnostics_of, open_doc, start
+
+pytestmark = pytest.mark.asyncio
+
+
+def by_code(diagnostics: list[lsp.Diagnostic]) -> dict[str, lsp.Diagnostic]:
+    return {str(d.code): d for d in diagnostics}
+
+
+def apply(text: str, edit: lsp.WorkspaceEdit, encoding: str = "utf-16") -> str:
+    """What an editor makes of ``text`` with ``edit`` applied (one document's edits, from the end back)."""
+    from lsp_textfrag.model import Lines
+
+    assert edit.document_changes is not None
+    [change] = edit.document_changes
+    assert isinstance(change, lsp.TextDocumentEdit)
+    lines = Lines(text, encoding)
+    spans = []
+    for e in change.edits:
+        a = lines.offset(e.range.start.line, e.range.start.character)
+        b = lines.offset(e.range.end.line, e.range.end.character)
+        spans.append((a, b, e.new_text))
+    for a, b, new in sorted(spans, reverse=True):
+        text = text[:a] + new + text[b:]
+    return text
+
+
+async def test_diagnostics_are_what_check_says_on_the_references_exact_span(client: LanguageClient, project: Path) -> None:
+    await start(client, project)
+    # non-ASCII text before the reference on its line: UTF-16 columns (an astral character counts 2)
+    text = f"# Tést 😀\n\nÉté 😀 ![](txtfrag:src/app.py#line=0,2;md5={'0' * 32}) and ![](txtfrag:src/nope.py#L1)\n\n![](txtfrag:src/app.py#L4-L5)\n\n![](txtfrag:src/app.py#line=0,2;{PIN})\n"
+    doc = project / "docs" / "index.md"  # never saved: the editor's text is what is diagnosed
+    diagnostics = await open_doc(client, doc, text)
+    codes = sorted(str(d.code) for d in diagnostics)
+    assert codes == ["missing", "stale", "unpinned"], diagnostics
+    found = by_code(diagnostics)
+    stale = found["stale"]
+    ref = f"txtfrag:src/app.py#line=0,2;md5={'0' * 32}"
+    start_col = len("Été 😀 ![](".encode("utf-16-le")) // 2
+    assert stale.range.start == lsp.Position(line=2, character=start_col)
+    assert stale.range.end == lsp.Position(line=2, character=start_col + len(ref))
+    assert stale.source == "textfrag" and stale.severity == lsp.DiagnosticSeverity.Error
+    assert "md5 is 000" in stale.message and "the file changed since the reference was made" in stale.message
+    assert found["missing"].severity == lsp.DiagnosticSeverity.Error and "no such file: src/nope.py" in found["missing"].message
+    assert found["unpinned"].severity == lsp.DiagnosticSeverity.Information and found["unpinned"].range.start.line == 4
+    # and check says the same of the same text
+    doc.write_text(text)
+    out, err = __import__("io").StringIO(), __import__("io").StringIO()
+    main(["check", "--root", str(project), str(doc)], stdout=out, stderr=err)
+    assert "md5 is 000" in err.getvalue() and "no such file: src/nope.py" in err.getvalue()
+
+
+async def test_utf8_columns_when_the_client_negotiates_them(client: LanguageClient, project: Path) -> None:
+    result = await start(client, project, encodings=["utf-8", "utf-16"])
+    assert result.capabilities.position_encoding in (lsp.PositionEncodingKind.Utf8, "utf-8")
+    text = "Été ![](txtfrag:src/nope.py)\n"
+    [d] = await open_doc(client, project / "docs" / "a.md", text)
+    assert d.range.start.character == len("Été ![](".encode())
+
+
+async def test_rst_and_myst_documents(client: LanguageClient, project: Path) -> None:
+    await start(client, project)
+    rst = "T\n=\n\n.. txtfrag:: src/app.py#line=0,2\n   :caption: x\n\nInline :txtfrag:`src/nope.py`.\n"
+    diagnostics = await open_doc(client, project / "docs" / "a.rst", rst, "restructuredtext")
+    assert sorted((str(d.code), d.range.start.line) for d in diagnostics) == [("missing", 6), ("unpinned", 3)]
+    myst = "# T\n\n```{txtfrag} src/nope.py\n```\n"
+    [d] = await open_doc(client, project / "docs" / "b.md", myst)
+    assert d.code == "missing" and d.range.start.line == 2
+
+
+async def test_on_stale_warning_and_require_pin_follow_the_build(client: LanguageClient, project: Path) -> None:
+    (project / "docs" / "conf.py").write_text(
+        "extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\ntextfrag_on_stale = 'warning'\ntextfrag_require_pin = True\n"
+    )
+    await start(client, project)
+    text = f"![](txtfrag:src/app.py#line=0,2;md5={'0' * 32})\n\n![](txtfrag:src/app.py#L1)\n"
+    found = by_code(await open_doc(client, project / "docs" / "a.md", text))
+    assert found["stale"].severity == lsp.DiagnosticSeverity.Warning
+    assert found["unpinned"].severity == lsp.DiagnosticSeverity.Error
+
+
+async def test_hover_shows_the_excerpt_and_definition_goes_to_the_quoted_lines(client: LanguageClient, project: Path) -> None:
+    await start(client, project)
+    text = f"# T\n\n![](txtfrag:src/app.py#line=3,5;{PIN})\n"
+    doc = project / "docs" / "a.md"
+    await open_doc(client, doc, text)
+    uri = doc.resolve().as_uri()
+    hover = await client.text_document_hover_async(
+        lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=2, character=20))
+    )
+    assert hover is not None and isinstance(hover.contents, lsp.MarkupContent)
+    value = hover.contents.value
+    assert "src/app.py, lines 4-5" in value and "current" in value and "pinned" in value
+    assert "```python\ndef f2():\n    return 2\n```" in value
+    where = await client.text_document_definition_async(
+        lsp.DefinitionParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=2, character=20))
+    )
+    assert isinstance(where, list) and len(where) == 1
+    assert where[0].uri == (project / "src" / "app.py").resolve().as_uri()
+    assert where[0].range.start == lsp.Position(line=3, character=0) and where[0].range.end == lsp.Position(line=5, character=0)
+
+
+async def test_a_long_excerpt_is_cut_in_the_hover(client: LanguageClient, project: Path) -> None:
+    (project / "src" / "long.txt").write_text("".join(f"line {i}\n" for i in range(1, 101)))
+    await start(client, project)
+    doc = project / "docs" / "a.md"
+    await open_doc(client, doc, "![](txtfrag:src/long.txt)\n")
+    hover = await client.text_document_hover_async(
+        lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri=doc.resolve().as_uri()), position=lsp.Position(line=0, character=15)
+        )
+    )
+    assert hover is not None and "… (70 more lines)" in hover.contents.value  # type: ignore[union-attr]
+
+
+def _repo_with_a_move(project: Path) -> None:
+    commit_all(project)
+    (project / "src" / "app.py").write_text("# a new first line\n" + APP)
+    commit_all(project, "move")
+
+
+async def _actions(client: LanguageClient, uri: str, line: int, only: list[str] | None = None) -> list[lsp.CodeAction]:
+    result = await client.text_document_code_action_async(
+        lsp.CodeActionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            range=lsp.Range(start=lsp.Position(line=line, character=0), end=lsp.Position(line=line, character=1)),
+            context=lsp.CodeActionContext(diagnostics=[], only=only),
+        )
+    )
+    return [a for a in result or [] if isinstance(a, lsp.CodeAction)]
+
+
+async def test_the_update_fix_writes_what_update_writes(client: LanguageClient, project: Path) -> None:
+    rst = f"T\n=\n\n.. txtfrag:: src/app.py#line=3,6;{PIN}\n   :emphasize-lines: 5\n   :lineno-start: 4\n"
+    doc = project / "docs" / "a.rst"
+    doc.write_text(rst)
+    _repo_with_a_move(project)
+    await start(client, project)
+    [d] = await open_doc(client, doc, rst, "restructuredtext")
+    assert d.code == "stale" and "moved" in d.message
+    [action] = await _actions(client, doc.resolve().as_uri(), 3, [lsp.CodeActionKind.QuickFix])
+    assert action.title.startswith("Update the moved reference") and action.edit is not None
+    assert action.edit.document_changes[0].text_document.version == 1  # type: ignore[index,union-attr]
+    fixed = apply(rst, action.edit)
+    # exactly what `textfrag update --write` writes (the server itself writes nothing)
+    assert doc.read_text() == rst
+    assert (
+        main(
+            ["update", "--root", str(project), "--write", str(doc)],
+            stdout=__import__("io").StringIO(),
+            stderr=__import__("io").StringIO(),
+        )
+        == 0
+    )
+    assert fixed == doc.read_text()
+    assert ":emphasize-lines: 6" in fixed and ":lineno-start: 5" in fixed
+
+
+async def test_accept_and_pin_fixes_and_fix_all(client: LanguageClient, project: Path) -> None:
+    changed = f"![](txtfrag:src/app.py#line=3,6;{PIN})\n\n![](txtfrag:src/app.py#L1)\n"
+    doc = project / "docs" / "a.md"
+    doc.write_text(changed)
+    commit_all(project)
+    (project / "src" / "app.py").write_text(APP.replace("return 2", "return 22"))
+    commit_all(project, "change")
+    await start(client, project)
+    found = by_code(await open_doc(client, doc, changed))
+    assert "changed" in found["stale"].message and "-    return 2\n+    return 22" in found["stale"].message  # the diff, shown
+    uri = doc.resolve().as_uri()
+    [accept] = await _actions(client, uri, 0, [lsp.CodeActionKind.QuickFix])
+    assert accept.title.startswith("Accept the current text")
+    accepted = apply(changed, accept.edit)  # type: ignore[arg-type]
+    import io
+
+    assert (
+        main(["update", "--root", str(project), "--accept", "--write", str(doc)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    )
+    assert accepted.splitlines()[0] == doc.read_text().splitlines()[0]
+    doc.write_text(changed)
+    [pin] = await _actions(client, uri, 2, [lsp.CodeActionKind.QuickFix])
+    assert pin.title.startswith("Pin the reference")
+    pinned = apply(changed, pin.edit)  # type: ignore[arg-type]
+    assert main(["pin", "--root", str(project), "--write", str(doc)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    assert pinned == doc.read_text()
+    [fix_all] = await _actions(client, uri, 0, [lsp.CodeActionKind.SourceFixAll])
+    assert apply(changed, fix_all.edit).splitlines()[2] == pinned.splitlines()[2]  # type: ignore[arg-type]
+    assert apply(changed, fix_all.edit).splitlines()[0] == changed.splitlines()[0]  # a change needs review: not in fix-all  # type: ignore[arg-type]
+
+
+async def test_completion_offers_paths_under_the_root_then_pinned_references(
+    client: LanguageClient, project: Path, tmp_path: Path
+) -> None:
+    (project / "src" / "pkg").mkdir()
+    (project / "src" / "pkg" / "mod.py").write_text("class A:\n    def m(self):\n        return 1\n")
+    (project / "src" / "out").symlink_to(tmp_path)  # a link out of the root is never offered
+    await start(client, project)
+    doc = project / "docs" / "a.md"
+    text = "![](txtfrag:src/"
+    await open_doc(client, doc, text)
+    uri = doc.resolve().as_uri()
+
+    async def complete(line_text: str) -> list[lsp.CompletionItem]:
+        change_text = line_text
+        await change_doc(client, doc, change_text, 2)
+        result = await client.text_document_completion_async(
+            lsp.CompletionParams(
+                text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=0, character=len(change_text))
+            )
+        )
+        assert isinstance(result, lsp.CompletionList)
+        return result.items
+
+    labels = [i.label for i in await complete("![](txtfrag:src/")]
+    assert labels == ["app.py", "pkg/"]
+    assert [i.label for i in await complete("![](txtfrag:../")] == []
+    items = await complete("![](txtfrag:src/pkg/mod.py#")
+    refs = {i.label: i.text_edit.new_text for i in items}  # type: ignore[union-attr]
+    data = (project / "src" / "pkg" / "mod.py").read_bytes()
+    import hashlib
+
+    md5 = hashlib.md5(data).hexdigest()
+    assert f"src/pkg/mod.py#line=0,;length={len(data)};md5={md5}" in refs
+    assert refs["A.m"] == f"src/pkg/mod.py#line=1,3;length={len(data)};md5={md5}"
+    directive = [i.label for i in await complete(".. txtfrag:: src/p")]
+    assert "pkg/" in directive
+
+
+async def test_the_source_side_references_and_code_lens(client: LanguageClient, project: Path) -> None:
+    (project / "docs" / "a.md").write_text(f"# A\n\n![](txtfrag:src/app.py#line=3,6;{PIN})\n")
+    (project / "docs" / "b.rst").write_text(f"T\n=\n\n.. txtfrag:: src/app.py#line=4,5;{PIN}\n")
+    await start(client, project)
+    src = (project / "src" / "app.py").resolve().as_uri()
+    refs = await client.text_document_references_async(
+        lsp.ReferenceParams(
+            text_document=lsp.TextDocumentIdentifier(uri=src),
+            position=lsp.Position(line=4, character=0),
+            context=lsp.ReferenceContext(include_declaration=False),
+        )
+    )
+    assert refs is not None
+    assert sorted((Path(r.uri).name, r.range.start.line) for r in refs) == [("a.md", 2), ("b.rst", 3)]
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(text_document=lsp.TextDocumentIdentifier(uri=src)))
+    titles = sorted((lens.range.start.line, lens.command.title) for lens in lenses or [] if lens.command)
+    assert titles == [(3, "quoted by docs/a.md:3"), (4, "quoted by docs/b.rst:4")]
+
+
+async def test_a_quoted_file_changed_on_disk_is_diagnosed_again_within_a_second(client: LanguageClient, project: Path) -> None:
+    await start(client, project)
+    doc = project / "docs" / "a.md"
+    uri = doc.resolve().as_uri()
+    assert await open_doc(client, doc, f"![](txtfrag:src/app.py#line=0,2;{PIN})\n") == []
+    client.diagnostics.pop(uri, None)
+    (project / "src" / "app.py").write_text("changed\n" + APP)
+    began = time.monotonic()
+    client.workspace_did_change_watched_files(
+        lsp.DidChangeWatchedFilesParams(
+            changes=[lsp.FileEvent(uri=(project / "src" / "app.py").resolve().as_uri(), type=lsp.FileChangeType.Changed)]
+        )
+    )
+    [d] = await diagnostics_of(client, uri, timeout=5)
+    assert d.code == "stale" and time.monotonic() - began < 1.0
+
+
+async def test_a_watcher_is_registered_when_the_client_can(client: LanguageClient, project: Path) -> None:
+    registered: list[lsp.RegistrationParams] = []
+
+    @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
+    def on_register(params: lsp.RegistrationParams) -> None:
+        registered.append(params)
+
+    await start(client, project, spec="visual_studio_code")
+    for _ in range(200):
+        if registered:
+            break
+        await asyncio.sleep(0.01)
+    assert [r.method for p in registered for r in p.registrations] == [lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES]
