@@ -30,6 +30,8 @@ from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
 __all__ = ["Finding", "Lines", "Project", "suffix_for"]
 
 _BREAK = re.compile(r"\r\n|\r|\n")
+#: parsed references kept at most (then forgotten at once, and parsed again as needed)
+MAX_KEPT = 200_000
 
 
 def suffix_for(path: str, language_id: str | None) -> str:
@@ -86,6 +88,8 @@ class Project:
         self._memo_of: dict[str, set[tuple[str, str | None, str]]] = {}
         #: how many references were verified (not looked up): what the speed tests count
         self.verified = 0
+        #: reference text -> its parse (a value or the syntax error): parsed once while the server runs
+        self._parsed: dict[str, Reference | TextFragError] = {}
 
     def cache_for(self, charset: str | None) -> SourceCache:
         return self.cache if charset is None else self.cache.with_charset(charset)
@@ -122,11 +126,19 @@ class Project:
         for f in found:
             charset = charsets.get(f.start)
             options = options_of(text, f) if f.kind in ("directive", "image") and text[f.start : f.end] == f.text else []
-            try:
-                ref = parse_reference(f.text)
-            except TextFragError as bad:
-                out.append(Finding(f, None, bad, False, None, charset, options))
+            parsed = self._parsed.get(f.text)
+            if parsed is None:
+                try:
+                    parsed = parse_reference(f.text)
+                except TextFragError as bad:
+                    parsed = bad
+                if len(self._parsed) > MAX_KEPT:
+                    self._parsed.clear()
+                self._parsed[f.text] = parsed
+            if isinstance(parsed, TextFragError):
+                out.append(Finding(f, None, parsed, False, None, charset, options))
                 continue
+            ref = parsed
             rel = self.quoted(ref)
             if rel is not None and rel not in looked:
                 looked.add(rel)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Literal, NamedTuple
@@ -95,10 +96,24 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _line_at(text: str, offset: int) -> int:
-    """The 1-based line of ``offset`` as the engines count it: LF, CR LF and a lone CR end a line (an old
-    Mac document written with CR alone has as many lines as it shows)."""
-    return text.count("\n", 0, offset) + text.count("\r", 0, offset) - text.count("\r\n", 0, offset) + 1
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+class _LineIndex:
+    """1-based lines of offsets in one text, as the engines count them: LF, CR LF and a lone CR end a line
+    (an old Mac document written with CR alone has as many lines as it shows). The line starts are found
+    once, when first asked, so that numbering every reference of a document is linear, not quadratic."""
+
+    __slots__ = ("text", "_starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._starts: list[int] | None = None
+
+    def line_at(self, offset: int) -> int:
+        if self._starts is None:
+            self._starts = [m.end() for m in _LINE_BREAK.finditer(self.text)]
+        return bisect_right(self._starts, offset) + 1
 
 
 # -- Markdown / MyST ---------------------------------------------------------------------------------
@@ -274,6 +289,7 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
 
 def _md_inline(text: str, file: str, found: list[Found]) -> str:
     """Collect MyST roles and mask code spans (a run of n backticks up to the next run of n)."""
+    lines = _LineIndex(text)
     pos = 0
     spans: list[tuple[int, int]] = []
     while True:
@@ -305,7 +321,7 @@ def _md_inline(text: str, file: str, found: list[Found]) -> str:
         content_start, content_end = m.end(), close.start()
         if n == 1 and text.endswith("{txtfrag}", 0, m.start()):
             ref = text[content_start:content_end]
-            found.append(Found(file, _line_at(text, content_start), ref, content_start, content_end, "role"))
+            found.append(Found(file, lines.line_at(content_start), ref, content_start, content_end, "role"))
         spans.append((m.start(), close.end()))
         pos = close.end()
 
@@ -329,12 +345,13 @@ def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
     found: list[Found] = []
     masked = _md_blocks(text, file, found)
     masked = _md_inline(masked, file, found)
+    lines = _LineIndex(masked)
     kinds: tuple[tuple[FoundKind, re.Pattern[str]], ...] = (("image", _MD_IMAGE), ("link", _MD_LINK))
     for kind, pattern in kinds:
         # images first and links apart: an image inside a link is found as well as the link around it
         for m in pattern.finditer(masked):
             g = 2 if m.group(2) is not None else 3
-            found.append(Found(file, _line_at(masked, m.start(g)), m.group(g), m.start(g), m.end(g), kind, m.span(), m.group(1)))
+            found.append(Found(file, lines.line_at(m.start(g)), m.group(g), m.start(g), m.end(g), kind, m.span(), m.group(1)))
     definitions = list(_MD_DEFINITION.finditer(masked))
     if definitions:
         # Markdown renders a definition only where it is used ([text][label], [label][], [label]), and
@@ -346,7 +363,7 @@ def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
             if label.startswith("^") or label not in used or last.get(label) != m.start():
                 continue
             g = 2 if m.group(2) is not None else 3
-            found.append(Found(file, _line_at(masked, m.start(g)), m.group(g), m.start(g), m.end(g), "definition", m.span()))
+            found.append(Found(file, lines.line_at(m.start(g)), m.group(g), m.start(g), m.end(g), "definition", m.span()))
     found.sort(key=lambda f: f.start)
     return found
 
@@ -464,13 +481,14 @@ def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None
         offset += len(raw)
     masked = "".join(out)
     masked = _mask(masked, [m.span() for m in _RST_INLINE_LITERAL.finditer(masked)])
+    numbered = _LineIndex(masked)
     for pattern in (_RST_ROLE, _RST_ROLE_SUFFIX):
         for m in pattern.finditer(masked):
-            found.append(Found(file, _line_at(masked, m.start(1)), m.group(1), m.start(1), m.end(1), "role"))
+            found.append(Found(file, numbered.line_at(m.start(1)), m.group(1), m.start(1), m.end(1), "role"))
     if any(on for _, on in default_role):
         for m in _RST_INTERPRETED.finditer(masked):
             if _default_role_at(default_role, m.start()) and not masked.endswith(":", 0, m.start()):
-                found.append(Found(file, _line_at(masked, m.start(1)), m.group(1), m.start(1), m.end(1), "role"))
+                found.append(Found(file, numbered.line_at(m.start(1)), m.group(1), m.start(1), m.end(1), "role"))
     found.sort(key=lambda f: f.start)
     return found
 
