@@ -1,0 +1,112 @@
+"""A real editor (issue 26): Debian's Neovim, headless, its built-in LSP client configured exactly as the
+README shows, opens a document with a moved reference, receives the diagnostics and applies the update
+fix; the file it saves is what ``textfrag update --write`` writes."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from textfrag.cli import main
+
+from ..conftest import REPO, commit_all
+from .conftest import APP, PIN
+
+DUMP = r"""
+-- the test's part: wait for the diagnostics, apply the quick fix at the first one, save, report, quit
+local out = os.getenv("TEXTFRAG_NVIM_OUT")
+vim.api.nvim_create_autocmd("VimEnter", { callback = function()
+  vim.bo.filetype = vim.bo.filetype ~= "" and vim.bo.filetype or "rst"
+  local ok = vim.wait(30000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+  local diags = vim.diagnostic.get(0)
+  local report = { waited = ok, diagnostics = {} }
+  for _, d in ipairs(diags) do
+    local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
+    table.insert(report.diagnostics, { lnum = d.lnum, col = d.col, code = code, source = d.source, message = d.message })
+  end
+  if #diags > 0 then
+    local params = { textDocument = vim.lsp.util.make_text_document_params(),
+      range = { start = { line = diags[1].lnum, character = 0 }, ["end"] = { line = diags[1].lnum, character = 1 } },
+      context = { diagnostics = {}, only = { "quickfix" } } }
+    local results = vim.lsp.buf_request_sync(0, "textDocument/codeAction", params, 20000) or {}
+    for _, res in pairs(results) do
+      for _, action in ipairs(res.result or {}) do
+        if action.edit and not report.applied then
+          vim.lsp.util.apply_workspace_edit(action.edit, "utf-16")
+          report.applied = action.title
+        end
+      end
+    end
+    vim.cmd("silent write")
+  end
+  local f = io.open(out, "w")
+  f:write(vim.fn.json_encode(report))
+  f:close()
+  vim.cmd("qall!")
+end })
+"""
+
+
+def _readme_config() -> str:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- neovim-config -->\s*```lua\n(.*?)```", readme, re.S)
+    assert m, "the README shows the Neovim configuration between <!-- neovim-config --> markers"
+    return m.group(1)
+
+
+def test_neovim_receives_the_diagnostics_and_applies_the_update_fix(tmp_path: Path) -> None:
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
+            pytest.fail("Neovim is required here (apt-get install neovim)")
+        pytest.skip("no nvim here (apt-get install neovim)")
+    project = tmp_path / "p"
+    (project / "src").mkdir(parents=True)
+    (project / "docs").mkdir()
+    (project / "src" / "app.py").write_text(APP)
+    (project / "docs" / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
+    rst = f"T\n=\n\n.. txtfrag:: src/app.py#line=3,6;{PIN}\n   :emphasize-lines: 5\n"
+    doc = project / "docs" / "index.rst"
+    doc.write_text(rst)
+    commit_all(project)
+    (project / "src" / "app.py").write_text("# a new first line\n" + APP)
+    commit_all(project, "move")
+
+    init = tmp_path / "init.lua"
+    init.write_text(_readme_config() + DUMP)
+    out = tmp_path / "report.json"
+    env = dict(os.environ, TEXTFRAG_NVIM_OUT=str(out), PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    env["XDG_STATE_HOME"] = env["XDG_DATA_HOME"] = str(tmp_path / "xdg")  # nothing of a user's own Neovim
+    r = subprocess.run(
+        [nvim, "--headless", "-n", "-i", "NONE", "-u", str(init), "docs/index.rst"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.exists(), r.stdout + r.stderr
+    report = json.loads(out.read_text())
+    assert report["waited"], report
+    [d] = report["diagnostics"]
+    assert (d["lnum"], d["col"], d["code"], d["source"]) == (3, 13, "stale", "textfrag")
+    assert "moved" in d["message"]
+    assert report["applied"].startswith("Update the moved reference")
+    # what Neovim saved is what `textfrag update --write` writes
+    repaired = project.parent / "repaired"
+    shutil.copytree(project, repaired)
+    (repaired / "docs" / "index.rst").write_text(rst)
+    assert (
+        main(["update", "--root", str(repaired), "--write", str(repaired / "docs")], stdout=io.StringIO(), stderr=io.StringIO())
+        == 0
+    )
+    assert doc.read_text() == (repaired / "docs" / "index.rst").read_text()
+    assert ":emphasize-lines: 6" in doc.read_text()
