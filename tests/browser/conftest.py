@@ -42,7 +42,7 @@ def _missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # (closed after each module: its event loop must not outlive the browser tests)
 def browser() -> Iterator[object]:
     why = _missing()
     if why:
