@@ -17,7 +17,7 @@ from typing import NamedTuple
 from .errors import TextFragError
 from .intent import Intent
 from .linespec import parse_line_list
-from .scan import Found
+from .scan import Found, LineIndex
 
 __all__ = ["Option", "intent_of", "options_of", "shifted"]
 
@@ -143,6 +143,7 @@ def with_option_references(text: str, found: list[Found]) -> tuple[list[Found], 
     ``:encoding:`` reads its files in, by the offset of the reference it applies to."""
     out: list[Found] = []
     charsets: dict[int, str] = {}
+    lines = LineIndex(text)
     for f in found:
         out.append(f)
         if f.kind != "directive":
@@ -151,8 +152,7 @@ def with_option_references(text: str, found: list[Found]) -> tuple[list[Found], 
         charset = next((o.value for o in options if o.name == "encoding" and o.value), None)
         for o in options:
             if o.name == "diff" and o.value:
-                line = text.count("\n", 0, o.start) + text.count("\r", 0, o.start) - text.count("\r\n", 0, o.start) + 1
-                column = o.start - max(text.rfind("\n", 0, o.start), text.rfind("\r", 0, o.start))
+                line, column = lines.line_at(o.start), o.start - lines.line_start(o.start) + 1
                 out.append(Found(f.file, line, o.value, o.start, o.end, "directive", column=column))
             if charset is not None:
                 charsets[out[-1].start] = charset

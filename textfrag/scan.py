@@ -30,6 +30,7 @@ __all__ = [
     *("Directive", "code_directives"),
     "Found",
     "FoundKind",
+    "LineIndex",
     "scan_text",
     "scan_file",
     "read_text",
@@ -99,7 +100,7 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-class _LineIndex:
+class LineIndex:
     """1-based lines of offsets in one text, as the engines count them: LF, CR LF and a lone CR end a line
     (an old Mac document written with CR alone has as many lines as it shows). The line starts are found
     once, when first asked, so that numbering every reference of a document is linear, not quadratic."""
@@ -110,10 +111,20 @@ class _LineIndex:
         self.text = text
         self._starts: list[int] | None = None
 
-    def line_at(self, offset: int) -> int:
+    def _breaks(self) -> list[int]:
         if self._starts is None:
             self._starts = [m.end() for m in _LINE_BREAK.finditer(self.text)]
-        return bisect_right(self._starts, offset) + 1
+        return self._starts
+
+    def line_at(self, offset: int) -> int:
+        """The 1-based line of ``offset``."""
+        return bisect_right(self._breaks(), offset) + 1
+
+    def line_start(self, offset: int) -> int:
+        """The offset where the line of ``offset`` starts."""
+        starts = self._breaks()
+        k = bisect_right(starts, offset)
+        return starts[k - 1] if k else 0
 
 
 # -- Markdown / MyST ---------------------------------------------------------------------------------
@@ -289,7 +300,7 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
 
 def _md_inline(text: str, file: str, found: list[Found]) -> str:
     """Collect MyST roles and mask code spans (a run of n backticks up to the next run of n)."""
-    lines = _LineIndex(text)
+    lines = LineIndex(text)
     pos = 0
     spans: list[tuple[int, int]] = []
     while True:
@@ -345,7 +356,7 @@ def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
     found: list[Found] = []
     masked = _md_blocks(text, file, found)
     masked = _md_inline(masked, file, found)
-    lines = _LineIndex(masked)
+    lines = LineIndex(masked)
     kinds: tuple[tuple[FoundKind, re.Pattern[str]], ...] = (("image", _MD_IMAGE), ("link", _MD_LINK))
     for kind, pattern in kinds:
         # images first and links apart: an image inside a link is found as well as the link around it
@@ -481,7 +492,7 @@ def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None
         offset += len(raw)
     masked = "".join(out)
     masked = _mask(masked, [m.span() for m in _RST_INLINE_LITERAL.finditer(masked)])
-    numbered = _LineIndex(masked)
+    numbered = LineIndex(masked)
     for pattern in (_RST_ROLE, _RST_ROLE_SUFFIX):
         for m in pattern.finditer(masked):
             found.append(Found(file, numbered.line_at(m.start(1)), m.group(1), m.start(1), m.end(1), "role"))
@@ -503,19 +514,21 @@ def _default_role_at(changes: list[tuple[int, bool]], offset: int) -> bool:
     return on
 
 
-def scan_text(text: str, file: str, suffix: str) -> list[Found]:
-    """References in ``text``, read as reStructuredText or Markdown by ``suffix``."""
-    found = scan_rst(text, file) if suffix.lower() in RST_SUFFIXES else scan_markdown(text, file)
-    # built again with its column (cheaper than f._replace(column=...) per reference)
+def _with_columns(text: str, found: list[Found]) -> list[Found]:
+    if not found:
+        return found
+    lines = LineIndex(text)
+    # built again with its 1-based column (cheaper than f._replace(column=...) per reference)
     return [
-        Found(f.file, f.line, f.text, f.start, f.end, f.kind, f.span, f.label, f.start - _line_start(text, f.start))
+        Found(f.file, f.line, f.text, f.start, f.end, f.kind, f.span, f.label, f.start - lines.line_start(f.start) + 1)
         for f in found
     ]
 
 
-def _line_start(text: str, offset: int) -> int:
-    """The offset of the line break before ``offset`` (-1 on the first line): LF, or a CR alone."""
-    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset))
+def scan_text(text: str, file: str, suffix: str) -> list[Found]:
+    """References in ``text``, read as reStructuredText or Markdown by ``suffix``."""
+    found = scan_rst(text, file) if suffix.lower() in RST_SUFFIXES else scan_markdown(text, file)
+    return _with_columns(text, found)
 
 
 def read_text(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE) -> str:
