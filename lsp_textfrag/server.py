@@ -7,10 +7,12 @@ it, and a refresh when a quoted file changes on disk. What each says is the core
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -63,6 +65,7 @@ class TextfragServer(LanguageServer):
         super().__init__("textfrag", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.projects: dict[Path, Project] = {}
         self.findings: dict[str, tuple[int | None, list[Finding]]] = {}
+        self.analysed: dict[str, tuple[int | None, str, tuple[Project, list[Finding], Lines]]] = {}
         #: documents on disk -> (stamp, [(finding, quoted path)]): what quotes what, for the source side
         self.index: dict[Path, tuple[tuple[int, int] | None, list[tuple[Finding, str]]]] = {}
 
@@ -121,15 +124,22 @@ class TextfragServer(LanguageServer):
 
     # -- documents -----------------------------------------------------------------------------------
 
-    def analyse(self, doc: TextDocument) -> tuple[Project, list[Finding], Lines] | None:
+    def analyse(self, doc: TextDocument, *, fresh: bool = True) -> tuple[Project, list[Finding], Lines] | None:
+        """The findings of a document's text; without ``fresh``, those of its last analysis when it was
+        of this version (a hover, a definition or a code action needs no new verification)."""
         path = _path_of(doc.uri)
         if path is None:
             return None
+        kept = self.analysed.get(doc.uri)
+        if not fresh and kept is not None and kept[0] == doc.version and kept[1] == doc.source:
+            return kept[2]
         project = self.project_for(path)
         suffix = suffix_for(str(path), doc.language_id)
         findings = project.analyse(doc.source, str(path), suffix)
         self.findings[doc.uri] = (doc.version, findings)
-        return project, findings, Lines(doc.source, self.encoding())
+        result = project, findings, Lines(doc.source, self.encoding())
+        self.analysed[doc.uri] = (doc.version, doc.source, result)
+        return result
 
     def publish(self, uri: str) -> None:
         doc = self.workspace.get_text_document(uri)
@@ -164,6 +174,7 @@ class TextfragServer(LanguageServer):
                 continue
             project.forget(rel)
         self.index.pop(path.resolve(), None)
+        self.analysed.clear()
         for uri in list(self.workspace.text_documents):
             if self.is_document(uri):
                 self.publish(uri)
@@ -174,18 +185,24 @@ class TextfragServer(LanguageServer):
         """Every reference in the workspace's documents that quotes ``path``, with the 1-based lines it
         quotes: (document, finding, first, last). Open documents as the editor has them; the others as
         on disk, each read again only when it changed."""
+        out: list[tuple[Path, Finding, int, int]] = []
+        for step in self.quoting_steps(path):
+            out.extend(step)
+        return out
+
+    def quoting_steps(self, path: Path) -> Iterator[list[tuple[Path, Finding, int, int]]]:
+        """:meth:`quoting`, one document at a time (long work that can report progress and be cancelled)."""
         target = path.resolve()
         project = self.project_for(target)
         try:
             rel = target.relative_to(project.root).as_posix()
         except ValueError:
-            return []
+            return
         open_docs = {}
         for uri, doc in self.workspace.text_documents.items():
             p = _path_of(uri)
             if p is not None and self.is_document(uri):
                 open_docs[p.resolve()] = doc
-        out: list[tuple[Path, Finding, int, int]] = []
         seen = 0
         for folder in self.folders() or [project.root]:
             for doc_path in doc_files([folder]):
@@ -193,6 +210,7 @@ class TextfragServer(LanguageServer):
                 if seen > MAX_INDEXED:
                     break
                 doc_path = doc_path.resolve()
+                step: list[tuple[Path, Finding, int, int]] = []
                 for finding, quoted in self._references_of(doc_path, open_docs.get(doc_path)):
                     if quoted != rel or finding.ref is None:
                         continue
@@ -201,8 +219,8 @@ class TextfragServer(LanguageServer):
                     except TextFragError:
                         continue
                     for piece in q.selections:
-                        out.append((doc_path, finding, piece.first_line, piece.last_line))
-        return out
+                        step.append((doc_path, finding, piece.first_line, piece.last_line))
+                yield step
 
     def _references_of(self, doc_path: Path, open_doc: TextDocument | None) -> list[tuple[Finding, str]]:
         project = self.project_for(doc_path)
@@ -373,6 +391,7 @@ def _register(ls: TextfragServer) -> None:
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: TextfragServer, params: lsp.DidCloseTextDocumentParams) -> None:
         ls.findings.pop(params.text_document.uri, None)
+        ls.analysed.pop(params.text_document.uri, None)
 
     @ls.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def watched(ls: TextfragServer, params: lsp.DidChangeWatchedFilesParams) -> None:
@@ -383,7 +402,7 @@ def _register(ls: TextfragServer) -> None:
 
     def finding_at(ls: TextfragServer, uri: str, position: lsp.Position) -> tuple[Project, Finding, Lines] | None:
         doc = ls.workspace.get_text_document(uri)
-        analysed = ls.analyse(doc)
+        analysed = ls.analyse(doc, fresh=False)
         if analysed is None:
             return None
         project, findings, lines = analysed
@@ -445,7 +464,7 @@ def _register(ls: TextfragServer) -> None:
     )
     def code_action(ls: TextfragServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         doc = ls.workspace.get_text_document(params.text_document.uri)
-        analysed = ls.analyse(doc)
+        analysed = ls.analyse(doc, fresh=False)
         if analysed is None:
             return []
         project, findings, lines = analysed
@@ -508,13 +527,29 @@ def _register(ls: TextfragServer) -> None:
         return lsp.CompletionList(is_incomplete=True, items=_complete(project, typed, _range(lines, start, offset)))
 
     @ls.feature(lsp.TEXT_DOCUMENT_REFERENCES)
-    def references(ls: TextfragServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+    async def references(ls: TextfragServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+        """The documents quoting this line: a walk of the workspace's documents that reports progress
+        (when the client gave a token) and stops when the request is cancelled."""
         path = _path_of(params.text_document.uri)
         if path is None:
             return []
         line = params.position.line + 1
+        token = params.work_done_token
+        if token is not None:
+            ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title="textfrag: finding quotes", cancellable=True))
+        found: list[tuple[Path, Finding, int, int]] = []
+        try:
+            for n, step in enumerate(ls.quoting_steps(path), 1):
+                found.extend(step)
+                if n % 50 == 0:
+                    if token is not None:
+                        ls.work_done_progress.report(token, lsp.WorkDoneProgressReport(message=f"{n} documents read"))
+                    await asyncio.sleep(0)  # (where a cancellation reaches this request)
+        finally:
+            if token is not None:
+                ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{len(found)} quotes"))
         out = []
-        for doc_path, f, first, last in ls.quoting(path):
+        for doc_path, f, first, last in found:
             if first <= line <= max(first, last):
                 text = _text_of(ls, doc_path)
                 if text is None:

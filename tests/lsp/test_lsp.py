@@ -292,3 +292,23 @@ async def test_a_watcher_is_registered_when_the_client_can(client: LanguageClien
             break
         await asyncio.sleep(0.01)
     assert [r.method for p in registered for r in p.registrations] == [lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+
+
+async def test_finding_quotes_reports_progress_on_the_clients_token(client: LanguageClient, project: Path) -> None:
+    for i in range(120):
+        (project / "docs" / f"p{i:03}.md").write_text(f"# {i}\n\n![](txtfrag:src/app.py#line={i % 20},{i % 20 + 1};{PIN})\n")
+    await start(client, project)
+    client.progress_reports["find"] = []  # a token the client made (as for a request's workDoneToken)
+    src = (project / "src" / "app.py").resolve().as_uri()
+    refs = await client.text_document_references_async(
+        lsp.ReferenceParams(
+            text_document=lsp.TextDocumentIdentifier(uri=src),
+            position=lsp.Position(line=0, character=0),
+            context=lsp.ReferenceContext(include_declaration=False),
+            work_done_token="find",
+        )
+    )
+    assert refs is not None and len(refs) == 6  # line 1 is quoted by the documents whose range starts at 0
+    await asyncio.sleep(0.2)
+    kinds = [type(r).__name__ for r in client.progress_reports["find"]]
+    assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd" and "WorkDoneProgressReport" in kinds
