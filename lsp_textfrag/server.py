@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,20 @@ MAX_INDEXED = 20_000
 log = logging.getLogger("textfrag.lsp")
 
 
+#: seconds a document's project is kept before its configuration is looked for again
+REDISCOVER_SECONDS = 5.0
+
+
+def _stamp_of(path: Path | None) -> tuple[int, int] | None:
+    if path is None:
+        return None
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
 def _path_of(uri: str) -> Path | None:
     parsed = urlparse(uri)
     if parsed.scheme != "file":
@@ -66,6 +81,8 @@ class TextfragServer(LanguageServer):
         self.projects: dict[Path, Project] = {}
         self.findings: dict[str, tuple[int | None, list[Finding]]] = {}
         self.analysed: dict[str, tuple[int | None, str, tuple[Project, list[Finding], Lines]]] = {}
+        #: folder -> (its project, when found, the configuration file, its stamp then)
+        self._project_of: dict[Path, tuple[Project, float, Path | None, tuple[int, int] | None]] = {}
         #: documents on disk -> (stamp, [(finding, quoted path)]): what quotes what, for the source side
         self.index: dict[Path, tuple[tuple[int, int] | None, list[tuple[Finding, str]]]] = {}
 
@@ -104,7 +121,19 @@ class TextfragServer(LanguageServer):
 
     def project_for(self, path: Path) -> Project:
         """The project a document (or a quoted file) belongs to: its build's configuration, found as
-        ``check`` finds it, up to its workspace folder; else the workspace folder is the root."""
+        ``check`` finds it, up to its workspace folder; else the workspace folder is the root. Looked up
+        again when the configuration file changed, or a few seconds later (a new one may have appeared)."""
+        folder = path.parent
+        kept = self._project_of.get(folder)
+        now = time.monotonic()
+        if kept is not None and now - kept[1] < REDISCOVER_SECONDS and _stamp_of(kept[2]) == kept[3]:
+            return kept[0]
+        project = self._discover(path)
+        config_path = project.config.path if project.config is not None else None
+        self._project_of[folder] = (project, now, config_path, _stamp_of(config_path))
+        return project
+
+    def _discover(self, path: Path) -> Project:
         top = self.folder_of(path)
         try:
             config = nearest_config(path, top)
