@@ -24,7 +24,7 @@ from textfrag.fragment import Reference
 from textfrag.options import Option, intent_of, options_of, with_option_references
 from textfrag.pin import is_pinned
 from textfrag.quote import hidden_note, problem_of, quoted_path
-from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, scan_text
+from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, MarkdownScan, rescan_markdown, scan_markdown_kept, scan_text
 from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
 
 __all__ = ["Finding", "Lines", "Project", "suffix_for"]
@@ -88,8 +88,11 @@ class Project:
         self._memo_of: dict[str, set[tuple[str, str | None, str]]] = {}
         #: how many references were verified (not looked up): what the speed tests count
         self.verified = 0
-        #: reference text -> its parse (a value or the syntax error): parsed once while the server runs
-        self._parsed: dict[str, Reference | TextFragError] = {}
+        #: reference text -> its parse (the reference, whether it is pinned, the path it quotes; or the syntax
+        #: error): parsed once while the server runs
+        self._parsed: dict[str, tuple[Reference, bool, str | None] | TextFragError] = {}
+        #: document -> its last scan (Markdown), to scan an edit of it in part
+        self._scans: dict[str, MarkdownScan] = {}
 
     def cache_for(self, charset: str | None) -> SourceCache:
         return self.cache if charset is None else self.cache.with_charset(charset)
@@ -117,10 +120,20 @@ class Project:
         except TextFragError:
             return None
 
+    def _scan(self, text: str, name: str, suffix: str) -> list[Found]:
+        """The references of a document's text: a Markdown document's edit is scanned again only in the
+        paragraphs it touched, when that is safe (textfrag.scan.rescan_markdown)."""
+        if suffix in RST_SUFFIXES:
+            return scan_text(text, name, suffix)
+        kept = self._scans.get(name)
+        scanned = rescan_markdown(kept, text, name) if kept is not None else scan_markdown_kept(text, name)
+        self._scans[name] = scanned
+        return scanned.found
+
     def analyse(self, text: str, name: str, suffix: str) -> list[Finding]:
         """Every reference of a document's text and what ``check`` says of it (``--require-pin`` when the
         build requires pins)."""
-        found, charsets = with_option_references(text, scan_text(text, name, suffix))
+        found, charsets = with_option_references(text, self._scan(text, name, suffix))
         out: list[Finding] = []
         looked: set[str] = set()
         for f in found:
@@ -129,7 +142,8 @@ class Project:
             parsed = self._parsed.get(f.text)
             if parsed is None:
                 try:
-                    parsed = parse_reference(f.text)
+                    ref_ = parse_reference(f.text)
+                    parsed = (ref_, is_pinned(ref_), self.quoted(ref_))
                 except TextFragError as bad:
                     parsed = bad
                 if len(self._parsed) > MAX_KEPT:
@@ -138,8 +152,7 @@ class Project:
             if isinstance(parsed, TextFragError):
                 out.append(Finding(f, None, parsed, False, None, charset, options))
                 continue
-            ref = parsed
-            rel = self.quoted(ref)
+            ref, pinned, rel = parsed
             if rel is not None and rel not in looked:
                 looked.add(rel)
                 self._fresh(rel)
@@ -160,7 +173,6 @@ class Project:
                     self._memo[key] = memo
                     self._memo_of.setdefault(rel or "", set()).add(key)
             problem, hidden = memo
-            pinned = is_pinned(ref)
             if problem is None and not pinned and self.require_pin:
                 problem = UnpinnedError(reference=ref.text)
             out.append(Finding(f, ref, problem, pinned, hidden, charset, options))

@@ -302,6 +302,8 @@ def _code(err: TextFragError) -> str:
 
 def _diagnostics(f: Finding, project: Project, lines: Lines) -> list[lsp.Diagnostic]:
     """What ``check`` says of one reference, as diagnostics over its exact span."""
+    if f.problem is None and f.hidden is None and (f.pinned or f.ref is None):
+        return []  # (the common case: nothing to say, nothing to compute)
     out = []
     span = _range(lines, f.found.start, f.found.end)
     if f.problem is not None:

@@ -31,6 +31,9 @@ __all__ = [
     "Found",
     "FoundKind",
     "LineIndex",
+    "MarkdownScan",
+    "scan_markdown_kept",
+    "rescan_markdown",
     "scan_text",
     "scan_file",
     "read_text",
@@ -171,9 +174,16 @@ _MYST_VERBATIM = _CODE_DIRECTIVES | {
 _CONTAINER = re.compile(r"^([ \t]*)(?:!!!|\?\?\?\+?|===\+?|===!)[ \t]+\S")
 # a link destination may hold balanced parentheses (CommonMark; Wilde's line(2)match(x) needs them)
 _DEST = r"(?:[^\s()<>]|\((?:[^\s()<>]|\([^\s()<>]*\))*\))+"
-_LABEL = r"((?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*)"
-_TITLE = r"""(?:\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\)))?"""
-_TARGET = r"\(\s*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:" + _DEST + r"))" + _TITLE + r"\s*\)"
+# nothing of a link spans a blank line (a paragraph ends there): a line break inside a label, a title or the
+# spaces around the destination is one not followed by a blank line
+_BREAK = r"(?:\r\n|\r|\n)(?![ \t]*(?:\r\n|\r|\n))"
+_SPACE = r"(?:[ \t]|" + _BREAK + r")"
+_LABEL = r"((?:[^\[\]\\\r\n]|\\.|" + _BREAK + r"|\[(?:[^\[\]\\\r\n]|\\.|" + _BREAK + r")*\])*)"
+_TITLE = (
+    r"(?:" + _SPACE + r"+(?:\"(?:[^\"\\\r\n]|\\.|" + _BREAK + r")*\"|'(?:[^'\\\r\n]|\\.|" + _BREAK + r")*'"
+    r"|\((?:[^()\\\r\n]|\\.|" + _BREAK + r")*\)))?"
+)
+_TARGET = r"\(" + _SPACE + r"*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:" + _DEST + r"))" + _TITLE + _SPACE + r"*\)"
 _MD_IMAGE = re.compile(r"!\[" + _LABEL + r"\]" + _TARGET)
 _MD_LINK = re.compile(r"(?<!!)\[" + _LABEL + r"\]" + _TARGET)
 _MD_DEFINITION = re.compile(r"^ {0,3}\[([^\]]+)\]:[ \t]*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:\S+))", re.MULTILINE)
@@ -353,6 +363,11 @@ def _used_labels(text: str) -> set[str]:
 
 def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
     """References in a Markdown or MyST text, in order of appearance."""
+    return _scan_markdown(text, file)[0]
+
+
+def _scan_markdown(text: str, file: str) -> tuple[list[Found], str]:
+    """The references and the masked text (code, code spans and comments blanked, the same length)."""
     found: list[Found] = []
     masked = _md_blocks(text, file, found)
     masked = _md_inline(masked, file, found)
@@ -376,7 +391,7 @@ def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
             g = 2 if m.group(2) is not None else 3
             found.append(Found(file, lines.line_at(m.start(g)), m.group(g), m.start(g), m.end(g), "definition", m.span()))
     found.sort(key=lambda f: f.start)
-    return found
+    return found, masked
 
 
 # -- reStructuredText --------------------------------------------------------------------------------
@@ -512,6 +527,108 @@ def _default_role_at(changes: list[tuple[int, bool]], offset: int) -> bool:
             break
         on = is_txtfrag
     return on
+
+
+class MarkdownScan(NamedTuple):
+    """A Markdown document's scan, kept by a long-lived caller (the language server) to scan an edit of it
+    again in part (:func:`rescan_markdown`)."""
+
+    text: str
+    #: the text with code, code spans and comments blanked (same length, same line breaks)
+    masked: str
+    #: the references, with their columns (as :func:`scan_text` gives them)
+    found: list[Found]
+
+
+def scan_markdown_kept(text: str, file: str) -> MarkdownScan:
+    """:func:`scan_text` of a Markdown text, kept for :func:`rescan_markdown`."""
+    found, masked = _scan_markdown(text, file)
+    return MarkdownScan(text, masked, _with_columns(text, found))
+
+
+# what, in the paragraphs an edit touched, could change how anything else is read: code spans and fences,
+# comments and raw HTML, MyST roles and directives, escapes, tabs and indented code, definitions and uses
+_CONTEXTUAL = re.compile(
+    # (and list items and admonitions: what follows them indented is theirs, not code)
+    r"[`~<>{}\t\\]|:::|\]:|\]\[|^ {4}|^[ ]*(?:[-*+]|[0-9]+[.)])(?:[ ]|$)|!!!|\?\?\?|===", re.MULTILINE
+)
+_BLANK_LINE_AT = re.compile(r"\n[ \t]*\n")
+#: characters looked back from an edit for the blank line that starts its paragraph
+_PARAGRAPH_WINDOW = 8192
+
+
+def _common_prefix(a: str, b: str) -> int:
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:  # (each step one C-level compare of slices)
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid :] == b[len(b) - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def rescan_markdown(previous: MarkdownScan, text: str, file: str) -> MarkdownScan:
+    """The scan of ``text``, an edit of ``previous.text``. When the edit stays within paragraphs that hold
+    nothing that could change how the rest is read (no code, comment, fence, role, definition, CR...), only
+    those paragraphs are scanned again and the other references are moved by the edit; otherwise the
+    whole text is scanned. Either way the result is what :func:`scan_markdown_kept` gives (a property test
+    compares them on random edits)."""
+    old = previous.text
+    if text == old:
+        return previous
+    if "\r" in old or "\r" in text or "]:" in old or "]:" in text:
+        return scan_markdown_kept(text, file)
+    p = _common_prefix(old, text)
+    q = _common_suffix(old, text, min(len(old), len(text)) - p)
+    before = [m.end() for m in _BLANK_LINE_AT.finditer(old, max(0, p - _PARAGRAPH_WINDOW), p)]
+    if not before and p > _PARAGRAPH_WINDOW:
+        return scan_markdown_kept(text, file)
+    a = before[-1] if before else 0
+    after = _BLANK_LINE_AT.search(old, len(old) - q)
+    b_old = after.start() if after else len(old)
+    b_new = b_old + len(text) - len(old)
+    if b_new < p or a > p or b_old - a > 4 * _PARAGRAPH_WINDOW:
+        return scan_markdown_kept(text, file)
+    region_old, region_new = old[a:b_old], text[a:b_new]
+    if (
+        not region_old.strip()  # (only text that was read, and not masked, shows it was outside code)
+        or previous.masked[a:b_old] != region_old  # the edit was in code or a comment
+        or _CONTEXTUAL.search(region_old)
+        or _CONTEXTUAL.search(region_new)
+        or _BLANK_LINE_AT.search(region_new)  # (a new paragraph break: the neighbours' scans may change)
+    ):
+        return scan_markdown_kept(text, file)
+    found, masked = _scan_markdown(region_new, file)
+    if masked != region_new:
+        return scan_markdown_kept(text, file)
+    first_line = text.count("\n", 0, a)
+    shift = len(text) - len(old)
+    line_shift = region_new.count("\n") - region_old.count("\n")
+    region_lines = LineIndex(region_new)
+    out: list[Found] = [f for f in previous.found if f.end <= a]
+    for f in found:
+        span = (f.span[0] + a, f.span[1] + a) if f.span is not None else None
+        column = f.start - region_lines.line_start(f.start) + 1  # (the region starts a line)
+        out.append(Found(file, f.line + first_line, f.text, f.start + a, f.end + a, f.kind, span, f.label, column))
+    for f in previous.found:
+        if f.start >= b_old:
+            span = (f.span[0] + shift, f.span[1] + shift) if f.span is not None else None
+            out.append(
+                Found(file, f.line + line_shift, f.text, f.start + shift, f.end + shift, f.kind, span, f.label, f.column)
+            )
+    return MarkdownScan(text, previous.masked[:a] + masked + previous.masked[b_old:], out)
 
 
 def _with_columns(text: str, found: list[Found]) -> list[Found]:
