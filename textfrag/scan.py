@@ -550,7 +550,8 @@ def scan_markdown_kept(text: str, file: str) -> MarkdownScan:
 # comments and raw HTML, MyST roles and directives, escapes, tabs and indented code, definitions and uses
 _CONTEXTUAL = re.compile(
     # (and list items and admonitions: what follows them indented is theirs, not code)
-    r"[`~<>{}\t\\]|:::|\]:|\]\[|^ {4}|^[ ]*(?:[-*+]|[0-9]+[.)])(?:[ ]|$)|!!!|\?\?\?|===", re.MULTILINE
+    r"[`~<>{}\t\\]|:::|\]:|\]\[|^ {4}|^[ ]*(?:[-*+]|[0-9]+[.)])(?:[ ]|$)|!!!|\?\?\?|===",
+    re.MULTILINE,
 )
 _BLANK_LINE_AT = re.compile(r"\n[ \t]*\n")
 #: characters looked back from an edit for the blank line that starts its paragraph
@@ -625,9 +626,7 @@ def rescan_markdown(previous: MarkdownScan, text: str, file: str) -> MarkdownSca
     for f in previous.found:
         if f.start >= b_old:
             span = (f.span[0] + shift, f.span[1] + shift) if f.span is not None else None
-            out.append(
-                Found(file, f.line + line_shift, f.text, f.start + shift, f.end + shift, f.kind, span, f.label, f.column)
-            )
+            out.append(Found(file, f.line + line_shift, f.text, f.start + shift, f.end + shift, f.kind, span, f.label, f.column))
     return MarkdownScan(text, previous.masked[:a] + masked + previous.masked[b_old:], out)
 
 

@@ -20,7 +20,15 @@ import pytest
 
 from ..conftest import REPO
 
-PACKAGES = ("textfrag", "sphinx_textfrag", "mkdocs_textfrag", "markdown_textfrag", "myst_textfrag", "context_textfrag", "lsp_textfrag")
+PACKAGES = (
+    "textfrag",
+    "sphinx_textfrag",
+    "mkdocs_textfrag",
+    "markdown_textfrag",
+    "myst_textfrag",
+    "context_textfrag",
+    "lsp_textfrag",
+)
 
 
 @pytest.fixture(scope="session")
