@@ -73,6 +73,7 @@ SPEC: dict[str, Any] = {
                 "end-before": _STRING,
                 "end-at": _STRING,
                 "lines": _STRING,
+                "region": _STRING,
                 "encoding": _STRING,
                 "prepend": _STRING,
                 "append": _STRING,
@@ -215,7 +216,7 @@ def directive(data: dict[str, Any]) -> list[dict[str, Any]]:
         if options.get("encoding"):
             cache = cache.with_charset(str(options["encoding"]))
         intent = Intent.from_options(
-            {k: options.get(k) for k in ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines")}
+            {k: options.get(k) for k in ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "region")}
         )
         q = quote(cache, _pinned_as_required(ref_text, settings), intent=intent)
         if q.stale is not None and settings["on_stale"] == "error":

@@ -129,6 +129,8 @@ class TxtfragDirective(SphinxDirective):
         "end-before": directives.unchanged_required,
         "end-at": directives.unchanged_required,
         "lines": directives.unchanged_required,
+        # a region between markers ([START x]/[END x], #region x/#endregion, :snippet-start: x, [start:x])
+        "region": directives.unchanged_required,
         # the charset the file is read in, as literalinclude's (default: textfrag_charset)
         "encoding": directives.encoding,
         # a unified diff from this reference's text (an older file) to the directive's, as literalinclude's
@@ -245,6 +247,7 @@ class TxtfragDirective(SphinxDirective):
                 "end-before",
                 "end-at",
                 "lines",
+                "region",
                 "emphasize-lines",
                 "lineno-match",
                 "lineno-start",

@@ -217,6 +217,12 @@ def build_parser(parser_class: type[_Parser] | None = None) -> argparse.Argument
     intent.add_argument("--end-before", metavar="TEXT", help="up to the line before the next line holding TEXT")
     intent.add_argument("--end-at", metavar="TEXT", help="up to the next line holding TEXT")
     intent.add_argument("--section", metavar="NAME", help="a pymdownx.snippets section (--8<-- [start:NAME] to [end:NAME])")
+    intent.add_argument(
+        "--region",
+        metavar="NAME",
+        help="the lines between region markers: [START NAME]/[END NAME], #region NAME/#endregion, "
+        ":snippet-start: NAME/:snippet-end:, [start:NAME]/[end:NAME] (behind any line comment)",
+    )
     make.add_argument("--no-length", action="store_true", help="leave out the length check")
     make.add_argument("--no-md5", action="store_true", help="leave out the md5 check")
     make.add_argument(
@@ -441,6 +447,7 @@ def _intent_of(args: argparse.Namespace) -> Intent | None:
         "end-before": args.end_before,
         "end-at": args.end_at,
         "section": args.section,
+        "region": args.region,
     }
     return Intent.from_options(given)
 

@@ -25,11 +25,11 @@ from .errors import TextFragError
 
 __all__ = [
     *("Intent", "INTENT_OPTIONS", "disagreement", "intent_lines", "parse_line_spec"),
-    *("python_objects", "section_lines", "signature_cut", "splitlines_agree", "trim_blank"),
+    *("python_objects", "region_lines", "region_marker", "section_lines", "signature_cut", "splitlines_agree", "trim_blank"),
 ]
 
 #: the directive options that state an intent, in the order literalinclude applies them
-INTENT_OPTIONS = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "section")
+INTENT_OPTIONS = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "section", "region")
 
 # characters str.splitlines() ends a line at that RFC 5147 (CR, LF, NEL) does not
 _OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\u2028", "\u2029")
@@ -49,6 +49,8 @@ class Intent:
     #: pymdownx.snippets' named section: the lines between ``--8<-- [start:NAME]`` and
     #: ``--8<-- [end:NAME]``, without the blank lines at either end (a fence drops them)
     section: str | None = None
+    #: a named region between markers of the conventions real projects use (:func:`region_lines`)
+    region: str | None = None
 
     @classmethod
     def from_options(cls, options: Mapping[str, object]) -> Intent | None:
@@ -64,7 +66,10 @@ class Intent:
 
     def options(self) -> list[tuple[str, str]]:
         """The directive options that state this intent, in literalinclude's order."""
-        values = (self.pyobject, self.start_after, self.start_at, self.end_before, self.end_at, self.lines, self.section)
+        values = (
+            *(self.pyobject, self.start_after, self.start_at, self.end_before, self.end_at),
+            *(self.lines, self.section, self.region),
+        )
         return [(name, value) for name, value in zip(INTENT_OPTIONS, values, strict=True) if value is not None]
 
     def __str__(self) -> str:
@@ -92,6 +97,8 @@ def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = Non
     kept = list(range(1, len(content) + 1))
     if intent is not None and intent.section is not None:
         kept = trim_blank(content, section_lines(content, intent.section))
+    if intent is not None and intent.region is not None:
+        kept = region_lines(content, intent.region)
     if intent is not None:
         if intent.pyobject is not None:
             objects = python_objects(text)
@@ -144,6 +151,73 @@ def section_lines(content: list[str], name: str) -> list[int]:
     if start is None:
         raise TextFragError(f"no section {name!r} (--8<-- [start:{name}]) in the file")
     return list(range(start + 1, len(content) + 1))
+
+
+# region markers, each on a line of its own behind any line-comment syntax (#, //, --, ;, %, ', <!--, /*):
+# Google's samples ([START name] / [END name]), VS Code, C# and VitePress (#region name / #endregion),
+# Bluehawk (:snippet-start: name / :snippet-end:) and pymdownx.snippets ([start:name] / [end:name])
+_LEADER = r"^[ \t]*(?:[^\w\s]{1,4}|REM\b|rem\b)?[ \t]*"
+_REGION_START = re.compile(
+    _LEADER + r"(?:\[START[ \t]+([^\]\s]+)[ \t]*\]|#region\b[ \t]*([^\s*>-]*)|:snippet-start:[ \t]*(\S+)"
+    r"|(?:-{1,}8<-{1,}[ \t]+)?\[[ \t]*start[ \t]*:[ \t]*([^\]\s]+)[ \t]*\])"
+)
+_REGION_END = re.compile(
+    _LEADER + r"(?:\[END[ \t]+([^\]\s]+)[ \t]*\]|#endregion\b[ \t]*([^\s*>-]*)|:snippet-end:[ \t]*(\S*)"
+    r"|(?:-{1,}8<-{1,}[ \t]+)?\[[ \t]*end[ \t]*:[ \t]*([^\]\s]+)[ \t]*\])"
+)
+
+
+def region_marker(line: str, *, end: bool = False) -> tuple[int, str] | None:
+    """(convention, name) of the region start (or ``end``) marker on ``line`` (the name "" for an unnamed
+    end); None when the line is no such marker."""
+    return _marker(_REGION_END if end else _REGION_START, line)
+
+
+def _marker(pattern: re.Pattern[str], line: str) -> tuple[int, str] | None:
+    m = pattern.match(line)
+    if m is None:
+        return None
+    for k in range(1, 5):
+        if m.group(k) is not None:
+            return k, m.group(k)
+    return None
+
+
+def region_lines(content: list[str], name: str) -> list[int]:
+    """1-based numbers of the lines of the region ``name``: between its start marker and the end marker
+    that closes it (by name, or the innermost open one for an unnamed ``#endregion``/``:snippet-end:``),
+    the marker lines left out. :class:`TextFragError` when there is none, or more than one (never guessed)."""
+    found: list[tuple[int, int]] = []
+    open_: list[tuple[int, str, int]] = []  # (convention, name, line) of regions not closed yet
+    names: set[str] = set()
+    for number, line in enumerate(content, 1):
+        if not any(c in line for c in "[#:"):
+            continue
+        start = _marker(_REGION_START, line)
+        if start is not None:
+            open_.append((start[0], start[1], number))
+            names.add(start[1])
+            continue
+        end = _marker(_REGION_END, line)
+        if end is None:
+            continue
+        convention, closing = end
+        for k in range(len(open_) - 1, -1, -1):
+            if open_[k][0] == convention and (closing in ("", open_[k][1])):
+                _, opened, at = open_.pop(k)
+                if opened == name:
+                    found.append((at, number))
+                break
+    if len(found) > 1:
+        where = ", ".join(f"lines {a + 1}-{b - 1}" for a, b in found)
+        raise TextFragError(f"the region {name!r} is marked {len(found)} times ({where}); name one that is marked once")
+    if not found:
+        if any(n == name for _, n, _ in open_):
+            raise TextFragError(f"the region {name!r} is opened but never closed")
+        known = ", ".join(sorted(n for n in names if n)) or "none"
+        raise TextFragError(f"no region named {name!r} in the file (regions: {known})")
+    a, b = found[0]
+    return list(range(a + 1, b))
 
 
 def trim_blank(content: list[str], numbers: list[int]) -> list[int]:

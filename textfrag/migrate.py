@@ -261,6 +261,7 @@ def _convert(
     open_end = runs_to_end and (whole_file or _open_ended(options, intent, total))
     ref = make_reference(selection, lines=True, open_end=open_end)
     out: list[tuple[str, str]] = []
+    intent = _as_region(intent, text, kept)
     if intent is not None or gaps:  # (:lines: alone in one run is what the pin says; else it is an intent)
         out.extend(intent.options() if intent is not None else [])
         if wanted is not None:
@@ -299,6 +300,27 @@ def _convert(
         if name in options:
             out.append((name, options[name]))
     return _render(include, ref, out)
+
+
+def _as_region(intent: Intent | None, text: str, kept: list[int]) -> Intent | None:
+    """``:start-after: [START x]`` with ``:end-before: [END x]`` (or any region convention's pair) is the
+    region ``x``: said as ``:region: x`` when it selects the same lines."""
+    if intent is None or intent.start_after is None or intent.end_before is None:
+        return intent
+    if intent.pyobject or intent.start_at or intent.end_at or intent.section or intent.lines:
+        return intent
+    from .intent import region_lines, region_marker
+
+    start, end = region_marker(intent.start_after.strip()), region_marker(intent.end_before.strip(), end=True)
+    if start is None or end is None or start[0] != end[0] or end[1] not in ("", start[1]):
+        return intent
+    content = text.replace("\r\n", "\n").replace("\r", "\n").splitlines()
+    try:
+        if region_lines(content, start[1]) != kept:
+            return intent
+    except TextFragError:
+        return intent
+    return Intent(region=start[1])
 
 
 def _under_root(arg: str, doc_path: Path, srcdir: Path, cache: SourceCache) -> str:
