@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from .config import BuildConfig
     from .intent import Intent
+    from .rewrite import DocText
 
 from . import __version__
 from ._parser import parse_reference
@@ -860,7 +861,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     list the others; change nothing else."""
     from .options import options_of
     from .repair import repair
-    from .rewrite import DocText, apply_edits, read_doc, unified_diff, write_atomic, write_places
+    from .rewrite import read_doc, write_places
 
     cache = _cache(args)
     targets = _targets(args)
@@ -923,21 +924,10 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"{place}: {spell(ref.text)}: {how} -> {style.paint(spell(new), 'green')}", file=err)
             if accepting and drift.diff:
                 print(style.diff(spell_lines(drift.diff)), file=err)
-    written: list[str] = []
-    for shown, doc in docs.items():
-        if not doc.edits:
-            continue
-        try:
-            new_text = apply_edits(doc)
-            if args.write:
-                write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
-                written.append(shown)
-            elif args.format not in ("json", "sarif"):
-                _write_diff(out, unified_diff(doc, new_text, shown))
-        except TextFragError as failure:
-            problems.append((Found(shown, 0, "", 0, 0, "file"), failure))
-            for key in [k for k in rewritten if k[0] == shown]:
-                del rewritten[key]
+    written = _write_or_show(args, docs, out, problems)
+    kept = _written_names(docs, problems)
+    for key in [k for k in rewritten if k[0] not in kept]:
+        del rewritten[key]  # (its file could not be written)
     moved = len(rewritten) - accepted - repinned
     if written:
         problems.extend(_stale_after_writing(args, scan, written, rewritten))
@@ -971,10 +961,39 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return STALE if remaining else OK
 
 
+def _write_or_show(
+    args: argparse.Namespace, docs: dict[str, DocText], out: TextIO, problems: list[tuple[Found, TextFragError]]
+) -> list[str]:
+    """Each document with edits replaced atomically (``--write``, only if unchanged since it was read) or
+    its diff shown; a document that cannot be written is a problem. The names written."""
+    from .rewrite import apply_edits, unified_diff, write_atomic
+
+    written: list[str] = []
+    for shown, doc in docs.items():
+        if not doc.edits:
+            continue
+        try:
+            new_text = apply_edits(doc)
+            if args.write:
+                write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
+                written.append(shown)
+            elif args.format not in ("json", "sarif"):
+                _write_diff(out, unified_diff(doc, new_text, shown))
+        except TextFragError as failure:
+            problems.append((Found(shown, 0, "", 0, 0, "file"), failure))
+    return written
+
+
+def _written_names(docs: dict[str, DocText], problems: list[tuple[Found, TextFragError]]) -> set[str]:
+    """The documents with edits that no problem of their own stopped."""
+    failed = {f.file for f, _ in problems if not f.text}
+    return {name for name, doc in docs.items() if doc.edits and name not in failed}
+
+
 def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Pin every unpinned reference in place (textfrag.pin); list those left, and why; change nothing else."""
     from .pin import pinned_form
-    from .rewrite import DocText, apply_edits, read_doc, unified_diff, write_atomic, write_places
+    from .rewrite import read_doc, write_places
 
     cache = _cache(args)
     targets = _targets(args)
@@ -1007,21 +1026,10 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         doc.edits.append((f.start, f.end, outcome.text))
         pinning[(f.file, f.start)] = f
         findings.append(_finding(f, None, bool(args.write)))
-    written = 0
-    for shown, doc in docs.items():
-        if not doc.edits:
-            continue
-        try:
-            new_text = apply_edits(doc)
-            if args.write:
-                write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
-                written += 1
-            elif args.format not in ("json", "sarif"):
-                _write_diff(out, unified_diff(doc, new_text, shown))
-        except TextFragError as failure:
-            problems.append((Found(shown, 0, "", 0, 0, "file"), failure))
-            for key in [k for k in pinning if k[0] == shown]:
-                del pinning[key]
+    written = len(_write_or_show(args, docs, out, problems))
+    kept = _written_names(docs, problems)
+    for key in [k for k in pinning if k[0] not in kept]:
+        del pinning[key]  # (its file could not be written)
     if args.format not in ("json", "sarif") and not args.quiet:
         style = _terminal(args, err)[1]
         for f, why in sorted(left, key=lambda item: (item[0].file, item[0].line)):

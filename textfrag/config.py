@@ -133,10 +133,15 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
         for entry in data.get("markdown_extensions") or []:
             if isinstance(entry, dict) and isinstance(entry.get("textfrag"), dict):
                 options = entry["textfrag"]
-    root = path.parent / str(options.get("root") or ".")  # as the plugin does: from the folder of mkdocs.yml
+    return _from_options(path, options)  # (the root as the plugin takes it: from the folder of mkdocs.yml)
+
+
+def _from_options(path: Path, options: dict[str, Any]) -> BuildConfig:
+    """The settings of the MkDocs plugin's or the Markdown extension's options, the root from the folder
+    of their configuration file."""
     return BuildConfig(
         path,
-        root,
+        path.parent / str(options.get("root") or "."),
         options.get("charset"),
         options.get("max_size"),
         dict(options.get("pdi_map") or {}),
@@ -164,17 +169,7 @@ def _zensical(path: Path, text: str) -> BuildConfig:
         value = parent.get(key)
         return value if isinstance(value, dict) else {}
 
-    options = table(table(table(data, "project"), "markdown_extensions"), "textfrag")
-    root = path.parent / str(options.get("root") or ".")
-    return BuildConfig(
-        path,
-        root,
-        options.get("charset"),
-        options.get("max_size"),
-        dict(options.get("pdi_map") or {}),
-        on_stale=str(options.get("on_stale") or "error"),
-        require_pin=bool(options.get("require_pin")),
-    )
+    return _from_options(path, table(table(table(data, "project"), "markdown_extensions"), "textfrag"))
 
 
 def snippet_settings(path: Path) -> dict[str, Any]:
