@@ -660,13 +660,15 @@ def _complete(project: Project, typed: str, where: lsp.Range) -> list[lsp.Comple
         )
         from textfrag.intent import python_objects
         from textfrag.resolve import select_lines
+        from textfrag.symbols import definitions, language_of
 
-        if rel.endswith((".py", ".pyi")):
-            try:
-                objects = python_objects(source.text)
-            except Exception:  # a file that does not parse has no definitions to offer
-                objects = {}
-            for name, (first, last, _name_line) in sorted(objects.items(), key=lambda item: item[1][0]):
+        language = language_of(rel)
+        if language is not None:
+            try:  # (every language with the symbols extra; Python always)
+                found = [(d.name, d.first, d.last) for d in definitions(source.text, language, python_objects)]
+            except (TextFragError, SyntaxError, ValueError):  # no grammar here, or a file that does not parse
+                found = []
+            for name, first, last in found:
                 ref = make_reference(select_lines(source, first, last), lines=True)
                 items.append(
                     lsp.CompletionItem(

@@ -153,7 +153,7 @@ class Embedder:
         try:
             intent = Intent.from_options({k: img.get(k) for k in INTENT_OPTIONS}) if alone else None
             if intent is not None and q.stale is None:  # a stale quote is reported already
-                why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent)
+                why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent, path=q.source.path)
                 if why is not None:
                     raise TextFragError(why)
             classes = (img.get("class") or "").split()

@@ -74,6 +74,7 @@ SPEC: dict[str, Any] = {
                 "end-at": _STRING,
                 "lines": _STRING,
                 "region": _STRING,
+                "symbol": _STRING,
                 "encoding": _STRING,
                 "prepend": _STRING,
                 "append": _STRING,
@@ -216,18 +217,21 @@ def directive(data: dict[str, Any]) -> list[dict[str, Any]]:
         if options.get("encoding"):
             cache = cache.with_charset(str(options["encoding"]))
         intent = Intent.from_options(
-            {k: options.get(k) for k in ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "region")}
+            {
+                k: options.get(k)
+                for k in ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "region", "symbol", "language")
+            }
         )
         q = quote(cache, _pinned_as_required(ref_text, settings), intent=intent)
         if q.stale is not None and settings["on_stale"] == "error":
             raise q.stale
         if intent is not None and q.stale is None:
-            why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent)
+            why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent, path=q.source.path)
             if why is not None:
                 raise TextFragError(why)
         keep = None
         if intent is not None and intent.lines is not None and q.stale is None:
-            kept = intent_lines(q.source.text, intent)
+            kept = intent_lines(q.source.text, intent, path=q.source.path)
             keep = None if kept == list(range(kept[0], kept[-1] + 1)) else kept
         dedent = options.get("dedent")
         ex = excerpt_of(

@@ -131,6 +131,8 @@ class TxtfragDirective(SphinxDirective):
         "lines": directives.unchanged_required,
         # a region between markers ([START x]/[END x], #region x/#endregion, :snippet-start: x, [start:x])
         "region": directives.unchanged_required,
+        # a definition in any language textfrag reads (Class.method), by tree-sitter: the symbols extra
+        "symbol": directives.unchanged_required,
         # the charset the file is read in, as literalinclude's (default: textfrag_charset)
         "encoding": directives.encoding,
         # a unified diff from this reference's text (an older file) to the directive's, as literalinclude's
@@ -159,7 +161,7 @@ class TxtfragDirective(SphinxDirective):
         try:
             intent = Intent.from_options(self.options)
             if intent is not None and q.stale is None:  # a stale quote is reported already
-                why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent)
+                why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent, path=q.source.path)
                 if why is not None:
                     raise TextFragError(why)
             keep = _gaps(q, intent, self.options)
@@ -248,6 +250,7 @@ class TxtfragDirective(SphinxDirective):
                 "end-at",
                 "lines",
                 "region",
+                "symbol",
                 "emphasize-lines",
                 "lineno-match",
                 "lineno-start",
@@ -302,7 +305,7 @@ def _gaps(q: Quote, intent: Intent | None, options: dict[str, object]) -> list[i
     shown joined as literalinclude joins them; None when it keeps one run (the pin itself)."""
     if intent is None or intent.lines is None or q.stale is not None:
         return None
-    kept = intent_lines(q.source.text, intent)
+    kept = intent_lines(q.source.text, intent, path=q.source.path)
     if kept == list(range(kept[0], kept[-1] + 1)):
         return None
     if {"linenos", "lineno-match"} & set(options) and "lineno-start" not in options:

@@ -219,6 +219,12 @@ def build_parser(parser_class: type[_Parser] | None = None) -> argparse.Argument
     intent.add_argument("--end-at", metavar="TEXT", help="up to the next line holding TEXT")
     intent.add_argument("--section", metavar="NAME", help="a pymdownx.snippets section (--8<-- [start:NAME] to [end:NAME])")
     intent.add_argument(
+        "--symbol",
+        metavar="NAME",
+        help="a definition (Class.method, pkg::f) in Python, JavaScript, TypeScript, Go, Rust, Java, Kotlin, C, C++, "
+        "C#, Ruby, PHP or Swift, decorators and attributes included (pip install 'textfrag[symbols]')",
+    )
+    intent.add_argument(
         "--region",
         metavar="NAME",
         help="the lines between region markers: [START NAME]/[END NAME], #region NAME/#endregion, "
@@ -273,6 +279,15 @@ def build_parser(parser_class: type[_Parser] | None = None) -> argparse.Argument
     update.add_argument(
         "paths", nargs="*", default=["."], metavar="PATH", help="files or folders, or FILE:LINE of a reference (default: .)"
     )
+
+    symbols = sub.add_parser(
+        "symbols",
+        help="list a file's definitions with their lines (what --symbol and :symbol: name)",
+        description="Print each definition of the file (name, 1-based first and last lines, kind), in the file's order.",
+    )
+    _common(symbols)
+    symbols.add_argument("--language", help="the file's language, when its name does not say it")
+    symbols.add_argument("path", metavar="PATH", help="a file under the root")
 
     sub.add_parser(
         "lsp",
@@ -449,6 +464,7 @@ def _intent_of(args: argparse.Namespace) -> Intent | None:
         "end-at": args.end_at,
         "section": args.section,
         "region": args.region,
+        "symbol": args.symbol,
     }
     return Intent.from_options(given)
 
@@ -467,7 +483,7 @@ def _make_one(args: argparse.Namespace, cache: SourceCache, out: TextIO) -> int:
 
         source = cache.get(args.path, args.path)
         try:
-            kept = intent_lines(source.text, intent)
+            kept = intent_lines(source.text, intent, path=source.path)
         except TextFragError as why:
             raise TextFragError(f"{intent}: {why.message}", reference=args.path) from None
         print(make_reference(select_lines(source, kept[0], kept[-1]), lines=True, **checks), file=out)
@@ -1203,7 +1219,30 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return BAD if problems else OK
 
 
-COMMANDS = {"show": _show, "make": _make, "check": _check, "update": _update, "pin": _pin, "migrate": _migrate}
+def _symbols(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``textfrag symbols PATH``: the file's definitions with their 1-based lines."""
+    from .intent import python_objects
+    from .symbols import definitions, language_of
+
+    cache = _cache(args)
+    source = cache.get(args.path, args.path)
+    language = language_of(args.path, args.language)
+    if language is None:
+        raise TextFragError(f"the language of {args.path} is not one textfrag reads definitions in; give --language")
+    for d in definitions(source.text, language, python_objects):
+        print(f"{d.name}\t{d.first}-{d.last}\t{d.kind}", file=out)
+    return OK
+
+
+COMMANDS = {
+    "show": _show,
+    "make": _make,
+    "check": _check,
+    "update": _update,
+    "pin": _pin,
+    "migrate": _migrate,
+    "symbols": _symbols,
+}
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:

@@ -570,7 +570,7 @@ def _by_intent(
 ) -> Drift:
     """Re-resolve by the selection intent: what it selects now is the new range."""
     try:
-        kept = intent_lines(current.text, intent)
+        kept = intent_lines(current.text, intent, path=current.path)
     except TextFragError as why:
         return _changed(
             f"changed: {intent} no longer selects anything ({why.message}); it quoted {then}; edit the reference by hand",

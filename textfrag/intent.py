@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 #: the directive options that state an intent, in the order literalinclude applies them
-INTENT_OPTIONS = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "section", "region")
+INTENT_OPTIONS = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "section", "region", "symbol")
 
 # characters str.splitlines() ends a line at that RFC 5147 (CR, LF, NEL) does not
 _OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\u2028", "\u2029")
@@ -51,6 +51,10 @@ class Intent:
     section: str | None = None
     #: a named region between markers of the conventions real projects use (:func:`region_lines`)
     region: str | None = None
+    #: a definition in any language textfrag reads (textfrag.symbols): ``Class.method``, ``pkg::f``
+    symbol: str | None = None
+    #: the language the symbol is looked for in, when the directive says it (else from the file name)
+    language: str | None = None
 
     @classmethod
     def from_options(cls, options: Mapping[str, object]) -> Intent | None:
@@ -62,13 +66,16 @@ class Intent:
         for a, b in (("start-after", "start-at"), ("end-before", "end-at")):
             if a in given and b in given:
                 raise TextFragError(f"use :{a}: or :{b}:, not both")
-        return cls(**{name.replace("-", "_"): str(value) for name, value in given.items()})
+        values = {name.replace("-", "_"): str(value) for name, value in given.items()}
+        if "symbol" in given and options.get("language") not in (None, ""):
+            values["language"] = str(options["language"])
+        return cls(**values)
 
     def options(self) -> list[tuple[str, str]]:
         """The directive options that state this intent, in literalinclude's order."""
         values = (
             *(self.pyobject, self.start_after, self.start_at, self.end_before, self.end_at),
-            *(self.lines, self.section, self.region),
+            *(self.lines, self.section, self.region, self.symbol),
         )
         return [(name, value) for name, value in zip(INTENT_OPTIONS, values, strict=True) if value is not None]
 
@@ -76,18 +83,40 @@ class Intent:
         return " ".join(f":{name}: {value}" for name, value in self.options())
 
 
+@lru_cache(maxsize=256)
+def _agrees(text: str) -> bool:
+    return splitlines_agree(text)
+
+
 def splitlines_agree(text: str) -> bool:
     """Whether literalinclude's lines of ``text`` are its RFC 5147 lines (no form feed and the like)."""
     return not any(ch in text for ch in _OTHER_BREAKS)
 
 
-def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = None) -> list[int]:
+def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = None, *, path: str = "") -> list[int]:
     """The 1-based numbers of the file's lines that literalinclude keeps for ``intent`` and then
     ``lines`` (1-based positions within what the intent kept, as its ``:lines:`` counts), in order.
 
     ``text`` is the file's decoded text. :class:`TextFragError` says why nothing can be selected (an
     object or a marker not found, a line past the end), in literalinclude's terms.
     """
+    if (
+        intent is not None
+        and intent.symbol is not None
+        and lines is None
+        and intent.lines is None
+        and not (intent.pyobject or intent.start_after or intent.start_at or intent.end_before or intent.end_at)
+        and intent.section is None
+        and intent.region is None
+        and _agrees(text)
+    ):  # a symbol alone: its lines, found in the file's index (no per-reference split of the file)
+        from .symbols import find_symbol, language_of
+
+        language = language_of(path, intent.language)
+        if language is None:
+            raise TextFragError(f"the language of {path or 'the file'} is not one textfrag reads definitions in; give :language:")
+        found = find_symbol(text, language, intent.symbol, python_objects)
+        return list(range(found.first, found.last + 1))
     if not splitlines_agree(text):
         raise TextFragError(
             "the file has a form feed, vertical tab or Unicode line separator, which literalinclude counts as a "
@@ -99,6 +128,14 @@ def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = Non
         kept = trim_blank(content, section_lines(content, intent.section))
     if intent is not None and intent.region is not None:
         kept = region_lines(content, intent.region)
+    if intent is not None and intent.symbol is not None:
+        from .symbols import find_symbol, language_of  # (only a symbol intent pays for tree-sitter)
+
+        language = language_of(path, intent.language)
+        if language is None:
+            raise TextFragError(f"the language of {path or 'the file'} is not one textfrag reads definitions in; give :language:")
+        found = find_symbol(text, language, intent.symbol, python_objects)
+        kept = kept[found.first - 1 : found.last]
     if intent is not None:
         if intent.pyobject is not None:
             objects = python_objects(text)
@@ -321,11 +358,11 @@ def signature_cut(text: str, name_line: int) -> bool:
     return False
 
 
-def disagreement(text: str, first: int, last: int, intent: Intent) -> str | None:
+def disagreement(text: str, first: int, last: int, intent: Intent, *, path: str = "") -> str | None:
     """Why a pinned range (lines ``first`` to ``last``, 1-based) is not what ``intent`` selects in the
-    file's current ``text``; None when they agree. For a file that has not changed since the pin."""
+    file's current ``text`` (the file at ``path``); None when they agree. For a file not changed since the pin."""
     try:
-        kept = intent_lines(text, intent)
+        kept = intent_lines(text, intent, path=path)
     except TextFragError as why:
         return f"{intent} no longer selects anything: {why.message}"
     if (kept[0], kept[-1]) == (first, last):
