@@ -102,3 +102,17 @@ def test_jupyter_book_2_runs_the_plugin_and_fails_on_a_stale_reference(tmp_path:
     r = run([jupyter_book, "build", "--site"], root)
     assert r.returncode != 0
     assert f"bad.md:3: src/app.py#line=0,2;md5={STALE}: stale" in r.stdout + r.stderr
+
+
+def test_the_symbol_and_region_intents_in_mystmd(tmp_path: Path) -> None:
+    myst = engine("myst")
+    pinned = f"src/app.py#line=4,6;length={len(APP)};md5={MD5}"
+    good = f"# Doc\n\n```{{txtfrag}} {pinned}\n:symbol: g\n```\n"
+    root = myst_project(tmp_path / "book", {"doc.md": good})
+    r = run([myst, "build", "--site"], root)
+    assert r.returncode == 0, r.stdout + r.stderr
+    [code] = [n for n in nodes(myst_content(root, "doc")["mdast"]) if n.get("type") == "code"]
+    assert code["value"] == "def g():\n    return 2\n"  # (to the file's end: its last line ending kept)
+    (root / "doc.md").write_text(good.replace(":symbol: g", ":symbol: h"), encoding="utf-8")
+    bad = run([myst, "build", "--site"], root)
+    assert bad.returncode != 0 and "no definition named 'h' in the file" in bad.stdout + bad.stderr
