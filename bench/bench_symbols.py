@@ -28,11 +28,41 @@ def go_file(functions: int) -> str:
     )
 
 
+def sphinx_builds(root: Path, work: list[tuple[object, Intent]], pages: int, runs: int) -> tuple[float, float]:
+    """Median seconds of `sphinx-build` over the directives, without and with their :symbol: option."""
+    import subprocess
+    import sys
+
+    times: dict[bool, list[float]] = {False: [], True: []}
+    for with_symbol in (False, True):
+        docs = root / f"docs-{with_symbol}"
+        docs.mkdir(exist_ok=True)
+        (docs / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
+        per_page: list[list[str]] = [[] for _ in range(pages)]
+        for k, (ref, intent) in enumerate(work):
+            option = f"\n   :symbol: {intent.symbol}" if with_symbol else ""
+            per_page[k % pages].append(f".. txtfrag:: {ref.text}{option}\n")  # type: ignore[attr-defined]
+        (docs / "index.rst").write_text("T\n=\n\n.. toctree::\n\n" + "".join(f"   p{i}\n" for i in range(pages)))
+        for i, directives in enumerate(per_page):
+            (docs / f"p{i}.rst").write_text(f"P{i}\n==\n\n" + "\n".join(directives))
+        for _ in range(runs):
+            began = time.perf_counter()
+            r = subprocess.run(
+                [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(docs), str(docs / "_out")], capture_output=True
+            )
+            assert r.returncode == 0, r.stderr.decode()[-2000:]
+            times[with_symbol].append(time.perf_counter() - began)
+    return statistics.median(times[False]), statistics.median(times[True])
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--refs", type=int, default=3000)
     p.add_argument("--files", type=int, default=30)
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument(
+        "--sphinx", action="store_true", help="also time real Sphinx builds of the directives, with and without :symbol:"
+    )
     a = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -71,6 +101,12 @@ def main() -> None:
         print(f"{a.refs} references to {a.files} Go files, medians of {a.runs} runs")
         print(f"  pinned by range only:    {r:.3f} s")
         print(f"  with :symbol: checked:   {s:.3f} s   ({s / r:.2f}x; target <= 1.1x)")
+        if a.sphinx:
+            print(f"  a Sphinx build of the same {a.refs} directives in {a.files} pages, medians of {a.runs} runs:")
+            plain, symbolic = sphinx_builds(root, work, a.files, a.runs)
+            print(
+                f"    pinned by range only: {plain:.2f} s; with :symbol:: {symbolic:.2f} s ({symbolic / plain:.2f}x; target <= 1.1x)"
+            )
         big = go_file(2000)  # 10,000 lines
         began = time.perf_counter()
         found = definitions(big, "go")
