@@ -25,9 +25,10 @@ DUMP = r"""
 local out = os.getenv("TEXTFRAG_NVIM_OUT")
 vim.api.nvim_create_autocmd("VimEnter", { callback = function()
   vim.bo.filetype = vim.bo.filetype ~= "" and vim.bo.filetype or "rst"
+  local began = vim.loop.hrtime()
   local ok = vim.wait(30000, function() return #vim.diagnostic.get(0) > 0 end, 50)
   local diags = vim.diagnostic.get(0)
-  local report = { waited = ok, diagnostics = {} }
+  local report = { waited = ok, diagnostics = {}, waited_ms = (vim.loop.hrtime() - began) / 1e6, attempts = {} }
   for _, d in ipairs(diags) do
     local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
     table.insert(report.diagnostics, { lnum = d.lnum, col = d.col, code = code, source = d.source, message = d.message })
@@ -36,14 +37,22 @@ vim.api.nvim_create_autocmd("VimEnter", { callback = function()
     local params = { textDocument = vim.lsp.util.make_text_document_params(),
       range = { start = { line = diags[1].lnum, character = 0 }, ["end"] = { line = diags[1].lnum, character = 1 } },
       context = { diagnostics = {}, only = { "quickfix" } } }
-    local results = vim.lsp.buf_request_sync(0, "textDocument/codeAction", params, 20000) or {}
-    for _, res in pairs(results) do
-      for _, action in ipairs(res.result or {}) do
-        if action.edit and not report.applied then
-          vim.lsp.util.apply_workspace_edit(action.edit, "utf-16")
-          report.applied = action.title
+    report.errors = {}
+    for _ = 1, 5 do -- (asked again if an answer does not come in time on a loaded machine)
+      local t0 = vim.loop.hrtime()
+      local results = vim.lsp.buf_request_sync(0, "textDocument/codeAction", params, 20000) or {}
+      table.insert(report.attempts, (vim.loop.hrtime() - t0) / 1e6)
+      for _, res in pairs(results) do
+        if res.err or res.error then table.insert(report.errors, vim.inspect(res.err or res.error)) end
+        for _, action in ipairs(res.result or {}) do
+          if action.edit and not report.applied then
+            vim.lsp.util.apply_workspace_edit(action.edit, "utf-16")
+            report.applied = action.title
+          end
         end
       end
+      if report.applied then break end
+      vim.wait(500)
     end
     vim.cmd("silent write")
   end
@@ -99,7 +108,7 @@ def test_neovim_receives_the_diagnostics_and_applies_the_update_fix(tmp_path: Pa
     [d] = report["diagnostics"]
     assert (d["lnum"], d["col"], d["code"], d["source"]) == (3, 13, "stale", "textfrag")
     assert "moved" in d["message"]
-    assert report["applied"].startswith("Update the moved reference")
+    assert report.get("applied", "").startswith("Update the moved reference"), report  # (with its timings and errors)
     # what Neovim saved is what `textfrag update --write` writes
     repaired = project.parent / "repaired"
     shutil.copytree(project, repaired)
