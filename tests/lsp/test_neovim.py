@@ -94,21 +94,27 @@ def test_neovim_receives_the_diagnostics_and_applies_the_update_fix(tmp_path: Pa
     out = tmp_path / "report.json"
     env = dict(os.environ, TEXTFRAG_NVIM_OUT=str(out), PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     env["XDG_STATE_HOME"] = env["XDG_DATA_HOME"] = str(tmp_path / "xdg")  # nothing of a user's own Neovim
-    r = subprocess.run(
-        [nvim, "--headless", "-n", "-i", "NONE", "-u", str(init), "docs/index.rst"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.exists(), r.stdout + r.stderr
-    report = json.loads(out.read_text())
+    reports = []
+    for _ in range(2):  # (once more when no fix came back: CI saw that once on a loaded machine)
+        out.unlink(missing_ok=True)
+        r = subprocess.run(
+            [nvim, "--headless", "-n", "-i", "NONE", "-u", str(init), "docs/index.rst"],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=240,
+        )
+        assert out.exists(), r.stdout + r.stderr
+        reports.append(json.loads(out.read_text()))
+        if reports[-1].get("applied"):
+            break
+    report = reports[-1]
     assert report["waited"], report
     [d] = report["diagnostics"]
     assert (d["lnum"], d["col"], d["code"], d["source"]) == (3, 13, "stale", "textfrag")
     assert "moved" in d["message"]
-    assert report.get("applied", "").startswith("Update the moved reference"), report  # (with its timings and errors)
+    assert report.get("applied", "").startswith("Update the moved reference"), reports  # (with timings and errors)
     # what Neovim saved is what `textfrag update --write` writes
     repaired = project.parent / "repaired"
     shutil.copytree(project, repaired)
