@@ -97,3 +97,21 @@ def read_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
         monkeypatch.setattr(source_module, name, counting)
     return log
+
+
+def quoted_by_intent(root: Path, path: str, text: str, option: str, value: str) -> Path:
+    """A git project: ``src/<path>`` holding ``text``, and ``docs/index.rst`` quoting it by the intent
+    ``--<option> value`` (the reference ``textfrag make`` prints, with ``:<option>: value``), committed."""
+    import io
+
+    from textfrag.cli import main
+
+    (root / "src").mkdir(parents=True, exist_ok=True)
+    (root / "docs").mkdir(exist_ok=True)
+    (root / "src" / path).write_text(text, encoding="utf-8")
+    out = io.StringIO()
+    assert main(["make", "--root", str(root), f"src/{path}", f"--{option}", value], stdout=out, stderr=io.StringIO()) == 0
+    doc = root / "docs" / "index.rst"
+    doc.write_text(f"T\n=\n\n.. txtfrag:: {out.getvalue().splitlines()[0]}\n   :{option}: {value}\n", encoding="utf-8")
+    commit_all(root)
+    return doc

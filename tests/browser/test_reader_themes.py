@@ -23,6 +23,21 @@ WIDTHS = {"desktop": (1200, 900), "phone": (390, 844)}
 ARTIFACTS = Path(os.environ.get("TEXTFRAG_ARTIFACTS") or Path(__file__).resolve().parents[2] / ".artifacts" / "screenshots")
 
 
+def assert_permalink_shows_when_asked_for(page: object, block: object, link: object) -> None:
+    """A block's permalink: hidden, then shown on hover and on keyboard focus, and pointing at the block."""
+    page.mouse.move(0, 0)  # type: ignore[attr-defined]
+    page.wait_for_timeout(350)  # type: ignore[attr-defined]
+    assert not link.evaluate(SHOWN), "the permalink shows before it is asked for"  # type: ignore[attr-defined]
+    block.hover()  # type: ignore[attr-defined]
+    page.wait_for_timeout(350)  # type: ignore[attr-defined]  # (themes fade it in)
+    assert link.evaluate(SHOWN), "hovering the excerpt shows its permalink"  # type: ignore[attr-defined]
+    page.mouse.move(0, 0)  # type: ignore[attr-defined]
+    link.focus()  # type: ignore[attr-defined]
+    page.wait_for_timeout(350)  # type: ignore[attr-defined]
+    assert link.evaluate(SHOWN), "a keyboard user reaching the permalink sees it"  # type: ignore[attr-defined]
+    assert link.get_attribute("href") == f"#{block.get_attribute('id')}"  # type: ignore[attr-defined]
+
+
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path]:
     """Each theme's site, built once for every width."""
@@ -52,17 +67,7 @@ def test_each_theme_shows_excerpts_their_state_and_their_links(
     block = page.locator("div.txtfrag[data-txtfrag-state=current]").first
     link = block.locator("a.headerlink").first
     block.scroll_into_view_if_needed()
-    page.mouse.move(0, 0)
-    page.wait_for_timeout(350)
-    assert not link.evaluate(SHOWN), "the permalink shows before it is asked for"
-    block.hover()
-    page.wait_for_timeout(350)  # (themes fade it in)
-    assert link.evaluate(SHOWN), "hovering the excerpt shows its permalink"
-    page.mouse.move(0, 0)
-    link.focus()
-    page.wait_for_timeout(350)
-    assert link.evaluate(SHOWN), "a keyboard user reaching the permalink sees it"
-    assert link.get_attribute("href") == f"#{block.get_attribute('id')}"
+    assert_permalink_shows_when_asked_for(page, block, link)
 
     # a stale excerpt is marked, with the reason; a broken reference says what is wrong
     notice = page.locator("div.txtfrag[data-txtfrag-state=stale] .txtfrag-stale")
@@ -134,17 +139,7 @@ def test_a_block_without_caption_takes_the_room_literalinclude_takes_and_keeps_i
     assert abs(ours["height"] - theirs["height"]) <= 1, (ours, theirs)  # the same room on the page
     link = block.locator("a.headerlink")
     block.scroll_into_view_if_needed()
-    page.mouse.move(0, 0)
-    page.wait_for_timeout(350)
-    assert not link.evaluate(SHOWN), "the permalink shows before it is asked for"
-    block.hover()
-    page.wait_for_timeout(350)
-    assert link.evaluate(SHOWN), "hovering the excerpt shows its permalink"
-    page.mouse.move(0, 0)
-    link.focus()
-    page.wait_for_timeout(350)
-    assert link.evaluate(SHOWN), "a keyboard user reaching the permalink sees it"
-    assert link.get_attribute("href") == f"#{block.get_attribute('id')}"
+    assert_permalink_shows_when_asked_for(page, block, link)
     # the permalink sits inside the block, at its corner
     box = link.bounding_box()
     assert box is not None and ours["y"] <= box["y"] <= ours["y"] + ours["height"]

@@ -89,18 +89,10 @@ def test_a_sphinx_build_checks_the_region_against_the_pin(tmp_path: Path) -> Non
 
 
 def test_a_region_that_moved_is_moved_even_when_its_text_occurs_elsewhere(tmp_path: Path) -> None:
-    from ..conftest import commit_all
+    from ..conftest import commit_all, quoted_by_intent
 
     src = "x = 1\n# [START one]\nvalue = 2\n# [END one]\n"
-    (tmp_path / "src").mkdir()
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "src" / "a.py").write_text(src)
-    out = io.StringIO()
-    main(["make", "--root", str(tmp_path), "src/a.py", "--region", "one"], stdout=out, stderr=io.StringIO())
-    ref = out.getvalue().splitlines()[0]
-    doc = tmp_path / "docs" / "index.rst"
-    doc.write_text(f"T\n=\n\n.. txtfrag:: {ref}\n   :region: one\n")
-    commit_all(tmp_path)
+    doc = quoted_by_intent(tmp_path, "a.py", src, "region", "one")
     (tmp_path / "src" / "a.py").write_text("value = 2\n\n" + src)  # the same text above, and the region moved
     commit_all(tmp_path, "move")
     err = io.StringIO()

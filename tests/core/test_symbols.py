@@ -139,18 +139,10 @@ def test_make_symbols_and_a_sphinx_build_with_the_intent(tmp_path: Path) -> None
 
 
 def test_drift_follows_a_definition_that_moved_and_says_when_it_is_gone(tmp_path: Path) -> None:
-    from ..conftest import commit_all
+    from ..conftest import commit_all, quoted_by_intent
 
     src = "package p\n\nfunc A() {\n\treturn\n}\n\nfunc B() {\n\treturn\n}\n"
-    (tmp_path / "src").mkdir()
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "src" / "a.go").write_text(src)
-    out = io.StringIO()
-    main(["make", "--root", str(tmp_path), "src/a.go", "--symbol", "B"], stdout=out, stderr=io.StringIO())
-    ref = out.getvalue().splitlines()[0]
-    doc = tmp_path / "docs" / "index.rst"
-    doc.write_text(f"T\n=\n\n.. txtfrag:: {ref}\n   :symbol: B\n")
-    commit_all(tmp_path)
+    doc = quoted_by_intent(tmp_path, "a.go", src, "symbol", "B")
     # B moves below a copy of its own body (the same text now occurs twice): the intent decides
     (tmp_path / "src" / "a.go").write_text(src.replace("func A() {", "func Z() {\n\treturn\n}\n\nfunc A() {"))
     commit_all(tmp_path, "move")
