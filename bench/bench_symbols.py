@@ -94,7 +94,7 @@ def main() -> None:
         ranges, intents = [], []
         for _ in range(a.runs):
             ranges.append(build(False))
-            symbols._parsed.cache_clear()  # (each build parses its files anew)
+            symbols._scanned.cache_clear()  # (each build parses its files anew)
             symbols._index.cache_clear()
             intents.append(build(True))
         r, s = statistics.median(ranges), statistics.median(intents)

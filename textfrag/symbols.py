@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any, NamedTuple
 
 from .errors import TextFragError
@@ -54,61 +56,95 @@ _GRAMMARS = {
 }
 LANGUAGES = ("python", *_GRAMMARS)
 
-# what defines a named thing, per language (the node types); containers nest the names of what they hold
+# what defines a named thing, per language (the node types); a definition nests the names of what it holds
 _DEFINITIONS: dict[str, frozenset[str]] = {
-    "javascript": frozenset({"class_declaration", "function_declaration", "generator_function_declaration", "method_definition"}),
+    "javascript": frozenset(
+        {
+            *("class_declaration", "function_declaration", "generator_function_declaration", "method_definition"),
+            *("variable_declarator", "field_definition"),  # (when bound to a function or a class)
+        }
+    ),
     "typescript": frozenset(
         {
             *("class_declaration", "abstract_class_declaration", "function_declaration", "method_definition"),
             *("interface_declaration", "enum_declaration", "type_alias_declaration", "internal_module", "module"),
-            *("generator_function_declaration", "abstract_method_signature"),
+            *("generator_function_declaration", "abstract_method_signature", "function_signature", "method_signature"),
+            *("variable_declarator", "public_field_definition"),  # (when bound to a function or a class)
         }
     ),
-    "go": frozenset({"function_declaration", "method_declaration", "type_spec"}),
-    "rust": frozenset({"function_item", "struct_item", "enum_item", "trait_item", "mod_item", "union_item", "macro_definition"}),
+    "go": frozenset({"function_declaration", "method_declaration", "type_spec", "method_elem", "var_spec"}),
+    "rust": frozenset(
+        {
+            *("function_item", "function_signature_item", "struct_item", "enum_item", "trait_item", "mod_item"),
+            *("union_item", "macro_definition"),
+        }
+    ),
     "java": frozenset(
         {
             *("class_declaration", "interface_declaration", "enum_declaration", "record_declaration"),
-            *("method_declaration", "constructor_declaration", "annotation_type_declaration"),
+            *("method_declaration", "constructor_declaration", "annotation_type_declaration", "compact_constructor_declaration"),
         }
     ),
-    "kotlin": frozenset({"class_declaration", "object_declaration", "function_declaration", "companion_object"}),
-    "c": frozenset({"function_definition", "struct_specifier", "enum_specifier", "union_specifier"}),
+    "kotlin": frozenset(
+        {"class_declaration", "object_declaration", "function_declaration", "companion_object", "property_declaration"}
+    ),
+    "c": frozenset({"function_definition", "struct_specifier", "enum_specifier", "union_specifier", "type_definition"}),
     "cpp": frozenset(
         {
-            "function_definition",
-            "struct_specifier",
-            "enum_specifier",
-            "union_specifier",
-            "class_specifier",
-            "namespace_definition",
+            *("function_definition", "struct_specifier", "enum_specifier", "union_specifier", "class_specifier"),
+            *("namespace_definition", "type_definition"),
         }
     ),
     "c_sharp": frozenset(
         {
             *("class_declaration", "interface_declaration", "struct_declaration", "enum_declaration", "record_declaration"),
             *("method_declaration", "constructor_declaration", "property_declaration", "namespace_declaration"),
-            *("file_scoped_namespace_declaration", "delegate_declaration"),
+            *("file_scoped_namespace_declaration", "delegate_declaration", "local_function_statement"),
+            *("destructor_declaration", "operator_declaration", "indexer_declaration"),
         }
     ),
     "ruby": frozenset({"module", "class", "method", "singleton_method"}),
     "php": frozenset(
         {
-            "class_declaration",
-            "interface_declaration",
-            "trait_declaration",
-            "enum_declaration",
-            "function_definition",
-            "method_declaration",
+            *("class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"),
+            *("function_definition", "method_declaration", "namespace_definition"),
         }
     ),
-    "swift": frozenset({"class_declaration", "protocol_declaration", "function_declaration", "init_declaration"}),
+    "swift": frozenset(
+        {
+            *("class_declaration", "protocol_declaration", "function_declaration", "init_declaration"),
+            *("protocol_function_declaration", "deinit_declaration", "subscript_declaration"),
+        }
+    ),
 }
 _DEFINITIONS["tsx"] = _DEFINITIONS["typescript"]
-# attributes that stand before a definition as siblings of their own (Rust's #[...]); others are inside it
-_LEADING = {"rust": frozenset({"attribute_item"})}
-# JavaScript/TypeScript: `const f = () => {}` and `const C = class {}` define f and C
-_BOUND_VALUES = frozenset({"arrow_function", "function_expression", "function", "class", "generator_function"})
+# what holds definitions without being one: a Rust ``impl`` (of its type), a Swift ``extension``
+_CONTAINERS = {"rust": frozenset({"impl_item"})}
+# namespaces: a name may leave them out (``Greeter.Hello`` for ``Demo.App.Greeter.Hello``) when that is unique
+_NAMESPACES = frozenset({"namespace_definition", "namespace_declaration", "file_scoped_namespace_declaration"})
+# attributes that stand before a definition as siblings of their own (Rust's #[...], TypeScript's
+# decorators of class members); elsewhere they are inside the definition's node
+_LEADING = {
+    "rust": frozenset({"attribute_item"}),
+    "typescript": frozenset({"decorator"}),
+    "tsx": frozenset({"decorator"}),
+}
+#: how deep a file's brackets may nest (an unclosed nesting thousands deep makes tree-sitter's search of
+#: its tree quadratic: 100,000 unclosed ``[`` took minutes)
+_DEEPEST_BRACKETS = 2000
+_WEIGHTS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+#: how deep definitions are named (names of a pathological nesting would grow quadratically)
+_DEEPEST = 100
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+# `const f = () => {}`, `handler = () => {}` (a class field), `var f = func() {}`, `val f = { x -> x }`
+_BOUND_VALUES = frozenset(
+    {
+        *("arrow_function", "function_expression", "function", "class", "generator_function"),
+        *("func_literal", "lambda_literal", "anonymous_function"),
+    }
+)
+# what a definition's node starts after: the wrapper it stands in (decorators, template<>, export)
+_WRAPPERS = frozenset({"decorated_definition", "template_declaration", "export_statement"})
 
 
 class Definition(NamedTuple):
@@ -130,13 +166,15 @@ def language_of(path: str, language: str | None = None) -> str | None:
     return _SUFFIXES.get(suffix)
 
 
-_PARSERS: dict[str, Any] = {}
+_PARSERS: dict[str, tuple[Any, Any]] = {}
 
 
-def _parser(language: str) -> Any:
+def _parser(language: str) -> tuple[Any, Any]:
+    """The language's parser and the query that finds the nodes that may define or hold a name (run in
+    tree-sitter's C, so that what a file's functions say is never walked in Python)."""
     if language not in _PARSERS:
         try:
-            from tree_sitter import Language, Parser
+            from tree_sitter import Language, Parser, Query
 
             module, function = _GRAMMARS[language]
             grammar = importlib.import_module(module)
@@ -144,7 +182,9 @@ def _parser(language: str) -> Any:
             raise TextFragError(
                 f"definitions in {language} need tree-sitter and its grammar: pip install 'textfrag[symbols]' ({missing.name})"
             ) from None
-        _PARSERS[language] = Parser(Language(getattr(grammar, function)()))
+        lang = Language(getattr(grammar, function)())
+        kinds = sorted(_DEFINITIONS[language] | _CONTAINERS.get(language, frozenset()))
+        _PARSERS[language] = (Parser(lang), Query(lang, "[" + " ".join(f"({k})" for k in kinds) + "] @n"))
     return _PARSERS[language]
 
 
@@ -164,30 +204,117 @@ def definitions(text: str, language: str, python_objects: PythonFinder | None = 
         )
     if language not in _GRAMMARS:
         raise TextFragError(f"textfrag reads no definitions in {language!r} (it reads: {', '.join(LANGUAGES)})")
-    return list(_parsed(text, language))
+    return [d for d, _ in _scanned(text, language)]
 
 
 @lru_cache(maxsize=256)
-def _index(text: str, language: str) -> dict[str, tuple[Definition, ...]]:
-    """A file's definitions by name (overloads share one)."""
+def _index(text: str, language: str) -> tuple[dict[str, tuple[Definition, ...]], dict[str, tuple[Definition, ...]]]:
+    """A file's definitions by name (overloads share one), and by the name without its namespaces."""
     index: dict[str, list[Definition]] = {}
-    for d in _parsed(text, language):
+    short: dict[str, list[Definition]] = {}
+    for d, alias in _scanned(text, language):
         index.setdefault(d.name, []).append(d)
-    return {name: tuple(ds) for name, ds in index.items()}
+        if alias != d.name:
+            short.setdefault(alias, []).append(d)
+    return ({n: tuple(ds) for n, ds in index.items()}, {n: tuple(ds) for n, ds in short.items()})
 
 
 @lru_cache(maxsize=256)
-def _parsed(text: str, language: str) -> tuple[Definition, ...]:
-    """A file's definitions, parsed once however many references name them (a str keeps its hash, so a
-    file's text is looked up without being read again)."""
-    tree = _parser(language).parse(text.encode("utf-8", "surrogatepass"))
-    out: list[Definition] = []
-    _walk(tree.root_node, "", language, out)
+def _scanned(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
+    """A file's definitions, each with its name less its namespaces, parsed once however many references
+    name them (a str keeps its hash, so a file's text is looked up without being read again)."""
+    if "\r" in text:  # (tree-sitter counts rows by LF only; RFC 5147 ends a line at CR too)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    parser, query = _parser(language)
+    from tree_sitter import QueryCursor
+
+    if _nesting(text) > _DEEPEST_BRACKETS:
+        raise TextFragError(
+            f"the file's brackets nest more than {_DEEPEST_BRACKETS:,} deep, past what textfrag reads definitions in "
+            "(tree-sitter's search of it would take minutes); quote it by its lines instead"
+        )
+    data = text.encode("utf-8", "surrogatepass")
+    tree = parser.parse(data)
+    # each match is one node, in the file's order (an outer node before what it holds)
+    matches = QueryCursor(query).matches(tree.root_node)
+    nodes = [captured["n"][0] for _, captured in matches]
+    last_row = tree.root_node.end_point[0] + (0 if tree.root_node.end_point[1] else -1)
+    out: list[tuple[Definition, str]] = []
+    namespaces: set[str] = set()
+    # what the current node is nested in: (its end, the prefix of names in it, the same less namespaces)
+    stack: list[tuple[int, str, str]] = [(len(data) + 1, "", "")]
+    for node in nodes:
+        while node.end_byte > stack[-1][0] or (node.start_byte >= stack[-1][0]):
+            stack.pop()
+        if len(stack) > _DEEPEST:
+            continue  # (a pathological nesting: what lies deeper is not offered)
+        _, prefix, short = stack[-1]
+        kind = node.type
+        holder = _container(node, language)
+        if holder is not None:
+            stack.append((node.end_byte, _join(prefix, holder), _join(short, holder)))
+            continue
+        name = _name(node, language)
+        if not name:
+            continue
+        if language == "go" and kind == "method_declaration":
+            receiver = _go_receiver(node)
+            prefix = short = ""  # (a Go method belongs to its receiver's type, wherever it is written)
+            name = f"{receiver}.{name}" if receiver else name
+        full = _join(prefix, name)
+        namespace = kind in _NAMESPACES
+        alias = short if namespace else _join(short, name)
+        if namespace:
+            namespaces.add(full)
+        elif language == "cpp" and "." in name:  # (void ns::A::m() {}: its namespaces named in the file)
+            parts = full.split(".")
+            cut = max((k for k in range(1, len(parts)) if ".".join(parts[:k]) in namespaces), default=0)
+            alias = ".".join(parts[cut:])
+        host = node.parent if kind in ("variable_declarator", "var_spec") and node.parent is not None else node
+        if kind == "var_spec" and host.type == "var_spec_list" and host.parent is not None:
+            host = node  # (one of a var ( ... ) group: its own line)
+        end, last = node.end_byte, node.end_point[0] + 1
+        if namespace and node.child_by_field_name("body") is None:  # `namespace N;`: what follows, to the next
+            end, last = stack[0][0] - 1, last_row + 1
+            following = node.next_named_sibling
+            while following is not None and following.type != kind:
+                following = following.next_named_sibling
+            if following is not None:
+                end, last = following.start_byte, following.start_point[0]
+        out.append((Definition(full, _first_line(host, language), last, kind), alias or full))
+        if kind != "type_definition":  # (typedef struct s {...} t: s is no part of t)
+            stack.append((end, full, alias))
     return tuple(out)
+
+
+def _nesting(text: str) -> int:
+    """How deep ``text``'s brackets nest at most (strings and comments counted too: a bound, not a parse)."""
+    marks = _NOT_BRACKETS.sub("", text)
+    if len(marks) <= _DEEPEST_BRACKETS:
+        return len(marks)
+    return max(accumulate(map(_WEIGHTS.__getitem__, marks)), default=0)
+
+
+_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
+
+
+def _join(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix and name else prefix or name
 
 
 def _text(node: Any) -> str:
     return str(node.text.decode("utf-8", "replace")) if node is not None and node.text is not None else ""
+
+
+def _without_arguments(name: str) -> str:
+    """``Box<int>::set`` -> ``Box::set``: a type's arguments are no part of its name."""
+    for _ in range(name.count("<")):
+        start = name.rfind("<", 0, name.rfind(">") + 1) if ">" in name else -1
+        close = name.find(">", start) if start >= 0 else -1
+        if start < 0 or close < 0 or name[start - 8 : start] == "operator":
+            break
+        name = name[:start] + name[close + 1 :]
+    return name
 
 
 def _declarator_name(node: Any) -> str:
@@ -196,36 +323,102 @@ def _declarator_name(node: Any) -> str:
         if node.type in ("identifier", "field_identifier", "destructor_name", "operator_name", "type_identifier"):
             return _text(node)
         if node.type == "qualified_identifier":
-            return _text(node).replace("::", ".")
+            return _without_arguments(_text(node)).replace("::", ".")
         node = node.child_by_field_name("declarator")
     return ""
+
+
+def _bound_name(node: Any, language: str) -> str | None:
+    """A variable (or a class field) bound to a function or a class: its name, else None."""
+    if language == "kotlin":  # (property_declaration: its variable_declaration, then its value)
+        named = node.named_children
+        if any(c.type in _BOUND_VALUES for c in named):
+            for c in named:
+                if c.type == "variable_declaration":
+                    return _text(c.named_children[0]) if c.named_children else None
+        return None
+    value = node.child_by_field_name("value")
+    if value is not None and value.type == "expression_list":  # (Go: var f = func() {...})
+        if len(value.named_children) != 1 or len(node.children_by_field_name("name")) != 1:
+            return None
+        value = value.named_children[0]
+    if value is None or value.type not in _BOUND_VALUES:
+        return None
+    name = node.child_by_field_name("name") or node.child_by_field_name("property")
+    return _text(name) if name is not None else None
 
 
 def _name(node: Any, language: str) -> str | None:
     """The name ``node`` defines, or None when it defines nothing named here."""
     kind = node.type
+    if kind in ("variable_declarator", "field_definition", "public_field_definition", "var_spec") or (
+        language == "kotlin" and kind == "property_declaration"
+    ):
+        return _bound_name(node, language)
     if language in ("c", "cpp"):
         if kind == "function_definition":
             return _declarator_name(node.child_by_field_name("declarator")) or None
-        if node.child_by_field_name("body") is None:  # `struct S x;` uses S, it does not define it
-            return None
-    if language == "swift" and kind == "class_declaration":
-        declared = node.child_by_field_name("declaration_kind")
-        if declared is not None and _text(declared) == "extension":
+        if kind == "type_definition":  # typedef struct { ... } name;
+            declared, declarator = node.child_by_field_name("type"), node.child_by_field_name("declarator")
+            if declared is None or declared.child_by_field_name("body") is None or declarator is None:
+                return None
+            return _text(declarator) if declarator.type == "type_identifier" else None
+        if kind != "namespace_definition" and node.child_by_field_name("body") is None:
+            return None  # (`struct S x;` uses S, it does not define it)
+    if kind == "method_definition" and node.parent is not None and node.parent.type == "object":
+        return None  # (an object literal's method: no definition of its own)
+    if language == "swift":
+        if kind in ("init_declaration", "deinit_declaration", "subscript_declaration"):
+            return str(kind).split("_", 1)[0]
+        if kind == "class_declaration" and _swift_extension(node):
             return None  # (a container: see _container)
+    if language == "c_sharp":
+        if kind == "indexer_declaration":
+            return "this"
+        if kind == "operator_declaration":
+            operator = node.child_by_field_name("operator")
+            return f"operator{_text(operator)}" if operator is not None else None
+        if kind == "destructor_declaration":
+            name = node.child_by_field_name("name")
+            return f"~{_text(name)}" if name is not None else None
     name = node.child_by_field_name("name")
     if name is None and kind == "companion_object":
         return "Companion"
-    return _text(name).replace("::", ".") if name is not None else None
+    if name is None:
+        return None
+    text = _text(name)
+    if language == "php" and kind == "namespace_definition":
+        text = text.replace("\\", ".")
+    if kind == "module" and text[:1] in "\"'":  # (TypeScript: declare module "foo")
+        text = text[1:-1]
+    return text.replace("::", ".")
+
+
+def _swift_extension(node: Any) -> bool:
+    declared = node.child_by_field_name("declaration_kind")
+    return declared is not None and _text(declared) == "extension"
+
+
+def _type_name(node: Any) -> str:
+    """Rust: the type an ``impl`` is for (``&mut Wrapper<T>`` -> ``Wrapper``, ``fmt::Wrapper`` -> ``Wrapper``)."""
+    while node is not None:
+        if node.type == "type_identifier":
+            return _text(node)
+        if node.type == "scoped_type_identifier":
+            node = node.child_by_field_name("name")
+        elif node.type in ("reference_type", "generic_type", "pointer_type"):
+            node = node.child_by_field_name("type")
+        else:
+            return _text(node).split("<", 1)[0]
+    return ""
 
 
 def _container(node: Any, language: str) -> str | None:
     """The name that what ``node`` holds is nested in, when ``node`` is no definition of its own: a Rust
     ``impl`` (its type), a Swift ``extension`` (its type)."""
     if language == "rust" and node.type == "impl_item":
-        kind = node.child_by_field_name("type")
-        return _text(kind).split("<", 1)[0] if kind is not None else None
-    if language == "swift" and node.type == "class_declaration":
+        return _type_name(node.child_by_field_name("type")) or None
+    if language == "swift" and node.type == "class_declaration" and _swift_extension(node):
         name = node.child_by_field_name("name")
         return _text(name).split("<", 1)[0] if name is not None else None
     return None
@@ -250,54 +443,43 @@ def _descendants(node: Any) -> Iterator[Any]:
 
 
 def _first_line(node: Any, language: str) -> int:
-    """The 1-based line where a definition starts: its own, or the first of the attributes before it."""
+    """The 1-based line where a definition starts: its own, or the first of the attributes before it
+    (comments among them are passed over; a comment above them is not part of it)."""
+    while node.parent is not None and node.parent.type in _WRAPPERS:
+        node = node.parent
     start = node.start_point[0]
     leading = _LEADING.get(language)
     if leading:
-        previous = node.prev_named_sibling
-        while previous is not None and previous.type in leading and previous.end_point[0] >= start - 1:
-            start = previous.start_point[0]
+        edge, previous = start, node.prev_named_sibling
+        while previous is not None and previous.end_point[0] >= edge - 1:
+            if previous.type in leading:
+                start = edge = previous.start_point[0]
+            elif previous.type in _COMMENTS:
+                edge = previous.start_point[0]
+            else:
+                break
             previous = previous.prev_named_sibling
-    parent = node.parent
-    if parent is not None and parent.type in ("decorated_definition", "template_declaration", "export_statement"):
-        start = min(start, parent.start_point[0])
     return int(start) + 1
 
 
-def _walk(node: Any, prefix: str, language: str, out: list[Definition], depth: int = 0) -> None:
-    if depth > 200:  # (a pathological nesting: what lies deeper is not offered)
-        return
-    for child in node.named_children:
-        name: str | None = None
-        if child.type in _DEFINITIONS[language]:
-            name = _name(child, language)
-            if name and language == "go" and child.type == "method_declaration":
-                receiver = _go_receiver(child)
-                name = f"{receiver}.{name}" if receiver else name
-        elif language in ("javascript", "typescript", "tsx") and child.type == "variable_declarator":
-            value = child.child_by_field_name("value")
-            if value is not None and value.type in _BOUND_VALUES:
-                name = _name(child, language)
-        if name:
-            full = f"{prefix}.{name}" if prefix and not (language == "go" and "." in name) else name
-            host = child.parent if child.type == "variable_declarator" and child.parent is not None else child
-            out.append(Definition(full, _first_line(host, language), child.end_point[0] + 1, child.type))
-            _walk(child, full, language, out, depth + 1)
-            continue
-        holder = _container(child, language)
-        _walk(child, (f"{prefix}.{holder}" if prefix else holder) if holder else prefix, language, out, depth + 1)
-
-
 def find_symbol(text: str, language: str, name: str, python_objects: PythonFinder | None = None) -> Definition:
-    """The one definition named ``name`` (``::`` read as ``.``); :class:`TextFragError` listing every
-    candidate with its lines when several match (overloads), or the closest names when none does."""
-    wanted = name.replace("::", ".").strip()
+    """The one definition named ``name`` (``::`` read as ``.``, and Ruby's ``#`` and PHP's ``\\`` too; a
+    name may leave out its namespaces when that is unique); :class:`TextFragError` listing every candidate
+    with its lines when several match (overloads), or the closest names when none does."""
+    wanted = name.strip().replace("::", ".")
+    if language == "ruby":
+        wanted = wanted.replace("#", ".")
+    if language == "php":
+        wanted = wanted.replace("\\", ".").lstrip(".")
     if language in _GRAMMARS:
-        matches = list(_index(text, language).get(wanted, ()))
+        index, short = _index(text, language)
+        matches = list(index.get(wanted, ()) or short.get(wanted, ()))
         if len(matches) == 1:  # (the common case: a lookup in the file's index, parsed once)
             return matches[0]
-    found = definitions(text, language, python_objects)
-    matches = [d for d in found if d.name == wanted]
+        found = [d for d, _ in _scanned(text, language)]
+    else:
+        found = definitions(text, language, python_objects)
+        matches = [d for d in found if d.name == wanted]
     if len(matches) == 1:
         return matches[0]
     if matches:
