@@ -1229,7 +1229,11 @@ def _symbols(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     language = language_of(args.path, args.language)
     if language is None:
         raise TextFragError(f"the language of {args.path} is not one textfrag reads definitions in; give --language")
-    for d in definitions(source.text, language, python_objects):
+    try:
+        found = definitions(source.text, language, python_objects)
+    except TextFragError as error:
+        raise TextFragError(f"{args.path}: {error.message}") from None
+    for d in found:
         print(f"{d.name}\t{d.first}-{d.last}\t{d.kind}", file=out)
     return OK
 

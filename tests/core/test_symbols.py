@@ -9,9 +9,12 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from textfrag import TextFragError
 from textfrag.cli import main
@@ -115,6 +118,35 @@ def test_python_symbols_are_what_pyobject_selects_on_the_standard_library() -> N
             )
             checked += 1
     assert checked > 100
+
+
+_STDLIB = sorted(str(p) for p in Path(sysconfig.get_paths()["stdlib"]).glob("**/*.py") if "test" not in p.parts)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_python_symbols_agree_with_pyobject_and_sphinx_across_the_standard_library(data: st.DataObject) -> None:
+    """A property: in any module of the standard library, any object's ``symbol`` selects the lines its
+    ``pyobject`` selects, and they are Sphinx's finder's (which cuts a signature written over several lines
+    at the name's line, a cut migrate reports)."""
+    from sphinx.pycode import ModuleAnalyzer
+
+    path = data.draw(st.sampled_from(_STDLIB), label="module")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        compile(text, path, "exec")
+        theirs = ModuleAnalyzer.for_string(text, "m").find_tags()
+    except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+        return  # (a file Python or Sphinx cannot read: neither intent applies)
+    mine = python_objects(text)
+    assert set(mine) == set(theirs), path
+    if not mine:
+        return
+    name = data.draw(st.sampled_from(sorted(mine)), label="object")
+    first, last, name_line = mine[name]
+    lines = intent_lines(text, Intent(symbol=name), path="m.py")
+    assert lines == intent_lines(text, Intent(pyobject=name)) == list(range(first, last + 1))
+    assert theirs[name][1:] in ((first, last), (first, name_line)), (path, name)
 
 
 def test_make_symbols_and_a_sphinx_build_with_the_intent(tmp_path: Path) -> None:

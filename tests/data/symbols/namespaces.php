@@ -1,0 +1,5 @@
+<?php
+namespace A;
+class X {}
+namespace B;
+class Y {}
