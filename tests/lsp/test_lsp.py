@@ -210,6 +210,7 @@ async def test_completion_offers_paths_under_the_root_then_pinned_references(
 ) -> None:
     (project / "src" / "pkg").mkdir()
     (project / "src" / "pkg" / "mod.py").write_text("class A:\n    def m(self):\n        return 1\n")
+    (project / "src" / "pkg" / "m.go").write_text("package p\n\ntype S struct{}\n\n// M does.\nfunc (s *S) M() {\n}\n")
     (project / "src" / "out").symlink_to(tmp_path)  # a link out of the root is never offered
     await start(client, project)
     doc = project / "docs" / "a.md"
@@ -239,6 +240,8 @@ async def test_completion_offers_paths_under_the_root_then_pinned_references(
     md5 = hashlib.md5(data).hexdigest()
     assert f"src/pkg/mod.py#line=0,;length={len(data)};md5={md5}" in refs
     assert refs["A.m"] == f"src/pkg/mod.py#line=1,3;length={len(data)};md5={md5}"
+    go = {i.label: (i.detail, i.text_edit.new_text) for i in await complete("![](txtfrag:src/pkg/m.go#")}  # type: ignore[union-attr]
+    assert go["S.M"][0].startswith("lines 6-7: ") and go["S.M"][1].startswith("src/pkg/m.go#line=5,7;")  # (any language)
     directive = [i.label for i in await complete(".. txtfrag:: src/p")]
     assert "pkg/" in directive
 

@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 import pytest
 
 from ..conftest import commit_all
-from .conftest import APP, MATERIAL, Site, md5
+from .conftest import APP, MATERIAL, Site, excerpt_text, md5
 
 GOOD = f"src/app.py#line=10,20;length={len(APP)};md5={md5(APP)}"
 STALE = "src/app.py#line=0,2;md5=" + "0" * 32
@@ -190,3 +190,97 @@ def test_stale_messages_say_moved_or_changed_and_what_to_run(site: Site, caplog:
         m.startswith("index.md:3: ") and "moved: the quoted text (lines 11-20 in " in m and "run `textfrag update --write`" in m
         for m in r.messages
     ), r.messages
+
+
+RUST = """\
+use std::fmt;
+
+/// A point.
+#[derive(Debug)]
+pub struct Point {
+    x: i32,
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}", self.x)
+    }
+}
+
+fn main() {
+    // [START greet]
+    println!("hello");
+    // [END greet]
+}
+"""
+
+
+def test_symbol_and_region_intents_in_a_mkdocs_build_and_drift_that_follows_them(
+    site: Site, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A Rust file quoted by `symbol="Point.fmt"` (an `impl Trait for T` method) and `region="greet"`:
+    the build shows exactly their lines; a wrong name fails it naming the closest; the method moved
+    below new code is *moved*, and changed it is *changed* with its new range proposed."""
+    import io
+
+    from textfrag import Source
+    from textfrag.cli import main
+    from textfrag.quote import make_reference
+    from textfrag.selection import select_lines
+
+    site.write("src/lib.rs", RUST)
+    source = Source("src/lib.rs", RUST.encode())
+    fmt = make_reference(select_lines(source, 10, 12), lines=True)
+    greet = make_reference(select_lines(source, 17, 17), lines=True)
+    page = f'# T\n\n![](txtfrag:{fmt}){{ symbol="Point::fmt" }}\n\n![](txtfrag:{greet}){{ region="greet" }}\n'
+    site.page("index.md", page)
+    result = site.build(caplog)
+    assert result.ok, result.messages
+    blocks = site.soup().select("[data-txtfrag-ref]")
+    assert [excerpt_text(b).splitlines()[0].strip() for b in blocks] == [
+        "fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {",
+        'println!("hello");',
+    ]
+    site.page("index.md", page.replace("Point::fmt", "Point::fnt"))
+    result = site.build(caplog)
+    assert not result.ok
+    assert any("no definition named 'Point.fnt' in the file; did you mean Point.fmt" in m for m in result.messages), (
+        result.messages
+    )
+
+    site.page("index.md", page)
+    commit_all(site.root)
+    # moved below an impl of another type whose method is the same text: the intent, not the text, decides
+    other = (
+        "struct Other;\n\nimpl fmt::Display for Other {\n"
+        + RUST.split("impl fmt::Display for Point {\n", 1)[1].split("\n}\n", 1)[0]
+    )
+    moved = RUST.replace("use std::fmt;\n", "use std::fmt;\n\n" + other + "\n}\n")
+    assert moved.count('write!(f, "{}", self.x)') == 2
+    site.write("src/lib.rs", moved)
+    commit_all(site.root, "move")
+    err = io.StringIO()
+    docs = str(site.root / "docs")
+    assert main(["check", "--root", str(site.root), docs], stdout=io.StringIO(), stderr=err) == 1
+    assert ":symbol: Point::fmt selects the same text (lines 10-12 in " in err.getvalue(), err.getvalue()
+    assert "now as lines 18-20" in err.getvalue() and ":region: greet selects the same text (line 17 in " in err.getvalue()
+    assert main(["update", "--root", str(site.root), "--write", docs], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    assert "#line=17,20;" in (site.root / "docs" / "index.md").read_text()
+    assert main(["check", "--root", str(site.root), docs], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    # changed: its body grows; the range it selects now is proposed, and --accept pins it
+    before, body, after = moved.rpartition('        write!(f, "{}", self.x)\n')
+    site.write("src/lib.rs", before + '        write!(f, "{}", self.x)?;\n        Ok(())\n' + after)
+    commit_all(site.root, "change")
+    err = io.StringIO()
+    assert main(["check", "--root", str(site.root), docs], stdout=io.StringIO(), stderr=err) == 1
+    assert "changed: :symbol: Point::fmt selects different text now (lines 18-21; it quoted lines 18-20 in " in err.getvalue()
+    assert (
+        main(["update", "--root", str(site.root), "--accept", "--write", docs], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    )
+    assert "#line=17,21;" in (site.root / "docs" / "index.md").read_text()
+    assert site.build(caplog).ok
+    # gone: nothing is proposed, and the closest names are
+    site.write("src/lib.rs", RUST.replace("impl fmt::Display for Point", "impl fmt::Debug for Pint"))
+    err = io.StringIO()
+    assert main(["check", "--root", str(site.root), docs], stdout=io.StringIO(), stderr=err) == 1
+    assert "no definition named 'Point.fmt' in the file; did you mean Pint.fmt" in err.getvalue(), err.getvalue()
