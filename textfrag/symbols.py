@@ -83,10 +83,14 @@ _DEFINITIONS: dict[str, frozenset[str]] = {
         {
             *("class_declaration", "interface_declaration", "enum_declaration", "record_declaration"),
             *("method_declaration", "constructor_declaration", "annotation_type_declaration", "compact_constructor_declaration"),
+            "enum_constant",  # (one with a body of its own)
         }
     ),
     "kotlin": frozenset(
-        {"class_declaration", "object_declaration", "function_declaration", "companion_object", "property_declaration"}
+        {
+            *("class_declaration", "object_declaration", "function_declaration", "companion_object"),
+            *("property_declaration", "secondary_constructor", "enum_entry"),
+        }
     ),
     "c": frozenset({"function_definition", "struct_specifier", "enum_specifier", "union_specifier", "type_definition"}),
     "cpp": frozenset(
@@ -365,6 +369,13 @@ def _name(node: Any, language: str) -> str | None:
             return _text(declarator) if declarator.type == "type_identifier" else None
         if kind != "namespace_definition" and node.child_by_field_name("body") is None:
             return None  # (`struct S x;` uses S, it does not define it)
+    if kind in ("enum_entry", "enum_constant"):  # a constant with a body of its own holds definitions
+        if not any(c.type == "class_body" for c in node.named_children):
+            return None
+        name = node.child_by_field_name("name") or next((c for c in node.named_children if c.type == "identifier"), None)
+        return _text(name) or None
+    if kind == "secondary_constructor":
+        return "constructor"
     if kind == "method_definition" and node.parent is not None and node.parent.type == "object":
         return None  # (an object literal's method: no definition of its own)
     if language == "swift":

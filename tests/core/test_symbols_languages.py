@@ -332,3 +332,22 @@ def test_a_file_nested_past_reason_is_refused_in_plain_words(tmp_path: Path) -> 
 def test_a_file_with_cr_line_ends_numbers_its_lines_as_rfc_5147_does() -> None:
     text = "package p\r\rfunc A() {\r}\r\rfunc B() {\r}\r"
     assert [(d.name, d.first, d.last) for d in definitions(text, "go")] == [("A", 3, 4), ("B", 6, 7)]
+
+
+def test_enum_constants_with_a_body_hold_their_methods_and_kotlin_constructors_are_named() -> None:
+    kotlin = "class A {\n    constructor(x: Int) : this() {}\n}\n\nenum class E {\n    X {\n        override fun g() {}\n    },\n    Y;\n\n    open fun g() {}\n}\n"
+    assert [(d.name, d.first, d.last) for d in definitions(kotlin, "kotlin")] == [
+        ("A", 1, 3),
+        ("A.constructor", 2, 2),
+        ("E", 5, 12),
+        ("E.X", 6, 8),
+        ("E.X.g", 7, 7),
+        ("E.g", 11, 11),
+    ]
+    java = "enum E {\n    X {\n        void f() {}\n    },\n    Y;\n    void f() {}\n}\n"
+    assert [(d.name, d.first, d.last) for d in definitions(java, "java")] == [
+        ("E", 1, 7),
+        ("E.X", 2, 4),
+        ("E.X.f", 3, 3),
+        ("E.f", 6, 6),
+    ]
