@@ -402,6 +402,8 @@ def _name(node: Any, language: str) -> str | None:
         text = text.replace("\\", ".")
     if kind == "module" and text[:1] in "\"'":  # (TypeScript: declare module "foo")
         text = text[1:-1]
+    if language in ("kotlin", "swift") and text[:1] == "`":  # fun `reads like a sentence`(): its name is inside
+        text = text.strip("`")
     return text.replace("::", ".")
 
 
@@ -480,6 +482,8 @@ def find_symbol(text: str, language: str, name: str, python_objects: PythonFinde
     wanted = name.strip().replace("::", ".")
     if language == "ruby":
         wanted = wanted.replace("#", ".")
+    if language in ("kotlin", "swift"):
+        wanted = wanted.replace("`", "")
     if language == "php":
         wanted = wanted.replace("\\", ".").lstrip(".")
     if language in _GRAMMARS:

@@ -351,3 +351,11 @@ def test_enum_constants_with_a_body_hold_their_methods_and_kotlin_constructors_a
         ("E.X.f", 3, 3),
         ("E.f", 6, 6),
     ]
+
+
+def test_a_name_in_backticks_is_the_name_inside_them() -> None:
+    kotlin = "class HeapSortTest {\n    @Test\n    fun `sort array of integers`() {\n    }\n}\n"
+    assert find_symbol(kotlin, "kotlin", "HeapSortTest.`sort array of integers`").name == "HeapSortTest.sort array of integers"
+    assert find_symbol(kotlin, "kotlin", "HeapSortTest.sort array of integers").first == 2
+    swift = "enum E {\n    func `default`() {}\n}\n"
+    assert find_symbol(swift, "swift", "E.default").first == 2
