@@ -165,6 +165,11 @@ def test_make_symbols_and_a_sphinx_build_with_the_intent(tmp_path: Path) -> None
     build = [sys.executable, "-m", "sphinx", "-E", "-b", "html", str(tmp_path / "docs"), str(tmp_path / "out")]
     ok = subprocess.run(build, capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup((tmp_path / "out" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    [block] = page.select("[data-txtfrag-ref]")
+    assert block.select_one("pre").get_text() == "func (s *S) M() {\n}\n"  # what the reader sees: the method
     (tmp_path / "docs" / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: {ref}\n   :symbol: S.N\n")
     bad = subprocess.run(build, capture_output=True, text=True)
     assert bad.returncode == 1 and "no definition named 'S.N' in the file; did you mean S.M" in bad.stderr
