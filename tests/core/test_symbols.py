@@ -191,3 +191,20 @@ def test_drift_follows_a_definition_that_moved_and_says_when_it_is_gone(tmp_path
     err = io.StringIO()
     assert main(["check", "--root", str(tmp_path), str(doc)], stdout=io.StringIO(), stderr=err) == 1
     assert "changed: :symbol: B no longer selects anything" in err.getvalue() and "no definition named 'B'" in err.getvalue()
+
+
+def test_a_file_is_parsed_once_however_many_references_name_its_definitions_and_only_for_a_symbol() -> None:
+    from textfrag import symbols
+    from textfrag.intent import disagreement
+
+    text = "package p\n\n" + "".join(f"func F{n}() {{\n}}\n\n" for n in range(40))
+    before, looked_up = symbols._scanned.cache_info(), symbols._index.cache_info()
+    for n in range(40):
+        assert disagreement(text, 3 + 3 * n, 4 + 3 * n, Intent(symbol=f"F{n}"), path="m.go") is None
+    after = symbols._scanned.cache_info()
+    assert after.misses - before.misses == 1  # parsed once
+    index = symbols._index.cache_info()
+    assert (index.misses - looked_up.misses, index.hits - looked_up.hits) == (1, 39)  # then 39 lookups
+    other = text.replace("package p", "package q")  # (another file's text) quoted by a region: never parsed
+    assert disagreement(other + "// [START r]\nx\n// [END r]\n", 124, 124, Intent(region="r"), path="m.go") is None
+    assert symbols._scanned.cache_info().misses == after.misses
