@@ -62,6 +62,7 @@ _DEFINITIONS: dict[str, frozenset[str]] = {
         {
             *("class_declaration", "function_declaration", "generator_function_declaration", "method_definition"),
             *("variable_declarator", "field_definition"),  # (when bound to a function or a class)
+            "assignment_expression",  # exports.handler = async () => {}, Foo.prototype.bar = function () {}
         }
     ),
     "typescript": frozenset(
@@ -70,6 +71,7 @@ _DEFINITIONS: dict[str, frozenset[str]] = {
             *("interface_declaration", "enum_declaration", "type_alias_declaration", "internal_module", "module"),
             *("generator_function_declaration", "abstract_method_signature", "function_signature", "method_signature"),
             *("variable_declarator", "public_field_definition"),  # (when bound to a function or a class)
+            "assignment_expression",  # exports.handler = async () => {}
         }
     ),
     "go": frozenset({"function_declaration", "method_declaration", "type_spec", "method_elem", "var_spec"}),
@@ -118,6 +120,7 @@ _DEFINITIONS: dict[str, frozenset[str]] = {
         {
             *("class_declaration", "protocol_declaration", "function_declaration", "init_declaration"),
             *("protocol_function_declaration", "deinit_declaration", "subscript_declaration"),
+            "property_declaration",  # (a computed one: var body: some View { ... })
         }
     ),
 }
@@ -274,7 +277,8 @@ def _scanned(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
             parts = full.split(".")
             cut = max((k for k in range(1, len(parts)) if ".".join(parts[:k]) in namespaces), default=0)
             alias = ".".join(parts[cut:])
-        host = node.parent if kind in ("variable_declarator", "var_spec") and node.parent is not None else node
+        bound = kind in ("variable_declarator", "var_spec", "assignment_expression")
+        host = node.parent if bound and node.parent is not None else node
         if kind == "var_spec" and host.type == "var_spec_list" and host.parent is not None:
             host = node  # (one of a var ( ... ) group: its own line)
         end, last = node.end_byte, node.end_point[0] + 1
@@ -369,6 +373,25 @@ def _name(node: Any, language: str) -> str | None:
             return _text(declarator) if declarator.type == "type_identifier" else None
         if kind != "namespace_definition" and node.child_by_field_name("body") is None:
             return None  # (`struct S x;` uses S, it does not define it)
+    if kind == "assignment_expression":  # (a statement of the module's own: exports.f = () => {})
+        statement = node.parent
+        if statement is None or statement.type != "expression_statement" or statement.parent is None:
+            return None
+        if statement.parent.type != "program":
+            return None
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or right.type not in _BOUND_VALUES:
+            return None
+        target = _text(left).replace(".prototype.", ".")
+        for exported in ("module.exports.", "exports."):
+            target = target.removeprefix(exported)
+        return target if all(part.isidentifier() or part.startswith("#") for part in target.split(".")) else None
+    if language == "swift" and kind == "property_declaration":
+        if node.child_by_field_name("computed_value") is None:
+            return None
+        pattern = node.child_by_field_name("name")
+        bound = pattern.child_by_field_name("bound_identifier") if pattern is not None else None
+        return _text(bound) or None
     if kind in ("enum_entry", "enum_constant"):  # a constant with a body of its own holds definitions
         if not any(c.type == "class_body" for c in node.named_children):
             return None

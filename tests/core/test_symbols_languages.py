@@ -97,6 +97,7 @@ EXPECTED = {
         ("outer.inner", 11, 11),
         ("fetchData", 15, 17),
         ("Klass", 19, 19),
+        ("util", 20, 20),
         ("gen", 21, 21),
         ("counter", 22, 22),
     ],
@@ -162,6 +163,7 @@ EXPECTED = {
         ("Point.init", 12, 12),
         ("Point.dist", 14, 14),
         ("Point.move", 16, 17),
+        ("Point.norm", 19, 21),
         ("Point.subscript", 23, 23),
         ("Point.deinit", 25, 25),
         ("Shape", 28, 30),
@@ -359,3 +361,15 @@ def test_a_name_in_backticks_is_the_name_inside_them() -> None:
     assert find_symbol(kotlin, "kotlin", "HeapSortTest.sort array of integers").first == 2
     swift = "enum E {\n    func `default`() {}\n}\n"
     assert find_symbol(swift, "swift", "E.default").first == 2
+
+
+def test_module_assignments_in_javascript_and_computed_properties_in_swift_are_definitions() -> None:
+    js = "/** doc */\nexports.handler = async (event) => {\n  return 1;\n};\nmodule.exports.util = function () {};\n"
+    js += "Foo.prototype.bar = function () {};\nif (x) {\n  y = () => 1;\n}\n"
+    assert [(d.name, d.first, d.last) for d in definitions(js, "javascript")] == [
+        ("handler", 2, 4),
+        ("util", 5, 5),
+        ("Foo.bar", 6, 6),
+    ]
+    swift = 'struct ContentView: View {\n    @State var n = 0\n\n    var body: some View {\n        Text("hi")\n    }\n}\n'
+    assert [(d.name, d.first, d.last) for d in definitions(swift, "swift")] == [("ContentView", 1, 7), ("ContentView.body", 4, 6)]
