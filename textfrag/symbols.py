@@ -315,14 +315,15 @@ def _text(node: Any) -> str:
 
 
 def _without_arguments(name: str) -> str:
-    """``Box<int>::set`` -> ``Box::set``: a type's arguments are no part of its name."""
+    """``Box<int>::set`` -> ``Box::set``: a type's arguments are no part of its name (innermost first)."""
     for _ in range(name.count("<")):
-        start = name.rfind("<", 0, name.rfind(">") + 1) if ">" in name else -1
-        close = name.find(">", start) if start >= 0 else -1
-        if start < 0 or close < 0 or name[start - 8 : start] == "operator":
+        name, removed = _ARGUMENTS.subn("", name)
+        if not removed:
             break
-        name = name[:start] + name[close + 1 :]
     return name
+
+
+_ARGUMENTS = re.compile(r"(?<!operator)<[^<>]*>")
 
 
 def _declarator_name(node: Any) -> str:
