@@ -2,7 +2,7 @@
 cache, kept while the server runs) and the findings of a document's text.
 
 Everything here is the core's: references are found by ``textfrag.scan`` as ``check`` finds them,
-verified by ``textfrag.quote.problem_of`` as ``check`` verifies them (drift explained from git history),
+judged by ``textfrag.verdict.judge`` as ``check`` and every build judge them (drift explained from git history),
 pinned by ``textfrag.pin`` and repaired by ``textfrag.repair`` as ``pin`` and ``update`` do. What this
 module adds is memory: a quoted file is read and hashed once and kept while its size and mtime are
 unchanged, and a reference's verdict is kept while its file is, so that after an edit only the references
@@ -19,13 +19,13 @@ from pathlib import Path
 
 from textfrag import SourceCache, TextFragError, parse_reference
 from textfrag.config import BuildConfig
-from textfrag.errors import StaleError, UnpinnedError
 from textfrag.fragment import Reference
-from textfrag.options import Option, intent_of, options_of, with_option_references
+from textfrag.options import Option, options_of, with_option_references, written_options
 from textfrag.pin import is_pinned
-from textfrag.quote import hidden_note, problem_of, quoted_path
+from textfrag.quote import quoted_path
 from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, MarkdownScan, rescan_markdown, scan_markdown_kept, scan_text
 from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
+from textfrag.verdict import Settings, judge
 
 __all__ = ["Finding", "Lines", "Project", "suffix_for"]
 
@@ -75,6 +75,7 @@ class Project:
         self.config = config
         self.on_stale = config.on_stale if config is not None else "error"
         self.require_pin = config.require_pin if config is not None else False
+        self.settings = Settings(require_pin=self.require_pin)
         self.cache = SourceCache(
             root,
             charset=(config.charset if config is not None and config.charset else DEFAULT_CHARSET),
@@ -156,25 +157,23 @@ class Project:
             if rel is not None and rel not in looked:
                 looked.add(rel)
                 self._fresh(rel)
-            intent = intent_of(options)
-            key = (ref.text, charset, repr(intent))
+            if f.kind in ("directive", "image"):
+                raw, syntax, form = written_options(text, f)
+            else:
+                raw, syntax, form = None, ("md" if f.kind in ("link", "definition") else "rst"), "inline"
+            key = (ref.text, charset, repr((raw, syntax, form)))
             with self._lock:
                 memo = self._memo.get(key)
-            if memo is None:
+            if memo is None:  # the core's verdict, as check and the build reach it
                 cache = self.cache_for(charset)
-                try:
-                    problem = problem_of(cache, ref, intent)
-                    hidden = hidden_note(cache, ref) if problem is None or isinstance(problem, StaleError) else None
-                except TextFragError as failure:
-                    problem, hidden = failure, None
-                memo = (problem, hidden)
+                verdict = judge(cache, ref.text, raw, syntax=syntax, form=form, settings=self.settings, show=False)
+                warning = verdict.hidden
+                memo = (verdict.problem, warning.message if warning is not None else None)
                 self.verified += 1
                 with self._lock:
                     self._memo[key] = memo
                     self._memo_of.setdefault(rel or "", set()).add(key)
             problem, hidden = memo
-            if problem is None and not pinned and self.require_pin:
-                problem = UnpinnedError(reference=ref.text)
             out.append(Finding(f, ref, problem, pinned, hidden, charset, options))
         return out
 

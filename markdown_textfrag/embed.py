@@ -15,23 +15,20 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as etree
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 
-from textfrag import PREFIX, Quote, SourceCache, TextFragError, parse_reference, quote
-from textfrag.errors import HiddenTextWarning, UnpinnedError
-from textfrag.excerpt import Excerpt, excerpt_of
+from textfrag import PREFIX, Quote, SourceCache, TextFragError
+from textfrag.excerpt import Excerpt
 from textfrag.i18n import Translate
-from textfrag.intent import INTENT_OPTIONS, Intent, disagreement
-from textfrag.linespec import number
-from textfrag.pin import is_pinned
+from textfrag.optiontable import Form
 from textfrag.present import identity, unique_anchor
-from textfrag.quote import quoted_path
 from textfrag.scan import Found, scan_markdown
+from textfrag.verdict import Settings, Verdict, judge
 
 from . import render
 
@@ -122,69 +119,60 @@ class Embedder:
     #: with context pages sets it)
     context: Callable[[Quote], str | None] | None = None
 
-    def quote(self, ref_text: str, where: str, intent: Intent | None = None) -> Quote | TextFragError:
-        """The verified quote, or the error (reported either way; a stale quote is returned, reported)."""
-        try:
-            ref = parse_reference(ref_text)
-            if not is_pinned(ref):  # counted; a problem where pins are required
-                self.unpinned += 1
-                if self.require_pin:
-                    self.report(where, UnpinnedError(reference=ref_text), True)
-            self.watched.add(str(self.cache.root / quoted_path(self.cache, ref)))
-            q = quote(self.cache, ref, intent=intent)
-        except TextFragError as err:
-            self.report(where, err, True)
-            return err
-        if q.stale is not None:
-            self.report(where, q.stale, self.on_stale == "error")
-        return q
+    def settings(self) -> Settings:
+        """The build's configuration, as the core's verdict takes it."""
+        return Settings(
+            on_stale=self.on_stale,
+            require_pin=self.require_pin,
+            auto_caption=self.caption == "path",
+            source_url=self.source_url,
+            translate=self.translate,
+        )
+
+    def judged(self, ref_text: str, where: str, options: Mapping[str, str | None] | None, *, inline: bool) -> Verdict:
+        """The core's verdict on a reference and the options written with it, every problem reported."""
+        form: Form = "inline" if inline else "block"
+        verdict = judge(self.cache, ref_text, options, syntax="md", form=form, settings=self.settings())
+        if verdict.reference is not None and not verdict.pinned:  # counted for the end-of-build summary
+            self.unpinned += 1
+        if verdict.path is not None:
+            self.watched.add(str(self.cache.root / verdict.path))
+        for problem in verdict.problems:
+            self.report(where, problem, True)
+        for warning in verdict.warnings:
+            if warning.kind != "bidi" or self.warn_bidi:  # a warning: the build goes on (--strict fails)
+                self.report(where, warning, warning.kind == "stale" and self.on_stale == "error")
+        return verdict
+
+    def quote(self, ref_text: str, where: str) -> Quote | TextFragError:
+        """The verified quote a link points to, or the error (reported either way; a stale quote is
+        returned, reported)."""
+        verdict = self.judged(ref_text, where, None, inline=True)
+        if verdict.quote is None or verdict.excerpt is None:
+            return verdict.problem or TextFragError("cannot be quoted", reference=ref_text)
+        return verdict.quote
 
     def excerpt(self, ref_text: str, where: str, img: etree.Element, alone: bool) -> str | Drawn:
         """The broken-reference HTML, or the excerpt of a Markdown image ``img`` (a block when ``alone``
-        in its paragraph) with attr_list's attributes as options."""
-        try:
-            stated = Intent.from_options({k: img.get(k) for k in INTENT_OPTIONS}) if alone else None
-        except TextFragError:
-            stated = None  # reported below, once the reference is known good
-        q = self.quote(ref_text, where, stated)
-        if not isinstance(q, Quote):
-            said = q.with_reference(q.reference or ref_text).describe(where)
+        in its paragraph) with attr_list's attributes as options (read by the core's one table)."""
+        options = {k: v for k, v in img.attrib.items() if k != "src"}
+        verdict = self.judged(ref_text, where, options, inline=not alone)
+        ex, q = verdict.excerpt, verdict.quote
+        if ex is None or q is None:
+            failure = verdict.problem or TextFragError("cannot be quoted", reference=ref_text)
+            said = failure.with_reference(failure.reference or ref_text).describe(where)
             return render.broken(said, inline=not alone, translate=self.translate)
-        try:
-            intent = Intent.from_options({k: img.get(k) for k in INTENT_OPTIONS}) if alone else None
-            if intent is not None and q.stale is None:  # a stale quote is reported already
-                why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent, path=q.source.path)
-                if why is not None:
-                    raise TextFragError(why)
-            classes = (img.get("class") or "").split()
-            numbered, number_from = linenums(img.attrib) if alone else (False, None)
-            ex = excerpt_of(
-                q,
-                # attr_list's title="..." as pymdownx's fences have it (empty: none), else the alt text
-                caption=img.get("title") if alone and img.get("title") is not None else (img.get("alt") or None),
-                auto_caption=self.caption == "path",
-                language=classes[0] if classes else None,
-                emphasize_in_excerpt=img.get("hl_lines") if alone else None,
-                source_url_template=self.source_url,
-                number_from=number_from,
-                translate=self.translate,
-            )
-            start = ex.pieces[0].number if numbered else None
-            if ex.hidden is not None and self.warn_bidi:  # a warning: the build goes on (--strict fails)
-                self.report(where, HiddenTextWarning(ex.hidden, reference=ref_text), False)
-        except TextFragError as err:
-            failure = err.with_reference(err.reference or ref_text)
-            self.report(where, failure, True)
-            return render.broken(failure.describe(where), inline=not alone, translate=self.translate)
         ident = identity(q.reference)
         context = self.context(q) if self.context is not None and q.stale is None else None
         if not alone:
             return Drawn(ex, ident, lambda a: render.inline(ex, a, context_url=context))
         highlighter = self.highlighter
+        start = ex.pieces[0].number if verdict.options.numbered else None
+        classes = list(verdict.options.classes)
         return Drawn(
             ex,
             ident,
-            lambda a: render.block(ex, a, highlighter=highlighter, linenostart=start, classes=classes[1:], context_url=context),
+            lambda a: render.block(ex, a, highlighter=highlighter, linenostart=start, classes=classes, context_url=context),
         )
 
 
@@ -319,14 +307,3 @@ def front_matter_lines(raw: str, markdown: str) -> int:
     if raw.endswith(markdown) and len(raw) > len(markdown):
         return raw.count("\n", 0, len(raw) - len(markdown))
     return 0
-
-
-def linenums(attrs: dict[str, Any]) -> tuple[bool, int | None]:
-    """attr_list's ``linenums`` (a bare word has no value, or itself): whether lines are numbered, and
-    from which number (None: the file's own numbers)."""
-    if "linenums" not in attrs:
-        return False, None
-    value = attrs["linenums"]
-    if value is None or value in ("", "linenums", "source", "true"):
-        return True, None
-    return True, number(value, "linenums")

@@ -33,14 +33,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Quote, SourceCache, TextFragError, parse_reference, quote
-from textfrag.errors import HiddenTextWarning, UnpinnedError, internal_error_report
-from textfrag.excerpt import Excerpt, excerpt_of, failure_summary
-from textfrag.fragment import Reference
+from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache, TextFragError
+from textfrag.errors import internal_error_report
+from textfrag.excerpt import Excerpt, failure_summary
 from textfrag.i18n import Labels, translator
-from textfrag.intent import Intent, disagreement, intent_lines
-from textfrag.linespec import number
-from textfrag.pin import is_pinned
+from textfrag.optiontable import OPTIONS
+from textfrag.present import language_for
+from textfrag.verdict import Settings, Verdict, judge
 
 __all__ = ["SPEC", "run"]
 
@@ -55,30 +54,8 @@ SPEC: dict[str, Any] = {
             "name": NAME,
             "doc": "An excerpt of a file by an RFC 5147 fragment reference, verified at build time.",
             "arg": {"type": "string", "required": True, "doc": "PATH#FRAGMENT (txtfrag: optional)"},
-            "options": {
-                "caption": _STRING,
-                "language": _STRING,
-                "linenos": _FLAG,
-                "lineno-start": {"type": "number"},
-                "lineno-match": _FLAG,
-                "emphasize-lines": _STRING,
-                "dedent": _STRING,
-                "tab-width": {"type": "number"},
-                "name": _STRING,
-                "label": _STRING,
-                "class": _STRING,
-                "pyobject": _STRING,
-                "start-after": _STRING,
-                "start-at": _STRING,
-                "end-before": _STRING,
-                "end-at": _STRING,
-                "lines": _STRING,
-                "region": _STRING,
-                "symbol": _STRING,
-                "encoding": _STRING,
-                "prepend": _STRING,
-                "append": _STRING,
-            },
+            # every option of the core's one table (textfrag.optiontable), read and checked there
+            "options": {spec.name: (_FLAG if spec.kind == "flag" else _STRING) for spec in OPTIONS if spec.rst},
         }
     ],
     "roles": [{"name": NAME, "doc": "An inline excerpt, verified at build time.", "body": {"type": "string", "required": True}}],
@@ -160,12 +137,14 @@ def _data(ex: Excerpt) -> dict[str, str]:
 
 
 def _block(ex: Excerpt, options: dict[str, Any], to_the_end: bool = False) -> list[dict[str, Any]]:
-    numbered = any(k in options for k in ("linenos", "lineno-start", "lineno-match")) and options.get("linenos") is not False
+    numbered = bool(options.get("numbered"))
+    # Sphinx's "default" (the configured highlight language, which mystmd does not have): from the file
+    language = ex.language if ex.language != "default" else language_for(ex.ref.split("#", 1)[0])
     codes: list[dict[str, Any]] = []
     for piece in ex.pieces:
         # as mystmd's literalinclude: a whole file's text as it is; selected lines without a last line ending
         text = piece.text if to_the_end and piece is ex.pieces[-1] else piece.text.removesuffix("\n")
-        code: dict[str, Any] = {"type": "code", "lang": ex.language, "value": text}
+        code: dict[str, Any] = {"type": "code", "lang": language, "value": text}
         if numbered:
             code["showLineNumbers"] = True
             code["startingLineNumber"] = piece.number
@@ -205,89 +184,69 @@ def _block(ex: Excerpt, options: dict[str, Any], to_the_end: bool = False) -> li
 # -- the directive, the role, the transform -------------------------------------------------------------
 
 
-def directive(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The nodes of a ``txtfrag`` directive."""
+def _written(options: dict[str, Any]) -> dict[str, str | None]:
+    """mystmd's typed option values as written: a flag given is there without a value, one set false is
+    not there, a number is its digits."""
+    out: dict[str, str | None] = {}
+    for name, value in options.items():
+        if value is False or value is None:
+            continue
+        if value is True:
+            out[name] = None
+        elif isinstance(value, float) and value.is_integer():
+            out[name] = str(int(value))
+        else:
+            out[name] = str(value)
+    return out
+
+
+def _judged(ref_text: str, options: dict[str, Any] | None, line: int, *, inline: bool) -> tuple[Verdict, Any]:
     settings = _settings()
+    _ = translator(settings["language"])
+    cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
+    verdict = judge(
+        cache,
+        ref_text,
+        _written(options or {}),
+        syntax="myst",
+        form="inline" if inline else "block",
+        settings=Settings(
+            on_stale=settings["on_stale"],
+            require_pin=settings["require_pin"],
+            source_url=settings["source_url"],
+            translate=_,
+        ),
+        bidi=settings["warn_bidi"],
+    )
+    for warning in verdict.warnings:  # on standard error: mystmd shows it; it fails nothing
+        if warning.kind == "bidi":
+            print(f"textfrag: warning: {warning.describe(_located(line, ref_text))}", file=sys.stderr)
+    return verdict, _
+
+
+def directive(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The nodes of a ``txtfrag`` directive: the core's verdict, translated."""
     options: dict[str, Any] = dict(data.get("options") or {})
     ref_text = str(data.get("arg") or "").strip()
     line = int(((data.get("node") or {}).get("position") or {}).get("start", {}).get("line", 0))
-    _ = translator(settings["language"])
-    try:
-        cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
-        if options.get("encoding"):
-            cache = cache.with_charset(str(options["encoding"]))
-        intent = Intent.from_options(
-            {
-                k: options.get(k)
-                for k in ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "region", "symbol", "language")
-            }
-        )
-        q = quote(cache, _pinned_as_required(ref_text, settings), intent=intent)
-        if q.stale is not None and settings["on_stale"] == "error":
-            raise q.stale
-        if intent is not None and q.stale is None:
-            why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent, path=q.source.path)
-            if why is not None:
-                raise TextFragError(why)
-        keep = None
-        if intent is not None and intent.lines is not None and q.stale is None:
-            kept = intent_lines(q.source.text, intent, path=q.source.path)
-            keep = None if kept == list(range(kept[0], kept[-1] + 1)) else kept
-        dedent = options.get("dedent")
-        ex = excerpt_of(
-            q,
-            caption=options.get("caption"),
-            # Sphinx's "default" (the configured highlight language, which mystmd does not have): from the file
-            language=None if options.get("language") in (None, "", "default") else options.get("language"),
-            emphasize=options.get("emphasize-lines"),
-            dedent_by=False
-            if dedent is None
-            else (None if str(dedent).strip() in ("", "true") else number(str(dedent), "dedent")),
-            source_url_template=settings["source_url"],
-            number_from=int(options["lineno-start"]) if "lineno-start" in options else None,
-            tab_width=int(options["tab-width"]) if "tab-width" in options else None,
-            prepend=options.get("prepend"),
-            append=options.get("append"),
-            keep=keep,
-            translate=_,
-        )
-    except TextFragError as err:
-        return [_problem(err, ref_text, line, _)]
-    _warn_hidden(ex, ref_text, line, settings)
+    verdict, _ = _judged(ref_text, options, line, inline=False)
+    ex, q = verdict.excerpt, verdict.quote
+    if verdict.problems or ex is None or q is None:
+        return [_problem(verdict.problem or TextFragError("cannot be quoted"), ref_text, line, _)]
     last = q.selections[-1]
-    return _block(ex, options, to_the_end=last.end == len(last.source.text) and not options.get("append"))
-
-
-def _pinned_as_required(ref_text: str, settings: dict[str, Any]) -> Reference:
-    """The parsed reference; with ``TEXTFRAG_REQUIRE_PIN=1``, :class:`UnpinnedError` when it has no md5."""
-    ref = parse_reference(ref_text)
-    if settings["require_pin"] and not is_pinned(ref):
-        raise UnpinnedError(reference=ref_text)
-    return ref
-
-
-def _warn_hidden(ex: Excerpt, ref_text: str, line: int, settings: dict[str, Any]) -> None:
-    """A warning on standard error (mystmd shows it; it fails nothing) when the excerpt holds bidirectional
-    control characters; ``TEXTFRAG_WARN_BIDI=0`` silences it."""
-    if ex.hidden is not None and settings["warn_bidi"]:
-        said = HiddenTextWarning(ex.hidden, reference=ref_text).describe(_located(line, ref_text))
-        print(f"textfrag: warning: {said}", file=sys.stderr)
+    o = verdict.options
+    block_options = {"label": o.name, "class": " ".join(o.classes), "numbered": o.numbered}
+    return _block(ex, block_options, to_the_end=last.end == len(last.source.text) and not o.append)
 
 
 def role(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The node of a ``txtfrag`` role: the excerpt as inline code."""
-    settings = _settings()
     ref_text = str(data.get("body") or "").strip()
     line = int(((data.get("node") or {}).get("position") or {}).get("start", {}).get("line", 0))
-    _ = translator(settings["language"])
-    try:
-        cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
-        q: Quote = quote(cache, _pinned_as_required(ref_text, settings))
-        if q.stale is not None and settings["on_stale"] == "error":
-            raise q.stale
-        ex = excerpt_of(q, source_url_template=settings["source_url"], translate=_)
-        _warn_hidden(ex, ref_text, line, settings)
-    except TextFragError as err:
+    verdict, _ = _judged(ref_text, None, line, inline=True)
+    ex = verdict.excerpt
+    if verdict.problems or ex is None:
+        err = verdict.problem or TextFragError("cannot be quoted")
         said = err.with_reference(err.reference or ref_text).describe(_located(line, ref_text))
         _record(said)
         return [

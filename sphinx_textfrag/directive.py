@@ -1,36 +1,44 @@
-"""``.. txtfrag:: REF`` and ``:txtfrag:`REF```: translate a quote into nodes, nothing more.
+"""``.. txtfrag:: REF`` and ``:txtfrag:`REF```: translate the core's verdict into nodes, nothing more.
 
-Parsing, loading, counting and verifying are the core's (textfrag.quote); presentation decisions shared
-with MkDocs are textfrag.present's. Every problem is recorded on the environment (see state.py) so that
-it is reported, and fails the build, on every build until it is fixed.
+Whether a reference is good and what its excerpt shows is the core's verdict (textfrag.verdict), the
+same one ``check`` and the editor reach; the options are read by the core's one table, so every option
+is passed on as written. Every problem is recorded on the environment (see state.py) so that it is
+reported, and fails the build, on every build until it is fixed.
 """
 
 from __future__ import annotations
 
 from docutils import nodes
-from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
 from sphinx.environment import BuildEnvironment
 from sphinx.locale import get_translation
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.osutil import relative_uri
 
-from textfrag import Quote, Reference, TextFragError, parse_reference, quote
-from textfrag.errors import HiddenTextWarning, UnpinnedError
-from textfrag.excerpt import ELISION, Excerpt, diff_text, excerpt_of
-from textfrag.intent import Intent, disagreement, intent_lines
-from textfrag.pin import is_pinned
+from textfrag import Quote
+from textfrag.excerpt import ELISION, Excerpt
+from textfrag.optiontable import Syntax, option_names
 from textfrag.present import unique_anchor
-from textfrag.quote import quoted_path
+from textfrag.verdict import Settings, Verdict, judge
 
 from .nodes import txtfrag_block, txtfrag_inline
 from .state import cache_of, record_bug, record_dependency, record_problem, record_range, state_of
 
 
-def _dedent_option(argument: str | None) -> int | None:
-    if argument is None or not argument.strip():
-        return None
-    return directives.nonnegative_int(argument)
+class _AnyOption(dict):  # type: ignore[type-arg]
+    """The directive's option_spec: every option is passed on as written, so that the core's one option
+    table (textfrag.optiontable) reads it: a misspelt option or a bad value is then the same problem, in
+    the same words, in Sphinx, MkDocs, mystmd, ``check`` and the editor."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    def __missing__(self, name: str) -> object:
+        return _as_written
+
+
+def _as_written(argument: str | None) -> str | None:
+    return argument
 
 
 def translate(message: str) -> str:
@@ -41,46 +49,40 @@ def translate(message: str) -> str:
 _textfrag_messages = get_translation("textfrag")
 
 
-def quote_here(
-    env: BuildEnvironment, lineno: int, text: str, intent: Intent | None = None, charset: str | None = None
-) -> Quote | None:
-    """Quote ``text`` for the document being read; record every problem on ``env`` (None: unusable). A
-    stale quote's drift is explained by its selection ``intent`` when it has one; ``charset`` is the one
-    the file is read in (``:encoding:``), instead of ``textfrag_charset``."""
+def settings_of(env: BuildEnvironment) -> Settings:
+    """The project's configuration, as the core's verdict takes it."""
+    config = env.config
+    return Settings(
+        on_stale=config.textfrag_on_stale,
+        require_pin=config.textfrag_require_pin,
+        auto_caption=config.textfrag_caption == "path",
+        source_url=config.textfrag_source_url,
+        translate=translate,
+        language=_page_language(env),
+    )
+
+
+def judged_here(
+    env: BuildEnvironment, lineno: int, text: str, options: dict[str, str | None] | None = None, *, inline: bool = False
+) -> Verdict:
+    """The core's verdict on ``text`` written with ``options`` in the document being read; every problem
+    recorded on ``env`` (so that it fails this build and every later one until it is fixed), the quoted
+    file noted as a dependency before it is read."""
     docname = env.docname
     cache = cache_of(env)
-    try:
-        cache = cache.with_charset(charset) if charset else cache
-    except TextFragError as err:
-        record_problem(env, docname, lineno, err.with_reference(text), error=True)
-        return None
-    try:
-        ref: Reference = parse_reference(text.strip())
-    except TextFragError as err:
-        record_problem(env, docname, lineno, err, error=True)
-        return None
-    if not is_pinned(ref):  # counted for the end of the build; a problem where pins are required
+    syntax: Syntax = "myst" if str(env.doc2path(docname)).endswith((".md", ".markdown", ".myst")) else "rst"
+    verdict = judge(cache, text, options, syntax=syntax, form="inline" if inline else "block", settings=settings_of(env))
+    if verdict.reference is not None and not verdict.pinned:  # counted for the end of the build
         unpinned = state_of(env).unpinned
         unpinned[docname] = unpinned.get(docname, 0) + 1
-        if env.config.textfrag_require_pin:
-            record_problem(env, docname, lineno, UnpinnedError(reference=ref.text), error=True)
-    try:
-        path = quoted_path(cache, ref)
-    except TextFragError as err:
-        record_problem(env, docname, lineno, err, error=True)
-        return None
-    # noted before the read: a file that cannot be read now still triggers a rebuild when it changes
-    env.note_dependency(str(cache.root / path))
-    try:
-        q = quote(cache, ref, intent=intent)
-    except TextFragError as err:
-        record_dependency(env, docname, path, None)
-        record_problem(env, docname, lineno, err, error=True)
-        return None
-    record_dependency(env, docname, path, q.source.md5)
-    if q.stale is not None:
-        record_problem(env, docname, lineno, q.stale, error=env.config.textfrag_on_stale != "warning")
-    return q
+    if verdict.path is not None:  # a file that cannot be read now still triggers a rebuild when it changes
+        env.note_dependency(str(cache.root / verdict.path))
+        record_dependency(env, docname, verdict.path, verdict.quote.source.md5 if verdict.quote is not None else None)
+    for problem in verdict.problems:
+        record_problem(env, docname, lineno, problem, error=True)
+    for warning in verdict.warnings:
+        record_problem(env, docname, lineno, warning, error=False)
+    return verdict
 
 
 def anchor_and_data(node: nodes.Element, ex: Excerpt, document: nodes.document) -> None:
@@ -108,39 +110,9 @@ class TxtfragDirective(SphinxDirective):
     optional_arguments = 0
     final_argument_whitespace = True  # so that a space in a reference gets textfrag's own message
     has_content = False
-    option_spec = {
-        "caption": lambda argument: (argument or "").strip(),
-        "language": directives.unchanged_required,
-        "linenos": directives.flag,
-        # literalinclude's: numbers from N (with :linenos:, implied as there), or the file's own (the default)
-        "lineno-start": directives.nonnegative_int,
-        "lineno-match": directives.flag,
-        "tab-width": directives.positive_int,
-        "emphasize-lines": directives.unchanged_required,
-        "dedent": _dedent_option,
-        "name": directives.unchanged,
-        "class": directives.class_option,
-        # highlight even where the lexer fails, as literalinclude's
-        "force": directives.flag,
-        # the intent: why these lines (literalinclude's selection options); the reference pins them
-        "pyobject": directives.unchanged_required,
-        "start-after": directives.unchanged_required,
-        "start-at": directives.unchanged_required,
-        "end-before": directives.unchanged_required,
-        "end-at": directives.unchanged_required,
-        "lines": directives.unchanged_required,
-        # a region between markers ([START x]/[END x], #region x/#endregion, :snippet-start: x, [start:x])
-        "region": directives.unchanged_required,
-        # a definition in any language textfrag reads (Class.method), by tree-sitter: the symbols extra
-        "symbol": directives.unchanged_required,
-        # the charset the file is read in, as literalinclude's (default: textfrag_charset)
-        "encoding": directives.encoding,
-        # a unified diff from this reference's text (an older file) to the directive's, as literalinclude's
-        "diff": directives.unchanged_required,
-        # lines of the document's own around the excerpt, as literalinclude's (not verified)
-        "prepend": directives.unchanged_required,
-        "append": directives.unchanged_required,
-    }
+    # the core's table reads them (textfrag.optiontable); docutils only looks for an option block when the
+    # spec is not empty, so it lists the table's names, and takes any other to be told of it in the core's words
+    option_spec = _AnyOption({name: _as_written for name in option_names("rst")})
 
     def run(self) -> list[nodes.Node]:
         """The excerpt's nodes; a bug in textfrag is reported as textfrag's, never raised to Sphinx."""
@@ -151,61 +123,36 @@ class TxtfragDirective(SphinxDirective):
             return [_broken(self.arguments[0], self.env, self.lineno)]
 
     def _run(self) -> list[nodes.Node]:
-        try:
-            stated = Intent.from_options(self.options)
-        except TextFragError:
-            stated = None  # reported below, once the reference is known good
-        q = quote_here(self.env, self.lineno, self.arguments[0], stated, self.options.get("encoding"))
-        if q is None:
+        verdict = judged_here(self.env, self.lineno, self.arguments[0], dict(self.options))
+        ex, q, o = verdict.excerpt, verdict.quote, verdict.options
+        if ex is None or q is None or (o.diff is not None and verdict.diff is None):
             return [_broken(self.arguments[0], self.env, self.lineno)]
-        try:
-            intent = Intent.from_options(self.options)
-            if intent is not None and q.stale is None:  # a stale quote is reported already
-                why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent, path=q.source.path)
-                if why is not None:
-                    raise TextFragError(why)
-            keep = _gaps(q, intent, self.options)
-            ex = excerpt_of(
-                q,
-                # an explicit empty :caption: is none, as literalinclude's; no :caption: follows textfrag_caption
-                caption=self.options.get("caption"),
-                auto_caption=self.config.textfrag_caption == "path",
-                language=self.options.get("language") or _page_language(self.env),
-                emphasize=self.options.get("emphasize-lines"),
-                dedent_by=self.options["dedent"] if "dedent" in self.options else False,
-                source_url_template=self.config.textfrag_source_url,
-                number_from=self.options.get("lineno-start"),
-                tab_width=self.options.get("tab-width"),
-                prepend=self.options.get("prepend"),
-                append=self.options.get("append"),
-                keep=keep,
-                translate=translate,
-            )
-        except TextFragError as err:
-            record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.arguments[0]), error=True)
-            return [_broken(self.arguments[0], self.env, self.lineno)]
-        _warn_hidden(self.env, self.lineno, ex, self.arguments[0])
         blocks: list[nodes.Node] = []
-        if "diff" in self.options:
-            diffed = self._diff(q)
-            if diffed is None:
-                return [_broken(self.arguments[0], self.env, self.lineno)]
-            blocks.append(diffed)
+        if verdict.diff is not None:
+            literal = nodes.literal_block(verdict.diff, verdict.diff)
+            literal["language"] = "udiff"
+            if "linenos" in o.written:
+                literal["linenos"] = True
+            literal["highlight_args"] = {"linenostart": 1}
+            literal["classes"] += list(o.classes)
+            literal["force"] = o.force
+            self.set_source_info(literal)
+            blocks.append(literal)
         for i, piece in enumerate(ex.pieces if not blocks else ()):
             if i:  # disjoint pieces: an elision marker between them
                 blocks.append(nodes.paragraph(ELISION, ELISION, classes=["txtfrag-elision"]))
             literal = nodes.literal_block(piece.text, piece.text)
             literal["language"] = ex.language
-            if {"linenos", "lineno-start", "lineno-match"} & set(self.options):
+            if o.numbered:
                 literal["linenos"] = True  # (unset otherwise, so that .. highlight:: :linenothreshold: applies)
             literal["highlight_args"] = {"linenostart": piece.number}  # as in the file, unless :lineno-start:
             if piece.emphasized:
                 literal["highlight_args"]["hl_lines"] = list(piece.emphasized)
-            literal["classes"] += self.options.get("class", [])
-            literal["force"] = "force" in self.options
+            literal["classes"] += list(o.classes)
+            literal["force"] = o.force
             self.set_source_info(literal)
             blocks.append(literal)
-        caption = self._caption(ex.caption) if self.options.get("caption") else _literal_caption(ex.caption)
+        caption = self._caption(ex.caption) if o.caption else _literal_caption(ex.caption)
         if ex.source_url:
             caption += nodes.Text(" ")
             caption += nodes.reference("", ex.labels.view_source, refuri=ex.source_url, classes=["txtfrag-source"])
@@ -222,6 +169,10 @@ class TxtfragDirective(SphinxDirective):
         block = txtfrag_block("", *head, *blocks, literal_block=True, classes=["literal-block-wrapper"])
         block["txtfrag_caption"] = ex.caption
         anchor_and_data(block, ex, self.state.document)
+        if o.name:
+            self.options["name"] = o.name
+        else:
+            self.options.pop("name", None)
         self.add_name(block)
         for name in block["names"]:  # :name: is an id too, as literalinclude's (links to #name keep working)
             named = nodes.make_id(name)
@@ -237,49 +188,6 @@ class TxtfragDirective(SphinxDirective):
         if len(parsed) == 1 and isinstance(parsed[0], nodes.paragraph):
             return nodes.caption(parsed[0].rawsource, "", *parsed[0].children)
         return nodes.caption(text, text)
-
-    def _diff(self, new: Quote) -> nodes.literal_block | None:
-        """``:diff: REF``: literalinclude's unified diff from the quote of REF to this one (both verified),
-        its header naming the two files as literalinclude does (their full paths), in ``udiff``."""
-        clash = sorted(
-            {
-                "pyobject",
-                "start-after",
-                "start-at",
-                "end-before",
-                "end-at",
-                "lines",
-                "region",
-                "symbol",
-                "emphasize-lines",
-                "lineno-match",
-                "lineno-start",
-                "prepend",
-                "append",
-                "dedent",
-            }
-            & set(self.options)
-        )
-        if clash:
-            err = TextFragError(f":diff: shows a diff of two quotes; it cannot be combined with :{clash[0]}:")
-            record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.arguments[0]), error=True)
-            return None
-        old = quote_here(self.env, self.lineno, self.options["diff"], None, self.options.get("encoding"))
-        if old is None:
-            return None
-        root = cache_of(self.env).root
-        text = diff_text(
-            old, new, str(root / old.source.path), str(root / new.source.path), tab_width=self.options.get("tab-width")
-        )
-        literal = nodes.literal_block(text, text)
-        literal["language"] = "udiff"
-        if "linenos" in self.options:
-            literal["linenos"] = True
-        literal["highlight_args"] = {"linenostart": 1}
-        literal["classes"] += self.options.get("class", [])
-        literal["force"] = "force" in self.options
-        self.set_source_info(literal)
-        return literal
 
 
 def context_link(env: BuildEnvironment, q: Quote) -> str | None:
@@ -300,24 +208,6 @@ def context_link(env: BuildEnvironment, q: Quote) -> str | None:
     return f"{relative_uri(builder.get_target_uri(env.docname), target)}#{fragment}"
 
 
-def _gaps(q: Quote, intent: Intent | None, options: dict[str, object]) -> list[int] | None:
-    """The lines a ``:lines:`` intent with gaps (``1-9,14-16``) keeps of the pinned ones, which are then
-    shown joined as literalinclude joins them; None when it keeps one run (the pin itself)."""
-    if intent is None or intent.lines is None or q.stale is not None:
-        return None
-    kept = intent_lines(q.source.text, intent, path=q.source.path)
-    if kept == list(range(kept[0], kept[-1] + 1)):
-        return None
-    if {"linenos", "lineno-match"} & set(options) and "lineno-start" not in options:
-        raise TextFragError(
-            f":lines: {intent.lines} joins lines that are not one run, so the file's numbers would skip: "
-            "number them with :lineno-start: (literalinclude refuses :lineno-match: here too)"
-        )
-    if "prepend" in options or "append" in options:
-        raise TextFragError(f":lines: {intent.lines} with gaps cannot be combined with :prepend: or :append:")
-    return kept
-
-
 class TxtfragRole(SphinxRole):
     """``:txtfrag:`PATH#FRAGMENT```: an inline excerpt, verified at build time."""
 
@@ -330,15 +220,10 @@ class TxtfragRole(SphinxRole):
             return [_broken(self.text, self.env, self.lineno, inline=True)], []
 
     def _run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-        q = quote_here(self.env, self.lineno, self.text)
-        if q is None:
+        verdict = judged_here(self.env, self.lineno, self.text, inline=True)
+        ex, q = verdict.excerpt, verdict.quote
+        if ex is None or q is None:
             return [_broken(self.text, self.env, self.lineno, inline=True)], []
-        try:
-            ex = excerpt_of(q, source_url_template=self.config.textfrag_source_url, translate=translate)
-        except TextFragError as err:
-            record_problem(self.env, self.env.docname, self.lineno, err.with_reference(self.text), error=True)
-            return [_broken(self.text, self.env, self.lineno, inline=True)], []
-        _warn_hidden(self.env, self.lineno, ex, self.text)
         node = txtfrag_inline(ex.inline_text, ex.inline_text)
         if ex.source_url:
             node["txtfrag_source_url"] = ex.source_url
@@ -350,13 +235,6 @@ class TxtfragRole(SphinxRole):
             node["txtfrag_context_url"] = context
         anchor_and_data(node, ex, self.inliner.document)
         return [node], []
-
-
-def _warn_hidden(env: BuildEnvironment, line: int, ex: Excerpt, reference: str) -> None:
-    """A warning (``textfrag.bidi``, which ``suppress_warnings`` silences) for an excerpt that holds
-    bidirectional control characters; the HTML marks each one (nodes.py)."""
-    if ex.hidden is not None:
-        record_problem(env, env.docname, line, HiddenTextWarning(ex.hidden, reference=reference), error=False)
 
 
 def _literal_caption(text: str) -> nodes.caption:

@@ -72,7 +72,7 @@ def test_sphinx_reports_a_bug_as_textfrag_s_with_its_location(tmp_path: Path, mo
     site.write("docs/conf.py", CONF)
     site.write("src/app.py", MK_APP)
     site.page("index.rst", "Title\n=====\n\n.. txtfrag:: src/app.py#line=0,2\n\nInline :txtfrag:`src/app.py#char=0,4`.\n")
-    monkeypatch.setattr(sphinx_textfrag.directive, "quote", _planted)
+    monkeypatch.setattr(sphinx_textfrag.directive, "judge", _planted)
     build = site.build(fresh=True)
     assert build.statuscode == 1
     assert build.warnings.count(HEAD) == 2
@@ -104,7 +104,7 @@ def test_mkdocs_reports_a_bug_as_textfrag_s(
     site.config(MATERIAL)
     site.write("src/app.py", MK_APP)
     site.page("index.md", "# T\n\n![x](txtfrag:src/app.py#line=0,2)\n")
-    monkeypatch.setattr(markdown_textfrag.embed, "quote", _planted)
+    monkeypatch.setattr(markdown_textfrag.embed, "judge", _planted)
     result = site.build(caplog)
     assert not result.ok
     [report] = [m for m in result.messages if HEAD in m]
@@ -118,7 +118,7 @@ def test_mkdocs_process_names_textfrag_for_a_bug(tmp_path: Path) -> None:
     (plant / "sitecustomize.py").write_text(
         "import markdown_textfrag.embed\n"
         "def _planted(*a, **k):\n    raise ZeroDivisionError('planted bug')\n"
-        "markdown_textfrag.embed.quote = _planted\n",
+        "markdown_textfrag.embed.judge = _planted\n",
         encoding="utf-8",
     )
     site = MkSite(tmp_path / "project")

@@ -32,13 +32,16 @@ from ._parser import parse_reference
 from .errors import StaleError, TextFragError, UnpinnedError, internal_error_report, spell, spell_lines
 from .fragment import Reference
 from .linespec import number, parse_line_range
+from .options import written_options
+from .optiontable import Form, Syntax
 from .pin import is_pinned
-from .quote import hidden_note, make_reference, prefetch_history, problem_of, quote
+from .quote import make_reference, prefetch_history, quote
 from .report import FORMATS, Finding, github_commands, json_results, sarif_log
 from .resolve import Selection, occurrences, select, select_lines, whole
 from .scan import Found, doc_files, read_text, scan_text
 from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Digest, Source, SourceCache, digest_batch
 from .terminal import Progress, Style
+from .verdict import Settings, judge
 
 __all__ = ["main"]
 
@@ -666,6 +669,13 @@ class _Scan:
         self.total = 0
         #: (document, offset) -> the charset a directive's ``:encoding:`` reads its file in
         self.charsets: dict[tuple[str, int], str] = {}
+        #: (document, offset) -> the options written with a reference, their syntax and its form (block,
+        #: inline), for those not read as the defaults (an inline reference with no option)
+        self.written: dict[tuple[str, int], tuple[dict[str, str | None] | None, Syntax, Form]] = {}
+
+    def written_at(self, f: Found) -> tuple[dict[str, str | None] | None, Syntax, Form]:
+        """The options written with ``f``, their syntax and its form, as the core's verdict takes them."""
+        return self.written.get((f.file, f.start)) or (None, "md" if f.kind in ("link", "definition") else "rst", "inline")
 
     def cache_for(self, cache: SourceCache, f: Found) -> SourceCache:
         """The cache that reads ``f``'s file: in its directive's ``:encoding:``, else the run's charset."""
@@ -701,6 +711,10 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             found = _with_options(text, found, result)
         for f in found:
             result.total += 1
+            if f.kind in ("directive", "image"):
+                written = written_options(text, f)
+                if written[0] is not None or written[2] == "block":
+                    result.written[(f.file, f.start)] = written
             try:
                 ref = parse_reference(f.text)
             except TextFragError as bad_ref:
@@ -802,27 +816,23 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     problems = scan.problems
     findings = [_finding(f, e) for f, e in problems]
     total, searched = len(scan.entries), 0
-    stale_at = prefetch_history(cache, [ref for _, ref in scan.entries])
-    texts: dict[str, str | None] = {}
+    prefetch_history(cache, [ref for _, ref in scan.entries])
     warned = unpinned = 0
+    settings = Settings(require_pin=args.require_pin)
     for i, (f, ref) in enumerate(scan.entries, 1):
-        hidden = None
-        try:
-            intent = _intent_at(scan, f, texts, args.max_size) if i - 1 in stale_at else None
-            problem = problem_of(scan.cache_for(cache, f), ref, intent)
-            if not args.allow_bidi and (problem is None or isinstance(problem, StaleError)):
-                hidden = hidden_note(scan.cache_for(cache, f), ref)
-        except TextFragError as failure:
-            problem = failure
-        pinned = is_pinned(ref)
-        unpinned += not pinned
-        if problem is None and not pinned and args.require_pin:
-            problem = UnpinnedError(reference=ref.text)
-        findings.append(Finding(f.file, f.line, f.column, f.text or None, problem, (hidden,) if hidden else (), pinned))
-        warned += hidden is not None
-        if problem is not None:
-            problems.append((f, problem))
-            searched += isinstance(problem, StaleError) and problem.drift is not None
+        raw, syntax, form = scan.written_at(f)
+        verdict = judge(cache, ref.text, raw, syntax=syntax, form=form, settings=settings, show=False, bidi=not args.allow_bidi)
+        hidden = verdict.hidden
+        unpinned += not verdict.pinned
+        for problem in verdict.problems or [None]:  # type: ignore[list-item]
+            findings.append(
+                Finding(f.file, f.line, f.column, f.text or None, problem, (hidden.message,) if hidden else (), verdict.pinned)
+            )
+            hidden = None  # (said once)
+            if problem is not None:
+                problems.append((f, problem))
+                searched += isinstance(problem, StaleError) and problem.drift is not None
+        warned += verdict.hidden is not None
         progress.show(_checked(i, total, searched))
     stale = sum(isinstance(e, StaleError) for _, e in problems)
     bad = sum(e.exit_code != STALE for _, e in problems)
@@ -839,21 +849,6 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _checked(done: int, total: int, searched: int) -> str:
     """The progress line of ``check`` and ``update``."""
     return f"checked {done}/{total} references" + (f", {_plural(searched, 'history', 'histories')} searched" if searched else "")
-
-
-def _intent_at(scan: _Scan, f: Found, texts: dict[str, str | None], max_size: int) -> Intent | None:
-    """The selection intent written with the reference ``f`` (its directive's options, its attribute list)."""
-    from .options import intent_of, options_of
-
-    if f.kind not in ("directive", "image"):
-        return None
-    if f.file not in texts:
-        try:
-            texts[f.file] = read_text(scan.docs[f.file], f.file, max_size)
-        except TextFragError:
-            texts[f.file] = None
-    text = texts[f.file]
-    return intent_of(options_of(text, f)) if text is not None and text[f.start : f.end] == f.text else None
 
 
 def _targets(args: argparse.Namespace) -> set[tuple[str, int]] | None:

@@ -12,18 +12,25 @@ than the options block, so the cost is linear in its length.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import TextFragError
-from .intent import Intent
 from .linespec import parse_line_list
+from .optiontable import Form, Syntax
+
+if TYPE_CHECKING:
+    from .intent import Intent
 from .scan import Found, LineIndex
 
-__all__ = ["Option", "intent_of", "options_of", "shifted"]
+__all__ = ["Option", "intent_of", "options_of", "shifted", "written_options"]
 
 _RST_OPTION = re.compile(r"[ \t]+:([A-Za-z][\w-]*):(?:[ \t]+([^\r\n]*?))?[ \t]*(?:\r?\n|\r|$)")
 _MYST_OPTION = re.compile(r"[ \t]*:([A-Za-z][\w-]*):(?:[ \t]+([^\r\n]*?))?[ \t]*(?:\r?\n|\r|$)")
-_ATTR = re.compile(r"""([A-Za-z_][\w-]*)=(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s}"']+))""")
+# attr_list's tokens: key="value", key='value', key=value, and a word (.class, #id, or a bare key)
+_ATTR_TOKEN = re.compile(
+    r"""(?P<key>[^ =}]+)=(?:"(?P<dq>[^"\r\n]*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^ =}]+))|(?P<word>[^ =}]+)"""
+)
+
 #: an option block or attribute list longer than this is not read (a hostile document stays linear)
 MAX_OPTION_LINES = 200
 
@@ -67,23 +74,87 @@ def options_of(text: str, found: Found) -> list[Option]:
 
 
 def _attributes(text: str, at: int) -> list[Option]:
-    """``{ .lang key="value" ... }`` right after offset ``at`` (attr_list's syntax), on that line."""
+    """``{ .lang #id key="value" word }`` right after offset ``at``, on that line, read as Python-Markdown's
+    attr_list reads it (a class is ``class``, an id ``id``, a bare word is itself as its value)."""
     if text[at : at + 1] != "{":
         return []
     end = text.find("}", at)
     newline = text.find("\n", at)
-    if end < 0 or (0 <= newline < end):
+    if end < 0 or (0 <= newline < end) or end - at > 4000:
         return []
     out = []
-    for m in _ATTR.finditer(text, at + 1, end):
-        group = next(g for g in (2, 3, 4) if m.group(g) is not None)
-        out.append(Option(m.group(1).lower(), m.group(group), m.start(group), m.end(group)))
+    pos = at + 1 + (text[at + 1 : at + 2] == ":")
+    for m in _ATTR_TOKEN.finditer(text, pos, end):
+        if m.group("key") is not None:
+            group = next(g for g in ("dq", "sq", "bare") if m.group(g) is not None)
+            out.append(Option(m.group("key").lower(), m.group(group), m.start(group), m.end(group)))
+        elif m.group("word") is not None:
+            word = m.group("word")
+            if word.startswith("."):
+                out.append(Option("class", word[1:], m.start("word") + 1, m.end("word")))
+            elif word.startswith("#"):
+                out.append(Option("id", word[1:], m.start("word") + 1, m.end("word")))
+            else:
+                out.append(Option(word.lower(), word, m.start("word"), m.end("word")))
     return out
+
+
+def written_options(text: str, found: Found) -> tuple[dict[str, str | None] | None, Syntax, Form]:
+    """The options written with ``found`` as an engine reads them (name -> value as written; None for
+    none), the syntax they are written in and whether the excerpt is a block or inline: what the core's
+    verdict takes (textfrag.verdict)."""
+    if found.kind == "directive":
+        line_start = text.rfind("\n", 0, found.start) + 1
+        first_line = text[line_start : found.start]
+        syntax: Syntax = "myst" if "{" in first_line and first_line.lstrip()[:1] in "`~:" else "rst"
+        options = options_of(text, found) if text[found.start : found.end] == found.text else []
+        return {o.name: o.value or None for o in options} or None, syntax, "block"
+    if found.kind == "image" and found.span is not None:
+        raw: dict[str, str | None] = {"alt": found.label} if found.label else {}
+        classes = []
+        for o in _attributes(text, found.span[1]):
+            if o.name == "class":
+                classes.append(o.value)
+            else:
+                raw[o.name] = o.value
+        if classes:
+            raw["class"] = " ".join(classes)
+        return raw or None, "md", "block" if _alone(text, found.span) else "inline"
+    return None, "md" if found.kind in ("link", "definition") else "rst", "inline"
+
+
+def _alone(text: str, span: tuple[int, int]) -> bool:
+    """Whether a Markdown image stands alone in its paragraph (a block excerpt): nothing but white space
+    (or a quote's marker) before it on its line, and nothing after it (and its attribute
+    list) on its line, with no text of the paragraph on the lines around it."""
+    line_start = text.rfind("\n", 0, span[0]) + 1
+    before = text[line_start : span[0]]
+    if before.strip(" \t>"):  # (in a list item: a tight list has no paragraph, so it is inline there)
+        return False
+    line_end = text.find("\n", span[1])
+    line_end = len(text) if line_end < 0 else line_end
+    after = text[span[1] : line_end]
+    if after.startswith("{"):
+        close = after.find("}")
+        after = after[close + 1 :] if close >= 0 else after
+    if after.strip():
+        return False
+    previous = text[text.rfind("\n", 0, max(0, line_start - 1)) + 1 : max(0, line_start - 1)]
+    following_end = text.find("\n", line_end + 1)
+    following = text[line_end + 1 : len(text) if following_end < 0 else following_end]
+    return _paragraph_break(previous) and _paragraph_break(following)
+
+
+def _paragraph_break(line: str) -> bool:
+    stripped = line.strip(" \t>")
+    return not stripped or stripped.startswith(("```", "~~~", "#", "!!!", "???", "---", "***", "<")) or line.startswith(" " * 4)
 
 
 def intent_of(options: list[Option]) -> Intent | None:
     """The selection intent the options state (None when none, or when they are contradictory: the
     build reports that)."""
+    from .intent import Intent  # (check's start-up imports no parser it does not need)
+
     try:
         return Intent.from_options({o.name: o.value for o in options})
     except TextFragError:  # a contradiction is the build's to report, not update's

@@ -1,0 +1,282 @@
+"""THE judge: a reference as a document writes it, with its options, in a project -> a :class:`Verdict`.
+
+What a build shows (the excerpt) and every problem it raises are decided here, once. ``check``,
+``update``, ``pin``, the language server, the Sphinx directive and role, the Markdown extension, the
+MkDocs plugin and textfrag-myst call :func:`judge` and only translate its result: a green ``check``
+is a green build (shared/CONTRACT.md, "One verdict").
+
+The steps, in the order a build takes them: the reference is parsed; its options are read by the one
+table (textfrag.optiontable); the file is quoted and its pin verified (a stale pin explained from git
+history by the options' intent); the intent must still select the pinned lines; the excerpt is made
+with every option (highlighted lines inside the quote, a dedent that strips no text, ...). A reference
+whose options cannot fail and whose pin holds by the file's digest is judged without its text, so
+``check`` of a large tree reads no more than it hashes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Literal
+
+from ._parser import parse_reference
+from .errors import HiddenTextWarning, StaleError, TextFragError, UnpinnedError
+from .optiontable import OptionError, Options, Syntax, read_options
+from .pin import is_pinned
+from .quote import Quote, hidden_note, problem_of, quote, quoted_path
+
+if TYPE_CHECKING:  # (check judges most references without these: they are imported when needed)
+    from .excerpt import Excerpt
+    from .fragment import Reference
+    from .i18n import Translate
+    from .intent import Intent
+    from .source import SourceCache
+
+__all__ = ["Settings", "Verdict", "IntentError", "judge"]
+
+
+class IntentError(TextFragError):
+    """An intent (``:pyobject:``, ``:symbol:``, ``:region:``, markers, ``:lines:``) that names nothing or
+    no longer selects the pinned lines."""
+
+    kind = "intent"
+
+
+class Settings:
+    """What a project's configuration says about judging (the same for every engine and command)."""
+
+    __slots__ = ("on_stale", "require_pin", "auto_caption", "source_url", "translate", "language")
+
+    def __init__(
+        self,
+        *,
+        on_stale: str = "error",
+        require_pin: bool = False,
+        auto_caption: bool = True,
+        source_url: str | None = None,
+        translate: Translate = str,
+        language: str | None = None,
+    ) -> None:
+        #: "error": a stale reference fails; "warning": it is shown, marked, and said
+        self.on_stale = on_stale
+        #: a reference without md5 is a problem
+        self.require_pin = require_pin
+        #: with no caption written, the path and lines (False: none)
+        self.auto_caption = auto_caption
+        #: the template of a "view source" link
+        self.source_url = source_url
+        #: what a reader sees, in the site's language
+        self.translate = translate
+        #: the language when the options name none and it is not to be guessed from the file's name
+        self.language = language
+
+
+class Verdict:
+    """What a build shows of one reference, or what is wrong with it."""
+
+    __slots__ = ("text", "reference", "options", "path", "quote", "excerpt", "diff", "problems", "warnings", "pinned")
+
+    def __init__(self, text: str) -> None:
+        #: the reference as written
+        self.text = text
+        self.reference: Reference | None = None
+        self.options = Options()
+        #: the file under the root the reference quotes (known before it is read: a build depends on it)
+        self.path: str | None = None
+        self.quote: Quote | None = None
+        #: what a build shows; None when it cannot show it (or when the caller did not ask for it)
+        self.excerpt: Excerpt | None = None
+        #: ``:diff:``: the unified diff the build shows instead of the excerpt
+        self.diff: str | None = None
+        #: every problem that fails the build, in the order a build meets them
+        self.problems: list[TextFragError] = []
+        #: what is said and fails nothing: a stale quote where stale ones warn, hidden text
+        self.warnings: list[TextFragError] = []
+        self.pinned = False
+
+    def __repr__(self) -> str:
+        return f"Verdict({self.text!r}, problems={[p.kind for p in self.problems]})"
+
+    @property
+    def ok(self) -> bool:
+        """Nothing fails the build."""
+        return not self.problems
+
+    @property
+    def stale(self) -> StaleError | None:
+        """The failed integrity check, with its drift explained (a problem or a warning)."""
+        for e in (*self.problems, *self.warnings):
+            if isinstance(e, StaleError):
+                return e
+        return None
+
+    @property
+    def problem(self) -> TextFragError | None:
+        """The first problem (what a one-line report names)."""
+        return self.problems[0] if self.problems else None
+
+    @property
+    def hidden(self) -> TextFragError | None:
+        """The warning about bidirectional control characters in the quoted text, if any."""
+        return next((w for w in self.warnings if w.kind == "bidi"), None)
+
+
+_DEFAULT = Settings()
+
+
+def judge(
+    cache: SourceCache,
+    text: str,
+    raw: Mapping[str, str | None] | None = None,
+    *,
+    syntax: Syntax = "rst",
+    form: Literal["block", "inline"] = "block",
+    settings: Settings = _DEFAULT,
+    show: bool = True,
+    explain: bool = True,
+    bidi: bool = True,
+) -> Verdict:
+    """The verdict on the reference ``text`` written with the options ``raw`` (name -> value as
+    written; None for none) in a document of ``syntax``.
+
+    ``show``: make the excerpt even when nothing needs it to be judged (an engine shows it; ``check``
+    does not). ``explain``: say from git history why a stale pin is stale. ``bidi``: warn of
+    bidirectional control characters in the quoted text.
+    """
+    v = Verdict(text.strip())
+    try:
+        ref = parse_reference(v.text)
+    except TextFragError as bad:
+        v.problems.append(bad)
+        return v
+    v.reference = ref
+    v.pinned = is_pinned(ref)
+    unpinned = [UnpinnedError(reference=ref.text)] if settings.require_pin and not v.pinned else []
+    try:
+        v.options = options = read_options(raw or {}, syntax, form)
+    except OptionError as bad:
+        v.problems += [bad.with_reference(ref.text), *unpinned]
+        return v
+    intent = options.intent if form == "block" else None
+    try:
+        source_cache = cache.with_charset(options.encoding) if options.encoding else cache
+        v.path = quoted_path(source_cache, ref)
+    except TextFragError as bad:
+        v.problems += [bad.with_reference(ref.text), *unpinned]
+        return v
+    if not show and (options.inert or form == "inline"):  # judged by the file's digest: no text read
+        try:
+            problem = problem_of(source_cache, ref, intent) if explain else _bare_problem(source_cache, ref)
+        except TextFragError as bad:
+            problem = bad.with_reference(ref.text)
+        if problem is None or isinstance(problem, StaleError):
+            note = hidden_note(source_cache, ref) if bidi else None
+            if note is not None:
+                v.warnings.append(HiddenTextWarning(note, reference=ref.text))
+        if problem is not None:
+            _stale_or_problem(v, problem, settings)
+        v.problems += unpinned
+        return v
+    try:
+        q = quote(source_cache, ref, explain=explain, intent=intent)
+    except TextFragError as bad:
+        v.problems += [bad.with_reference(ref.text), *unpinned]
+        return v
+    v.quote = q
+    if q.stale is not None:
+        _stale_or_problem(v, q.stale, settings)
+    try:
+        if intent is not None and q.stale is None:  # a stale quote's intent is in its drift explanation
+            from .intent import disagreement
+
+            why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent, path=q.source.path)
+            if why is not None:
+                raise IntentError(why)
+        v.excerpt = _excerpt(q, options, intent, form, settings)
+        if options.diff is not None and show:  # (check judges the older reference where it is written)
+            v.diff = _diff(source_cache, q, options)
+    except TextFragError as bad:
+        v.problems.append(bad.with_reference(bad.reference or ref.text))
+        v.excerpt = None
+    if v.excerpt is not None and bidi and v.excerpt.hidden is not None:
+        v.warnings.append(HiddenTextWarning(v.excerpt.hidden, reference=ref.text))
+    v.problems += unpinned
+    return v
+
+
+def _stale_or_problem(v: Verdict, problem: TextFragError, settings: Settings) -> None:
+    if isinstance(problem, StaleError) and settings.on_stale == "warning":
+        v.warnings.append(problem)
+    else:
+        v.problems.append(problem)
+
+
+def _bare_problem(cache: SourceCache, ref: Reference) -> TextFragError | None:
+    """The stale error without its drift explained (an editor's hover, a quick look)."""
+    return quote(cache, ref, explain=False).stale
+
+
+def _excerpt(q: Quote, o: Options, intent: Intent | None, form: str, settings: Settings) -> Excerpt:
+    from .excerpt import excerpt_of
+
+    if form == "inline":
+        return excerpt_of(
+            q,
+            caption=o.alt or None,
+            auto_caption=settings.auto_caption,
+            language=o.language,
+            source_url_template=settings.source_url,
+            translate=settings.translate,
+        )
+    keep = _gaps(q, intent, o)
+    return excerpt_of(
+        q,
+        caption=o.caption if o.caption is not None else (o.alt or None),
+        auto_caption=settings.auto_caption,
+        language=o.language or settings.language,
+        emphasize=o.emphasize,
+        emphasize_in_excerpt=o.emphasize_in_excerpt,
+        dedent_by=o.dedent,
+        source_url_template=settings.source_url,
+        number_from=o.number_from,
+        tab_width=o.tab_width,
+        prepend=o.prepend,
+        append=o.append,
+        keep=keep,
+        translate=settings.translate,
+    )
+
+
+def _gaps(q: Quote, intent: Intent | None, o: Options) -> list[int] | None:
+    """The lines a ``:lines:`` intent with gaps (``1-9,14-16``) keeps of the pinned ones, which are then
+    shown joined as literalinclude joins them; None when it keeps one run (the pin itself)."""
+    if intent is None or intent.lines is None or q.stale is not None:
+        return None
+    from .intent import intent_lines
+
+    try:
+        kept = intent_lines(q.source.text, intent, path=q.source.path)
+    except TextFragError as why:
+        raise IntentError(why.message) from None
+    if kept == list(range(kept[0], kept[-1] + 1)):
+        return None
+    if {"linenos", "lineno-match", "linenums"} & o.written and o.number_from is None:
+        raise OptionError(
+            f":lines: {intent.lines} joins lines that are not one run, so the file's numbers would skip: "
+            "number them with :lineno-start: (literalinclude refuses :lineno-match: here too)"
+        )
+    if o.prepend is not None or o.append is not None:
+        raise OptionError(f":lines: {intent.lines} with gaps cannot be combined with :prepend: or :append:")
+    return kept
+
+
+def _diff(cache: SourceCache, new: Quote, o: Options) -> str:
+    """``:diff: REF``: literalinclude's unified diff from the quote of REF to this one (both verified),
+    its header naming the two files by their full paths, as literalinclude's does."""
+    from .excerpt import diff_text
+
+    assert o.diff is not None
+    old = quote(cache, o.diff)
+    if old.stale is not None:
+        raise old.stale.with_reference(o.diff)
+    root = cache.root
+    return diff_text(old, new, str(root / old.source.path), str(root / new.source.path), tab_width=o.tab_width)
