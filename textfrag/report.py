@@ -104,6 +104,7 @@ def json_results(findings: Iterable[Finding], *, command: str, summary: str) -> 
             "drift": f.drift,
             "new_reference": f.new_reference,
             "message": f.message,
+            "kind": None if f.error is None else f.error.kind,
             "pinned": f.pinned,
             **({"warnings": list(f.warnings)} if f.warnings else {}),
         }
@@ -148,6 +149,18 @@ RULES: dict[str, tuple[str, str, str]] = {
         "(Trojan Source, CVE-2021-42574).",
         "Look at the quoted lines in an editor that shows these characters; if they are meant, silence the warning "
         "(`textfrag check --allow-bidi`, Sphinx `suppress_warnings = ['textfrag.bidi']`, MkDocs `warn_bidi: false`).",
+    ),
+    "option": (
+        "BadOption",
+        "An option written with the reference is not one the excerpt takes, or its value cannot be used.",
+        "Correct the option; the message names the closest one, and `textfrag options` lists them all.",
+    ),
+    "intent": (
+        "IntentMismatch",
+        "The intent written with the reference (:pyobject:, :symbol:, :region:, markers, :lines:) names nothing, "
+        "or no longer selects the pinned lines.",
+        "If the file changed, `textfrag update --accept --write` re-pins the reference to what the intent selects "
+        "now; otherwise correct the intent.",
     ),
     "error": ("BadReference", "The reference cannot be quoted.", "Correct the reference; the message says what is wrong."),
 }

@@ -1,0 +1,250 @@
+"""One verdict (issue 31): a table of single-document cases, each run through ``textfrag check`` (a process),
+the language server (pytest-lsp), a Sphinx build (``sphinx-build -E``, reStructuredText and MyST) and a
+MkDocs build, must reach the same verdict: the same documents fail, with the same kind of problem (SARIF's
+rule, the editor's code, Sphinx's warning subtype). A green gate is a green build."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lsprotocol import types as lsp
+from pytest_lsp import LanguageClient
+
+from textfrag.cli import main
+
+from ..lsp.conftest import client, open_doc, start  # noqa: F401 (the pytest-lsp fixture)
+
+APP = """\
+import os
+
+
+def greet(name):
+    return f"hello {name}"
+
+
+def farewell(name):
+    return f"bye {name}"
+
+
+class Shelf:
+    def add(self, item):
+        self.items.append(item)
+        return item
+
+# [START region_a]
+x = 1
+# [END region_a]
+# --8<-- [start:sec]
+y = 2
+# --8<-- [end:sec]
+"""
+PIN = f"length={len(APP.encode())};md5={hashlib.md5(APP.encode()).hexdigest()}"
+GREET = f"src/app.py#line=3,5;{PIN}"  # lines 4-5: greet
+SHELF = f"src/app.py#line=11,15;{PIN}"  # lines 12-15: class Shelf
+STALE = f"src/app.py#line=3,5;md5={'0' * 32}"
+
+#: (case, reference, options as reStructuredText/MyST writes them, the Markdown attributes (None: no such
+#: form), the kind every front end reports, None when the build passes)
+CASES: list[tuple[str, str, dict[str, str], dict[str, str] | None, str | None]] = [
+    ("plain", GREET, {}, {}, None),
+    ("pyobject_agrees", GREET, {"pyobject": "greet"}, {"pyobject": "greet"}, None),
+    ("options_that_fit", GREET, {"emphasize-lines": "5", "dedent": "", "caption": "Hi"}, {"hl_lines": "2", "title": "Hi"}, None),
+    ("pyobject_other_lines", GREET, {"pyobject": "farewell"}, {"pyobject": "farewell"}, "intent"),
+    ("pyobject_names_nothing", GREET, {"pyobject": "nothing"}, {"pyobject": "nothing"}, "intent"),
+    ("markers_select_other_lines", GREET, {"start-at": "def farewell", "end-before": "class"}, None, "intent"),
+    ("region_names_nothing", GREET, {"region": "nope"}, {"region": "nope"}, "intent"),
+    ("section_names_nothing", GREET, {"section": "nope"}, {"section": "nope"}, "intent"),
+    ("symbol_names_nothing", GREET, {"symbol": "Nope"}, {"symbol": "Nope"}, "intent"),
+    ("lines_after_pyobject_past_its_end", SHELF, {"pyobject": "Shelf", "lines": "9-12"}, None, "intent"),
+    ("highlight_past_the_end", GREET, {"emphasize-lines": "9"}, {"hl_lines": "5"}, "error"),
+    ("dedent_strips_text", GREET, {"dedent": "8"}, {"dedent": "8"}, "error"),
+    ("misspelt_option", GREET, {"emphasise-lines": "4"}, {"emphasise-lines": "4"}, "option"),
+    ("value_of_the_wrong_type", GREET, {"lineno-start": "abc"}, {"lineno-start": "abc"}, "option"),
+    ("tab_width_zero", GREET, {"tab-width": "0"}, {"tab-width": "0"}, "option"),
+    ("flag_with_a_value", GREET, {"linenos": "yes"}, None, "option"),
+    ("two_starts", GREET, {"start-after": "x", "start-at": "y"}, {"start-after": "x", "start-at": "y"}, "option"),
+    ("stale_pin", STALE, {}, {}, "stale"),
+]
+IDS = [c[0] for c in CASES]
+
+
+def rst_doc(ref: str, options: dict[str, str]) -> str:
+    lines = ["Case", "====", "", f".. txtfrag:: {ref}"] + [f"   :{k}: {v}".rstrip() for k, v in options.items()]
+    return "\n".join(lines) + "\n"
+
+
+def myst_doc(ref: str, options: dict[str, str]) -> str:
+    lines = ["# Case", "", f"```{{txtfrag}} {ref}"] + [f":{k}: {v}".rstrip() for k, v in options.items()] + ["```"]
+    return "\n".join(lines) + "\n"
+
+
+def md_doc(ref: str, attrs: dict[str, str]) -> str:
+    said = " ".join(f'{k}="{v}"' for k, v in attrs.items())
+    return f"# Case\n\n![](txtfrag:{ref}){{ {said} }}\n" if said else f"# Case\n\n![](txtfrag:{ref})\n"
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("one-verdict")
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text(APP, encoding="utf-8")
+    sphinx, mkdocs = root / "sphinx", root / "mkdocs" / "docs"
+    sphinx.mkdir()
+    mkdocs.mkdir(parents=True)
+    (sphinx / "conf.py").write_text("extensions = ['sphinx_textfrag', 'myst_parser']\ntextfrag_root = '..'\n")
+    (root / "mkdocs" / "mkdocs.yml").write_text(
+        "site_name: t\nmarkdown_extensions:\n  - attr_list\nplugins:\n  - textfrag:\n      root: ..\n"
+    )
+    toctree = []
+    for name, ref, options, attrs, _ in CASES:
+        (sphinx / f"{name}.rst").write_text(rst_doc(ref, options), encoding="utf-8")
+        (sphinx / f"{name}_myst.md").write_text(myst_doc(ref, options), encoding="utf-8")
+        toctree += [name, f"{name}_myst"]
+        if attrs is not None:
+            (mkdocs / f"{name}.md").write_text(md_doc(ref, attrs), encoding="utf-8")
+    (sphinx / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n" + "".join(f"   {n}\n" for n in toctree))
+    (mkdocs / "index.md").write_text("# Index\n")
+    return root
+
+
+def check_kinds(root: Path, docs: Path) -> dict[str, set[str]]:
+    """Document stem -> the kinds ``textfrag check`` (a process, SARIF) reports in it."""
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--root", str(root), "--format", "sarif", str(docs)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode in (0, 1, 2), r.stderr
+    out: dict[str, set[str]] = {}
+    for result in json.loads(r.stdout)["runs"][0]["results"]:
+        uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        out.setdefault(Path(uri).name, set()).add(result["ruleId"].removeprefix("textfrag/"))
+    return out
+
+
+def sphinx_kinds(root: Path) -> dict[str, set[str]]:
+    """Document -> the kinds a real ``sphinx-build -E`` reports in it (its warnings' subtypes)."""
+    r = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-E", "-q", "--no-color", "-b", "html", str(root / "sphinx"), str(root / "_build")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    out: dict[str, set[str]] = {}
+    for m in re.finditer(r"([\w]+\.(?:rst|md)):\d+: (?:WARNING|ERROR): .*?\[textfrag\.(\w+)\]", r.stderr):
+        out.setdefault(m.group(1), set()).add(m.group(2))
+    return out
+
+
+def mkdocs_failing(root: Path) -> tuple[set[str], str]:
+    """The pages a real ``mkdocs build`` reports a textfrag problem in, and its log."""
+    r = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(root / "_site")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=root / "mkdocs",
+        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+    )
+    return set(re.findall(r"ERROR\s+-\s+(\w+\.md):\d+:", r.stderr)), r.stderr
+
+
+def test_check_sphinx_and_mkdocs_reach_one_verdict_on_every_case(project: Path) -> None:
+    checked_rst = check_kinds(project, project / "sphinx")
+    built = sphinx_kinds(project)
+    checked_md = check_kinds(project, project / "mkdocs" / "docs")
+    mk_failing, mk_log = mkdocs_failing(project)
+    for name, _ref, _options, attrs, kind in CASES:
+        expected = set() if kind is None else {kind}
+        for doc in (f"{name}.rst", f"{name}_myst.md"):
+            assert checked_rst.get(doc, set()) == expected, (doc, checked_rst.get(doc))
+            assert built.get(doc, set()) == expected, (doc, built.get(doc))
+        if attrs is not None:
+            assert checked_md.get(f"{name}.md", set()) == expected, (name, checked_md.get(f"{name}.md"))
+            assert (f"{name}.md" in mk_failing) == (kind is not None), (name, mk_log)
+
+
+@pytest.mark.asyncio
+async def test_the_editor_reaches_the_same_verdict(client: LanguageClient, project: Path) -> None:  # noqa: F811
+    await start(client, project)
+    for name, _ref, _options, attrs, kind in CASES:
+        expected = set() if kind is None else {kind}
+        for doc, language in ((f"sphinx/{name}.rst", "restructuredtext"), (f"sphinx/{name}_myst.md", "markdown")):
+            path = project / doc
+            diagnostics = await open_doc(client, path, path.read_text(encoding="utf-8"), language)
+            codes = {str(d.code) for d in diagnostics if d.severity == lsp.DiagnosticSeverity.Error}
+            assert codes == expected, (doc, diagnostics)
+
+
+def test_the_same_problem_has_the_same_words_in_check_and_the_build(project: Path) -> None:
+    """A misspelt option: check and Sphinx say the same words, naming the option it was probably meant to be."""
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--root", str(project), str(project / "sphinx" / "misspelt_option.rst")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2
+    said = "unknown option :emphasise-lines:; did you mean :emphasize-lines:?"
+    assert said in r.stderr and "misspelt_option.rst:4:" in r.stderr
+    built = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-E", "-q", "--no-color", "-b", "html", str(project / "sphinx"), str(project / "_b2")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert said in built.stderr
+
+
+#: edits of the quoted file a writer makes: (old, new) text replaced once, in the file as the project has it
+EDITS = [
+    ("", ""),
+    ('"hello {name}"', '"hi {name}"'),
+    ("import os\n", "import os\nimport sys\n"),
+    ("def farewell", "def goodbye"),
+    ("def greet", "def salute"),
+    ("    return item\n", "    return item\n\n    def take(self):\n        return 1\n"),
+]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    case=st.sampled_from([c for c in CASES if c[0] != "stale_pin"]),
+    edit=st.sampled_from(EDITS),
+)
+def test_checks_verdict_equals_the_builds_for_any_edit_of_the_quoted_file(
+    tmp_path_factory: pytest.TempPathFactory, case: tuple[str, str, dict[str, str], dict[str, str] | None, str | None],
+    edit: tuple[str, str],
+) -> None:
+    """A property: whatever the options and whatever edit the quoted file gets, ``check`` (through
+    ``main(argv)``) fails exactly when the Sphinx build fails, with the same kinds."""
+    from sphinx.application import Sphinx
+
+    root = tmp_path_factory.mktemp("prop")
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text(APP.replace(edit[0], edit[1], 1), encoding="utf-8")
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
+    (docs / "index.rst").write_text(rst_doc(case[1], case[2]), encoding="utf-8")
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    main(["check", "--root", str(root), "--format", "json", str(docs)], stdout=out, stderr=err)
+    checked = {r["kind"] for r in json.loads(out.getvalue())["results"] if r["kind"]}
+    warnings = io.StringIO()
+    app = Sphinx(str(docs), str(docs), str(root / "_build"), str(root / "_doctrees"), "html", status=None, warning=warnings)
+    app.build()
+    built = set(re.findall(r"\[textfrag\.(\w+)\]", warnings.getvalue())) - {"summary"}
+    assert checked == built, (case[0], edit, err.getvalue(), warnings.getvalue())
+    assert (app.statuscode != 0) == bool(checked)
