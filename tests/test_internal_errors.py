@@ -29,10 +29,10 @@ def _planted(*args: object, **kwargs: object) -> object:
 def test_cli_main_reports_a_bug_with_exit_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    import textfrag.cli
+    import textfrag.cli.show
 
     (tmp_path / "a.txt").write_text("abc\n", encoding="utf-8")
-    monkeypatch.setattr(textfrag.cli, "quote", _planted)
+    monkeypatch.setattr(textfrag.cli.show, "quote", _planted)
     out, err = io.StringIO(), io.StringIO()
     code = main(["show", "--root", str(tmp_path), "a.txt#line=0,1"], stdout=out, stderr=err)
     assert code == 3
@@ -46,9 +46,9 @@ def test_cli_process_reports_a_bug_with_exit_3(tmp_path: Path) -> None:
     plant = tmp_path / "plant"
     plant.mkdir()
     (plant / "sitecustomize.py").write_text(
-        "import textfrag.cli\n"
+        "import textfrag.cli.show\n"
         "def _planted(*a, **k):\n    raise ZeroDivisionError('planted bug')\n"
-        "textfrag.cli.quote = _planted\n",
+        "textfrag.cli.show.quote = _planted\n",
         encoding="utf-8",
     )
     (tmp_path / "a.txt").write_text("abc\n", encoding="utf-8")

@@ -27,9 +27,7 @@ __all__ = ["Option", "intent_of", "options_of", "shifted", "written_options"]
 _RST_OPTION = re.compile(r"[ \t]+:([A-Za-z][\w-]*):(?:[ \t]+([^\r\n]*?))?[ \t]*(?:\r?\n|\r|$)")
 _MYST_OPTION = re.compile(r"[ \t]*:([A-Za-z][\w-]*):(?:[ \t]+([^\r\n]*?))?[ \t]*(?:\r?\n|\r|$)")
 # attr_list's tokens: key="value", key='value', key=value, and a word (.class, #id, or a bare key)
-_ATTR_TOKEN = re.compile(
-    r"""(?P<key>[^ =}]+)=(?:"(?P<dq>[^"\r\n]*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^ =}]+))|(?P<word>[^ =}]+)"""
-)
+_ATTR_TOKEN = re.compile(r"""(?P<key>[^ =}]+)=(?:"(?P<dq>[^"\r\n]*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^ =}]+))|(?P<word>[^ =}]+)""")
 
 #: an option block or attribute list longer than this is not read (a hostile document stays linear)
 MAX_OPTION_LINES = 200

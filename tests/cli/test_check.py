@@ -155,7 +155,7 @@ def test_a_bug_in_a_hashing_thread_is_an_internal_error_not_a_hang(tmp_path: Pat
     bug named, and the run ends (no worker left waiting)."""
     import threading
 
-    import textfrag.cli
+    import textfrag.cli._digest
     from textfrag.source import Digest
 
     data = b"x" * (2 << 20) + b"\n"
@@ -166,7 +166,7 @@ def test_a_bug_in_a_hashing_thread_is_an_internal_error_not_a_hang(tmp_path: Pat
     def broken(*args: object) -> object:
         raise RuntimeError("a bug in hashing")
 
-    monkeypatch.setattr(textfrag.cli, "digest_batch", broken)
+    monkeypatch.setattr(textfrag.cli._digest, "digest_batch", broken)
     monkeypatch.chdir(tmp_path)
     before = threading.active_count()
     err = io.StringIO()

@@ -182,7 +182,8 @@ def test_an_interrupted_update_leaves_each_file_old_or_new(
     monkeypatch.setattr(os, "replace", failing_replace)
     monkeypatch.chdir(repo)
     with pytest.raises(KeyboardInterrupt):
-        from textfrag.cli import _update, build_parser
+        from textfrag.cli import build_parser
+        from textfrag.cli.update import _update
 
         _update(build_parser().parse_args(["update", "--write", "docs"]), sys.stdout, sys.stderr)
     new = doc_bytes(ref_for(new_src, 5, 7))

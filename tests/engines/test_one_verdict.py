@@ -177,7 +177,7 @@ def test_check_sphinx_and_mkdocs_reach_one_verdict_on_every_case(project: Path) 
 @pytest.mark.asyncio
 async def test_the_editor_reaches_the_same_verdict(client: LanguageClient, project: Path) -> None:  # noqa: F811
     await start(client, project)
-    for name, _ref, _options, attrs, kind in CASES:
+    for name, _ref, _options, _attrs, kind in CASES:
         expected = set() if kind is None else {kind}
         for doc, language in ((f"sphinx/{name}.rst", "restructuredtext"), (f"sphinx/{name}_myst.md", "markdown")):
             path = project / doc
@@ -223,7 +223,8 @@ EDITS = [
     edit=st.sampled_from(EDITS),
 )
 def test_checks_verdict_equals_the_builds_for_any_edit_of_the_quoted_file(
-    tmp_path_factory: pytest.TempPathFactory, case: tuple[str, str, dict[str, str], dict[str, str] | None, str | None],
+    tmp_path_factory: pytest.TempPathFactory,
+    case: tuple[str, str, dict[str, str], dict[str, str] | None, str | None],
     edit: tuple[str, str],
 ) -> None:
     """A property: whatever the options and whatever edit the quoted file gets, ``check`` (through

@@ -1,0 +1,162 @@
+"""The ``textfrag`` command line (shared/CONTRACT.md section 3).
+
+Exit codes for every subcommand: 0 ok; 1 one or more references are stale; 2 a bad reference or bad
+usage; 3 an internal error (a bug in textfrag). Errors go to standard error as ``WHERE: REFERENCE: what
+is wrong``, never as a traceback, except after the internal-error message: a bug must never read as a
+finding about the documentation (exit 1 is what CI takes for drift).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from types import FrameType
+from typing import Any, TextIO
+
+from .. import __version__
+from ..errors import TextFragError, internal_error_report
+from . import check, make, migrate, pin, show, symbols, update
+from ._base import BAD, INTERNAL, OK, WHERE_ARGV, _Parser, _settle, _terminal
+
+__all__ = ["main", "build_parser", "run"]
+
+
+def build_parser(parser_class: type[_Parser] | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every subcommand (its help is the command line's reference)."""
+    parser_class = parser_class or _Parser
+    parser = parser_class(
+        prog="textfrag",
+        description="Quote text files by RFC 5147 fragment references, and keep the quotes honest.",
+        epilog="Exit codes: 0 ok, 1 stale reference, 2 bad reference or usage, 3 internal error (a bug in textfrag).",
+    )
+    parser.add_argument("--version", action="version", version=f"textfrag {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=parser_class)
+
+    # one module per command (its parser and its run function), in the order help lists them
+    for add in (show.add_parser, make.add_parser, check.add_parser, update.add_parser, symbols.add_parser, _lsp_parser):
+        add(sub)
+    pin.add_parser(sub)
+    migrate.add_parser(sub)
+    return parser
+
+
+def _lsp_parser(sub: Any) -> None:
+    """The ``lsp`` subcommand's parser."""
+    sub.add_parser(
+        "lsp",
+        help="a Language Server Protocol server on standard input and output (pip install 'textfrag[lsp]')",
+        description=(
+            "Serve reStructuredText, Markdown and MyST documents to an editor: diagnostics, hover, go to definition, "
+            "code actions (update, accept, pin), completion, and the documents that quote a file's lines. What it "
+            "says is what check, update, pin and show say."
+        ),
+    )
+
+
+COMMANDS = {
+    "show": show._show,
+    "make": make._make,
+    "check": check._check,
+    "update": update._update,
+    "pin": pin._pin,
+    "migrate": migrate._migrate,
+    "symbols": symbols._symbols,
+}
+
+
+def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run the command line with ``argv`` (without the program name) and return the exit code."""
+    out = stdout if stdout is not None else _tolerant(sys.stdout)
+    err = stderr if stderr is not None else _tolerant(sys.stderr)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else BAD
+    if args.command == "lsp":  # the protocol owns standard input and output: no settling, no progress line
+        try:
+            return _lsp(err)
+        except TextFragError as e:
+            print(e.describe(WHERE_ARGV), file=err)
+            return e.exit_code
+    previous = _on_sigterm_raise()
+    progress, _ = _terminal(args, err)
+    try:
+        _settle(args, err)
+        try:
+            return COMMANDS[args.command](args, out, err)
+        finally:
+            progress.clear()
+    except Terminated:
+        return 128 + signal.SIGTERM  # temporary files are gone: they are removed as the exception passes
+    except TextFragError as e:
+        print(e.describe(WHERE_ARGV), file=err)
+        return e.exit_code
+    except BrokenPipeError:
+        # the reader went away (`textfrag show ... | head`); nothing more to say to it
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return OK
+    except KeyboardInterrupt:
+        return 130
+    except Exception as bug:  # a bug in textfrag: say so, with what a report needs, and never exit 1 ("stale")
+        print(internal_error_report(bug), file=err, end="")
+        return INTERNAL
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _lsp(err: TextIO) -> int:
+    """``textfrag lsp``: the server an installed extra provides (entry point group ``textfrag.commands``,
+    so that the core imports no adapter)."""
+    from importlib.metadata import entry_points
+
+    needs = "the language server needs pygls and lsprotocol: pip install 'textfrag[lsp]'"
+    found = [e for e in entry_points(group="textfrag.commands") if e.name == "lsp"]
+    if not found:
+        raise TextFragError(needs)
+    try:
+        run = found[0].load()
+        return int(run([]))
+    except ImportError as missing:
+        if (missing.name or "").split(".")[0] in ("pygls", "lsprotocol"):
+            raise TextFragError(f"{needs} ({missing.name} is not installed)") from None
+        raise
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised like KeyboardInterrupt so that every ``finally`` and cleanup on the way runs."""
+
+
+def _on_sigterm_raise() -> signal.Handlers | Callable[[int, FrameType | None], Any] | int | None:
+    """Turn SIGTERM into :class:`Terminated` while a command runs (main thread only); the old handler."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        """Raise :class:`Terminated` where the program is."""
+        raise Terminated
+
+    return signal.signal(signal.SIGTERM, terminate)
+
+
+def _tolerant(stream: TextIO) -> TextIO:
+    """A console that cannot encode a character (LANG=C, a Windows code page) shows an escape instead of
+    ending the run with a traceback; what textfrag writes is otherwise unchanged."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None and getattr(stream, "errors", "strict") == "strict":
+        try:
+            reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):  # a stream that cannot be changed
+            pass
+    return stream
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

@@ -1,0 +1,232 @@
+"""What every command shares: the parser's pieces, the run's settings and cache, and how findings are said."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from ..config import BuildConfig
+
+from ..errors import StaleError, TextFragError, spell, spell_lines
+from ..report import FORMATS, Finding, github_commands, json_results, sarif_log
+from ..scan import Found
+from ..source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
+from ..terminal import Progress, Style
+
+WHERE_ARGV = "command line"
+
+
+OK, STALE, BAD, INTERNAL = 0, 1, 2, 3
+
+
+class _Help(argparse.HelpFormatter):
+    """argparse's help, as wide as the terminal, measured without importing shutil (argparse's own way
+    pulls in shutil and its compression modules on every run, for help that is rarely printed)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None) -> None:
+        if width is None:
+            width = _columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size() gives it: COLUMNS, else standard output's, else 80."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Usage errors exit 2, as every bad usage does (argparse's default is also 2, but prints differently)."""
+        self.print_usage(sys.stderr)
+        self.exit(BAD, f"{self.prog}: error: {message}\n")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--root",
+        default=None,
+        metavar="DIR",
+        help="folder that reference paths are relative to (default: the build's, see --config; else .)",
+    )
+    p.add_argument(
+        "--config",
+        default=None,
+        metavar="FILE",
+        help="read the root, charset, size limit and PDI map from a Sphinx conf.py, an mkdocs.yml or a zensical.toml "
+        "(check and update find one by themselves when neither --root nor --config is given)",
+    )
+    p.add_argument("--charset", default=None, metavar="NAME", help="charset of files without a BOM (default: UTF-8)")
+    p.add_argument(
+        "--max-size",
+        type=int,
+        default=None,
+        metavar="BYTES",
+        help=f"refuse larger files (default: {DEFAULT_MAX_SIZE})",
+    )
+    p.add_argument(
+        "--pdi",
+        action="append",
+        default=[],
+        metavar="PDI=PATH",
+        help="map a Persistent Document Identifier (pdi://...) to a file under the root; repeatable",
+    )
+
+
+def _output(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="text (default), github (workflow commands that mark the lines in a pull request; the default "
+        "when GITHUB_ACTIONS=true, with the text too), json (every reference) or sarif (SARIF 2.1.0 for code "
+        "scanning); json and sarif go to standard output, alone",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the problems, no summary line")
+
+
+def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
+    """Fill --root, --charset, --max-size and the PDI map from the build's configuration (--config, or for
+    check and update one found beside the documentation), and say which one was used; the options given
+    on the command line win."""
+    config: BuildConfig | None = None
+    if args.config is not None:
+        from ..config import read_config  # (only a run that reads a configuration pays for it)
+
+        config = read_config(Path(args.config))
+    elif args.root is None and args.command in ("check", "update", "pin", "migrate"):
+        from ..config import discover
+
+        config = discover([Path(p) for p in args.paths])
+    args.build_config = config
+    quiet = getattr(args, "format", None) in ("json", "sarif") or getattr(args, "quiet", False)
+    if config is not None and err is not None and not quiet:
+        print(f"textfrag: using the configuration in {spell(config.describe())}", file=err)
+    args.root = args.root if args.root is not None else (str(config.root) if config else ".")
+    args.charset = args.charset or (config.charset if config and config.charset else DEFAULT_CHARSET)
+    args.max_size = (
+        args.max_size if args.max_size is not None else (config.max_size if config and config.max_size else DEFAULT_MAX_SIZE)
+    )
+    args.pdi_table = dict(config.pdi_map) if config else {}
+
+
+def _cache(args: argparse.Namespace) -> SourceCache:
+    """The run's source cache, from the root, the charset, the size limit and the PDI map (--pdi too)."""
+    if not hasattr(args, "pdi_table"):  # a command called without main() (the Python API, tests)
+        _settle(args, None)
+    table = dict(args.pdi_table)
+    for item in args.pdi:
+        key, sep, path = item.rpartition("=")
+        if not sep or not key or not path:
+            raise TextFragError(f"--pdi takes PDI=PATH, e.g. pdi://oma.eop.gov.us/1997/09/01/1.text.1=speech.txt, not {item!r}")
+        table[key] = path
+    return SourceCache(args.root, charset=args.charset, max_size=args.max_size, pdi_map=table)
+
+
+def _shown(path: Path) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def _write_diff(out: TextIO, diff: str) -> None:
+    """A patch to standard output: exact when piped (``git apply`` takes it), spelled out on a terminal,
+    where a control character in a document would otherwise move the cursor or restyle the screen."""
+    style = Style(out)
+    out.write(style.diff(spell_lines(diff) if style.terminal else diff))
+
+
+def _report(problems: list[tuple[Found, TextFragError]], err: TextIO, style: Style) -> int:
+    """Print the problems sorted by place; the number of stale ones."""
+    problems.sort(key=lambda p: (p[0].file, p[0].line, p[0].start))
+    stale = 0
+    for f, e in problems:
+        where = f"{f.file}:{f.line}" if f.line else f.file
+        report = e.describe(where) if f.text else f"{spell(where)}: {spell_lines(e.message)}"
+        print(style.problem(report, where, isinstance(e, StaleError)), file=err)
+        stale += isinstance(e, StaleError)
+    return stale
+
+
+def _require_pin(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--require-pin",
+        action="store_true",
+        help="a reference without md5 (unpinned: not protected against drift) is a problem: exit 1, rule textfrag/unpinned",
+    )
+
+
+def _unpinned_note(count: int) -> str:
+    """The summary's word on unpinned references (counted always, never listed one by one)."""
+    if not count:
+        return ""
+    return f"; {count} unpinned (not protected against drift: `textfrag pin --write` pins them)"
+
+
+def _finish(
+    args: argparse.Namespace,
+    findings: list[Finding],
+    problems: list[tuple[Found, TextFragError]],
+    summary: str,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """Say what was found in the chosen format; the number of stale problems."""
+    _terminal(args, err)[0].clear()
+    fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    findings.sort(key=lambda f: (f.document, f.line, f.column))
+    if fmt in ("json", "sarif"):
+        document = json_results(findings, command=args.command, summary=summary) if fmt == "json" else sarif_log(findings)
+        print(document, file=out)
+        return sum(isinstance(e, StaleError) for _, e in problems)
+    if fmt == "github":
+        for command in github_commands(findings):
+            print(command, file=out)
+    stale = _report(problems, err, _terminal(args, err)[1])
+    style = _terminal(args, err)[1]
+    for f in findings:  # warnings: said, never failing
+        for warning in f.warnings:
+            where = f"{f.document}:{f.line}"
+            said = f"{spell(where)}: {spell(f.reference or '')}: warning: {spell(warning)}"
+            print(style.problem(said, spell(where), True), file=err)
+    if not args.quiet:
+        print(Style(out).paint(summary, "red" if problems else "green"), file=out)
+    return stale
+
+
+def _finding(f: Found, error: TextFragError | None, pinned: bool | None = None) -> Finding:
+    return Finding(f.file, f.line, f.column, f.text or None, error, pinned=pinned)
+
+
+def _checked(done: int, total: int, searched: int) -> str:
+    """The progress line of ``check`` and ``update``."""
+    return f"checked {done}/{total} references" + (f", {_plural(searched, 'history', 'histories')} searched" if searched else "")
+
+
+def _plural(n: int, word: str, words: str | None = None) -> str:
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
+def _terminal(args: argparse.Namespace, err: TextIO) -> tuple[Progress, Style]:
+    """The run's progress line and colours for standard error ``err``, made once per run."""
+    if not hasattr(args, "terminal"):
+        # a person at a terminal sees progress on long runs, and colour; pipes, files and CI logs see neither
+        args.terminal = (Progress(err, enabled=not getattr(args, "quiet", False)), Style(err))
+    terminal: tuple[Progress, Style] = args.terminal
+    return terminal

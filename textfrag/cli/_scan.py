@@ -1,0 +1,179 @@
+"""Finding the references of the documents under the paths, and writing documents back (update, pin)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from ..rewrite import DocText
+
+from .._parser import parse_reference
+from ..errors import StaleError, TextFragError
+from ..fragment import Reference
+from ..options import written_options
+from ..optiontable import Form, Syntax
+from ..quote import quote
+from ..scan import Found, doc_files, read_text, scan_text
+from ..source import SourceCache
+from ._base import _cache, _shown, _write_diff
+from ._digest import _Digester
+
+
+class _Scan:
+    """Every reference found under the paths, and what could not even be parsed."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[Found, Reference]] = []
+        self.problems: list[tuple[Found, TextFragError]] = []
+        self.docs: dict[str, Path] = {}  # shown name -> path
+        self.total = 0
+        #: (document, offset) -> the charset a directive's ``:encoding:`` reads its file in
+        self.charsets: dict[tuple[str, int], str] = {}
+        #: (document, offset) -> the options written with a reference, their syntax and its form (block,
+        #: inline), for those not read as the defaults (an inline reference with no option)
+        self.written: dict[tuple[str, int], tuple[dict[str, str | None] | None, Syntax, Form]] = {}
+
+    def written_at(self, f: Found) -> tuple[dict[str, str | None] | None, Syntax, Form]:
+        """The options written with ``f``, their syntax and its form, as the core's verdict takes them."""
+        return self.written.get((f.file, f.start)) or (None, "md" if f.kind in ("link", "definition") else "rst", "inline")
+
+    def cache_for(self, cache: SourceCache, f: Found) -> SourceCache:
+        """The cache that reads ``f``'s file: in its directive's ``:encoding:``, else the run's charset."""
+        charset = self.charsets.get((f.file, f.start))
+        return cache if charset is None else cache.with_charset(charset)
+
+    def summary(self) -> str:
+        """``N references in M files``, for the closing line."""
+        files = len(self.docs)
+        return f"{self.total} reference{'s' if self.total != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+
+
+def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
+    result = _Scan()
+
+    def unlistable(folder: Path, error: OSError) -> None:
+        """Report a folder that cannot be listed."""
+        shown = _shown(folder)
+        result.problems.append(
+            (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot list the folder {shown}: {error.strerror}"))
+        )
+
+    for doc in doc_files((Path(p) for p in args.paths), unlistable):
+        shown = _shown(doc)
+        try:
+            text = read_text(doc, shown, args.max_size)
+        except TextFragError as unreadable:
+            result.problems.append((Found(shown, 0, "", 0, 0, "file"), unreadable))
+            continue
+        found = scan_text(text, shown, doc.suffix)
+        result.docs[shown] = doc
+        if ":encoding:" in text or ":diff:" in text:
+            found = _with_options(text, found, result)
+        for f in found:
+            result.total += 1
+            if f.kind in ("directive", "image"):
+                written = written_options(text, f)
+                if written[0] is not None or written[2] == "block":
+                    result.written[(f.file, f.start)] = written
+            try:
+                ref = parse_reference(f.text)
+            except TextFragError as bad_ref:
+                result.problems.append((f, bad_ref))
+                continue
+            result.entries.append((f, ref))
+            if digester is not None and ref.selector is None and (f.file, f.start) not in result.charsets:
+                digester.add(ref.path)
+    return result
+
+
+def _with_options(text: str, found: list[Found], result: _Scan) -> list[Found]:
+    """The references of a document with those its directives' options hold (textfrag.options); each
+    directive's ``:encoding:`` noted."""
+    from ..options import with_option_references
+
+    out, charsets = with_option_references(text, found)
+    file = found[0].file if found else ""
+    for start, charset in charsets.items():
+        result.charsets[(file, start)] = charset
+    return out
+
+
+def _targets(args: argparse.Namespace) -> set[tuple[str, int]] | None:
+    """``FILE:LINE`` arguments (a reference's place, as check prints it): the places ``update`` is
+    limited to; the files are searched. None when there are none."""
+    targets: set[tuple[str, int]] = set()
+    paths = []
+    for p in args.paths:
+        file, sep, line = p.rpartition(":")
+        if sep and line.isdigit() and len(line) < 12 and not os.path.exists(p) and os.path.isfile(file):
+            targets.add((_shown(Path(file)), int(line)))
+            paths.append(file)
+        else:
+            paths.append(p)
+    args.paths = paths
+    return targets or None
+
+
+def _write_or_show(
+    args: argparse.Namespace, docs: dict[str, DocText], out: TextIO, problems: list[tuple[Found, TextFragError]]
+) -> list[str]:
+    """Each document with edits replaced atomically (``--write``, only if unchanged since it was read) or
+    its diff shown; a document that cannot be written is a problem. The names written."""
+    from ..rewrite import apply_edits, unified_diff, write_atomic
+
+    written: list[str] = []
+    for shown, doc in docs.items():
+        if not doc.edits:
+            continue
+        try:
+            new_text = apply_edits(doc)
+            if args.write:
+                write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
+                written.append(shown)
+            elif args.format not in ("json", "sarif"):
+                _write_diff(out, unified_diff(doc, new_text, shown))
+        except TextFragError as failure:
+            problems.append((Found(shown, 0, "", 0, 0, "file"), failure))
+    return written
+
+
+def _written_names(docs: dict[str, DocText], problems: list[tuple[Found, TextFragError]]) -> set[str]:
+    """The documents with edits that no problem of their own stopped."""
+    failed = {f.file for f, _ in problems if not f.text}
+    return {name for name, doc in docs.items() if doc.edits and name not in failed}
+
+
+def _stale_after_writing(
+    args: argparse.Namespace, scan: _Scan, written: list[str], rewritten: dict[tuple[str, int], str]
+) -> list[tuple[Found, TextFragError]]:
+    """References made stale by this run's own rewrites: a rewritten document that is itself quoted.
+
+    The files are verified as they are now (a fresh cache), with each reference as this run left it, so
+    that ``update`` never exits 0 while a reference it can see is stale.
+    """
+    cache = _cache(args)
+    real = {os.path.realpath(scan.docs[shown]) for shown in written}
+    found = []
+    for f, ref in scan.entries:
+        if ref.dialect == "pdi" or os.path.realpath(os.path.join(cache.real_root, ref.path)) not in real:
+            continue
+        now = parse_reference(rewritten.get((f.file, f.start), ref.text))
+        try:
+            q = quote(cache, now, explain=False)
+        except TextFragError as failure:
+            found.append((f, failure))
+            continue
+        if q.stale is not None:
+            found.append(
+                (
+                    f,
+                    StaleError(
+                        f"{q.stale.message}: this update rewrote the quoted file itself; run `textfrag update` again",
+                        reference=now.text,
+                    ),
+                )
+            )
+    return found

@@ -1,0 +1,88 @@
+"""``textfrag check``: the core's verdict on every reference of the documents, as a build reaches it."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    pass
+
+from ..errors import StaleError
+from ..quote import prefetch_history
+from ..report import Finding
+from ..verdict import Settings, judge
+from ._base import (
+    BAD,
+    OK,
+    STALE,
+    _cache,
+    _checked,
+    _common,
+    _finding,
+    _finish,
+    _output,
+    _plural,
+    _require_pin,
+    _terminal,
+    _unpinned_note,
+)
+from ._digest import _Digester
+from ._scan import _scan
+
+
+def add_parser(sub: Any) -> None:
+    """The ``check`` subcommand's parser."""
+    check = sub.add_parser(
+        "check",
+        help="verify every reference in documentation sources",
+        description="Find every reference in .rst/.md sources under the paths (without building) and verify it.",
+    )
+    _common(check)
+    _output(check)
+    check.add_argument(
+        "--allow-bidi",
+        action="store_true",
+        help="do not warn of bidirectional control characters in quoted text (Trojan Source, CVE-2021-42574)",
+    )
+    _require_pin(check)
+    check.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
+
+
+def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    cache = _cache(args)  # a bad --charset fails here
+    progress = _terminal(args, err)[0]
+    digester = _Digester(cache, args, progress)
+    scan = _scan(args, digester)
+    digester.finish()
+    problems = scan.problems
+    findings = [_finding(f, e) for f, e in problems]
+    total, searched = len(scan.entries), 0
+    prefetch_history(cache, [ref for _, ref in scan.entries])
+    warned = unpinned = 0
+    settings = Settings(require_pin=args.require_pin)
+    for i, (f, ref) in enumerate(scan.entries, 1):
+        raw, syntax, form = scan.written_at(f)
+        verdict = judge(cache, ref.text, raw, syntax=syntax, form=form, settings=settings, show=False, bidi=not args.allow_bidi)
+        hidden = verdict.hidden
+        unpinned += not verdict.pinned
+        for problem in verdict.problems or [None]:  # type: ignore[list-item]
+            findings.append(
+                Finding(f.file, f.line, f.column, f.text or None, problem, (hidden.message,) if hidden else (), verdict.pinned)
+            )
+            hidden = None  # (said once)
+            if problem is not None:
+                problems.append((f, problem))
+                searched += isinstance(problem, StaleError) and problem.drift is not None
+        warned += verdict.hidden is not None
+        progress.show(_checked(i, total, searched))
+    stale = sum(isinstance(e, StaleError) for _, e in problems)
+    bad = sum(e.exit_code != STALE for _, e in problems)
+    summary = f"textfrag check: {scan.summary()}: " + (f"{stale} stale, {bad} bad" if problems else "all current")
+    summary += _unpinned_note(unpinned)
+    if warned:
+        summary += f"; {_plural(warned, 'warning')} (hidden text)"
+    _finish(args, findings, problems, summary, out, err)
+    if not problems:
+        return OK
+    return BAD if bad else STALE

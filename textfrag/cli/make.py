@@ -1,0 +1,226 @@
+"""``textfrag make``: print a pinned RFC 5147 reference for a selection (or ``--batch`` of them)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from ..intent import Intent
+
+from ..errors import TextFragError, spell, spell_lines
+from ..linespec import number, parse_line_range
+from ..quote import make_reference, quote
+from ..resolve import Selection, occurrences, select, select_lines, whole
+from ..source import Source, SourceCache
+from ._base import BAD, OK, _cache, _common, _Parser
+
+
+def add_parser(sub: Any) -> None:
+    """The ``make`` subcommand's parser."""
+    make = sub.add_parser(
+        "make",
+        help="print an RFC 5147 reference with integrity checks",
+        description=(
+            "Print PATH#FRAGMENT with length and md5 for a selection. "
+            "--lines counts from 1 like an editor; the printed line= counts from 0."
+        ),
+    )
+    _common(make)
+    make.add_argument("path", metavar="PATH", nargs="?", help="file, relative to the root")
+    what = make.add_mutually_exclusive_group()
+    what.add_argument(
+        "--from",
+        dest="from_ref",
+        metavar="REF",
+        help="a reference of any dialect: print the RFC 5147 reference(s) for the same text, one per piece",
+    )
+    what.add_argument(
+        "--lines",
+        metavar="A-B",
+        help="lines A to B, 1-based and inclusive (e.g. 11-20, or 7 for one line); A- runs to the end of the file, "
+        "as it grows (an open end: line=A-1,)",
+    )
+    what.add_argument(
+        "--whole", action="store_true", help="the whole file, as it grows (line=0, with an open end), still pinned by its checks"
+    )
+    what.add_argument("--chars", metavar="S,E", help="RFC 5147 character positions (0-based, E exclusive)")
+    what.add_argument("--match", metavar="TEXT", help="the one occurrence of TEXT in the file")
+    intent = make.add_argument_group(
+        "by intent",
+        "what the lines are, as literalinclude and pymdownx.snippets say it: the reference pins the lines they "
+        "select now, and the options that say why are printed under it, to write beside it",
+    )
+    intent.add_argument("--pyobject", metavar="NAME", help="a Python class or function (Class.method), decorators included")
+    intent.add_argument("--start-after", metavar="TEXT", help="from the line after the first line holding TEXT")
+    intent.add_argument("--start-at", metavar="TEXT", help="from the first line holding TEXT")
+    intent.add_argument("--end-before", metavar="TEXT", help="up to the line before the next line holding TEXT")
+    intent.add_argument("--end-at", metavar="TEXT", help="up to the next line holding TEXT")
+    intent.add_argument("--section", metavar="NAME", help="a pymdownx.snippets section (--8<-- [start:NAME] to [end:NAME])")
+    intent.add_argument(
+        "--symbol",
+        metavar="NAME",
+        help="a definition (Class.method, pkg::f) in Python, JavaScript, TypeScript, Go, Rust, Java, Kotlin, C, C++, "
+        "C#, Ruby, PHP or Swift, decorators and attributes included (pip install 'textfrag[symbols]')",
+    )
+    intent.add_argument(
+        "--region",
+        metavar="NAME",
+        help="the lines between region markers: [START NAME]/[END NAME], #region NAME/#endregion, "
+        ":snippet-start: NAME/:snippet-end:, [start:NAME]/[end:NAME] (behind any line comment)",
+    )
+    make.add_argument("--no-length", action="store_true", help="leave out the length check")
+    make.add_argument("--no-md5", action="store_true", help="leave out the md5 check")
+    make.add_argument(
+        "--batch",
+        action="store_true",
+        help="read one request per line from standard input (PATH and options, as on this command line); "
+        "print the results in order, each file read once",
+    )
+
+
+def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> Selection:
+    if args.lines is not None:
+        count = source.line_count
+        spec = args.lines.strip()
+        try:
+            if spec.endswith("-"):  # A-: to the end of the file
+                first = number(spec[:-1].strip(), f"--lines {spec!r}: the first line")
+                spec = f"{spec}{max(count, first)}"
+            wanted = parse_line_range(spec, "--lines")
+        except TextFragError as err:
+            raise TextFragError(f"{err.message} (--lines takes A-B or A-, 1-based, e.g. 11-20)", reference=reference) from None
+        if wanted.last > count:
+            raise TextFragError(f"--lines {args.lines}: the file has {count} lines", reference=reference)
+        return select_lines(source, wanted.first, wanted.last)
+    if args.chars is not None:
+        s, sep, e = args.chars.partition(",")
+        try:
+            if not sep:
+                raise TextFragError("no comma")
+            start, end = number(s, "the start"), number(e, "the end")
+        except TextFragError as err:
+            raise TextFragError(
+                f"--chars takes S,E, two RFC 5147 character positions (e.g. 0,40), not {args.chars!r} ({err.message})",
+                reference=reference,
+            ) from None
+        if start > end:
+            raise TextFragError(f"--chars {args.chars}: the start is after the end", reference=reference)
+        if end > source.length:
+            raise TextFragError(f"--chars {args.chars}: the file has {source.length} characters", reference=reference)
+        return select(source, source.index_of_char(start), source.index_of_char(end))
+    needle = args.match
+    if not needle:
+        raise TextFragError("--match needs a non-empty text", reference=reference)
+    hits = occurrences(source, needle, 10)
+    if not hits:
+        raise TextFragError(f"--match: the text {needle!r} does not occur in the file", reference=reference)
+    if len(hits) > 1:
+        lines = ", ".join(str(n) for n in dict.fromkeys(source.line_of_index(h) for h in hits))
+        raise TextFragError(
+            f"--match: the text {needle!r} occurs more than once (lines {lines}); make it longer or use --lines",
+            reference=reference,
+        )
+    return select(source, hits[0], hits[0] + len(needle))
+
+
+def _make(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    cache = _cache(args)
+    if not args.batch:
+        return _make_one(args, cache, out)
+    import shlex
+
+    if args.path is not None or _intent_of(args) is not None or _selected_by(args):
+        raise TextFragError("--batch reads every request from standard input; give none on the command line")
+    from . import build_parser  # (the whole command line's parser, for each request)
+
+    parser = build_parser(_BatchParser)
+    failed = 0
+    for number_, line in enumerate(sys.stdin, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            request = parser.parse_args(["make", *shlex.split(line)])
+            if request.batch:
+                raise TextFragError("a request cannot ask for --batch")
+            _make_one(request, cache, out)
+        except (TextFragError, _UsageError, ValueError) as problem:
+            failed += 1
+            message = problem.describe("") if isinstance(problem, TextFragError) else str(problem)
+            print(f"<stdin>:{number_}: {spell(line.strip())}: {spell_lines(message.lstrip(': '))}", file=err)
+    return BAD if failed else OK
+
+
+class _UsageError(Exception):
+    """A request of ``make --batch`` that the command line would refuse."""
+
+
+class _BatchParser(_Parser):
+    """The parser of requests read by ``make --batch``: a usage error is raised, not printed and exited."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(message)
+
+
+def _selected_by(args: argparse.Namespace) -> bool:
+    return any(getattr(args, name) for name in ("from_ref", "lines", "whole", "chars", "match"))
+
+
+def _intent_of(args: argparse.Namespace) -> Intent | None:
+    from ..intent import Intent  # (make by intent only: ast is not imported by check)
+
+    given = {
+        "pyobject": args.pyobject,
+        "start-after": args.start_after,
+        "start-at": args.start_at,
+        "end-before": args.end_before,
+        "end-at": args.end_at,
+        "section": args.section,
+        "region": args.region,
+        "symbol": args.symbol,
+    }
+    return Intent.from_options(given)
+
+
+def _make_one(args: argparse.Namespace, cache: SourceCache, out: TextIO) -> int:
+    checks = {"length": not args.no_length, "md5": not args.no_md5}
+    intent = _intent_of(args)
+    if intent is not None and _selected_by(args):
+        raise TextFragError("give the lines either by intent (--pyobject, --start-after...) or by --lines, --chars...")
+    if intent is None and not _selected_by(args):
+        raise TextFragError("make needs what to quote: --lines, --whole, --chars, --match, --from, or an intent (--pyobject...)")
+    if intent is not None:
+        if args.path is None:
+            raise TextFragError("make needs the PATH of the file to quote")
+        from ..intent import intent_lines
+
+        source = cache.get(args.path, args.path)
+        try:
+            kept = intent_lines(source.text, intent, path=source.path)
+        except TextFragError as why:
+            raise TextFragError(f"{intent}: {why.message}", reference=args.path) from None
+        print(make_reference(select_lines(source, kept[0], kept[-1]), lines=True, **checks), file=out)
+        for name, value in intent.options():
+            print(f"   :{name}: {value}", file=out)
+        return OK
+    if args.from_ref is not None:
+        if args.path is not None:
+            raise TextFragError("--from takes the file from the reference; give no PATH", reference=args.from_ref)
+        q = quote(cache, args.from_ref, explain=False)
+        scheme = q.reference.fragment.scheme if q.reference.fragment is not None else None
+        open_end = scheme is not None and scheme.is_range and scheme.end is None  # what runs to the end still does
+        for piece in q.selections:  # a disjoint selection becomes one reference per piece
+            print(make_reference(piece, open_end=open_end, **checks), file=out)
+        return OK
+    if args.path is None:
+        raise TextFragError("make needs the PATH of the file to quote (or --from REF)")
+    source = cache.get(args.path, args.path)
+    if args.whole:
+        print(make_reference(whole(source), lines=True, open_end=True, **checks), file=out)
+        return OK
+    selection = _selection_for(args, source, args.path)
+    lines = True if args.lines is not None else False
+    open_end = args.lines is not None and args.lines.strip().endswith("-")
+    print(make_reference(selection, lines=lines, open_end=open_end, **checks), file=out)
+    return OK

@@ -1,0 +1,156 @@
+"""``textfrag migrate``: turn literalinclude and snippets includes into txtfrag references."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from ..config import BuildConfig
+
+from ..errors import TextFragError, spell, spell_lines
+from ..scan import doc_files
+from ._base import BAD, OK, _cache, _common, _plural, _shown, _terminal, _write_diff
+
+
+def add_parser(sub: Any) -> None:
+    """The ``migrate`` subcommand's parser."""
+    migrate = sub.add_parser(
+        "migrate",
+        help="turn literalinclude and pymdownx.snippets includes into txtfrag references that show the same excerpts",
+        description=(
+            "Replace each literalinclude (reStructuredText and MyST) under the paths with a txtfrag directive, "
+            "and each code fence that holds one pymdownx.snippets include with a txtfrag image, pinned with "
+            "length and md5, that shows the same excerpt: text, line numbers, emphasized lines, caption or none, "
+            "language. An include that would look different is listed with the reason and left as it is. "
+            "Without --write, print the diff and change nothing."
+        ),
+    )
+    _common(migrate)
+    migrate.add_argument(
+        "--srcdir",
+        metavar="DIR",
+        default=None,
+        help="Sphinx's source folder, where '/path' arguments start (default: the folder of conf.py, else .)",
+    )
+    migrate.add_argument("--write", action="store_true", help="rewrite the files (atomically); default: show a diff")
+    migrate.add_argument("-q", "--quiet", action="store_true", help="print only what is left as it is, and the diff")
+    migrate.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
+
+
+def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Convert literalinclude directives; list what cannot be; change nothing else."""
+    from ..config import SphinxProject, snippet_settings, sphinx_project_of
+    from ..migrate import SnippetSettings, convert, convert_snippet, find_includes, find_snippet_fences
+    from ..rewrite import apply_edits, read_doc, unified_diff, write_atomic, write_places
+    from ..scan import MD_SUFFIXES
+
+    cache = _cache(args)
+    config: BuildConfig | None = args.build_config
+    # the language and caption a page shows without options are its Sphinx project's (the conf.py nearest
+    # above the document, whatever --root says), else those of --config's conf.py
+    given = SphinxProject(config.path, config.highlight_language or "default") if config and config.path.suffix == ".py" else None
+    projects: dict[Path, SphinxProject | None] = {}
+    noted: set[str] = set()
+    empty_captions = 0
+    # pymdownx.snippets: paths from its base_path, from the folder of mkdocs.yml (where mkdocs runs)
+    site = config.path.parent if config and config.path.suffix in (".yml", ".yaml") else Path(".")
+    snippets_options = snippet_settings(config.path) if config and config.path.suffix in (".yml", ".yaml") else {}
+    base_path = snippets_options.get("base_path", ["."])
+    snippet_config = SnippetSettings(
+        [site / str(b) for b in ([base_path] if isinstance(base_path, str) else base_path)],
+        linenums=bool(snippets_options.get("linenums")),
+        dedent_subsections=bool(snippets_options.get("dedent_subsections")),
+        include_base=site / str(snippets_options.get("include_base_path", ".")),
+        heading_offset=bool(snippets_options.get("include_headingOffset") or snippets_options.get("include_inheritHeadingDepth")),
+    )
+    style = _terminal(args, err)[1]
+    places = write_places(args.root, args.paths)
+    found = converted = left = files = written = 0
+    problems = 0
+
+    def say(where: str, text: str, color: str | None = None) -> None:
+        where, text = spell(where), spell_lines(text)
+        print(f"{style.paint(where, 'bold')}: {style.paint(text, color) if color else text}", file=err)
+
+    unlistable: list[tuple[Path, OSError]] = []
+    for path in doc_files((Path(p) for p in args.paths), lambda folder, e: unlistable.append((folder, e))):
+        for folder, error in unlistable:  # said, never passed over in silence
+            say(_shown(folder), f"cannot list the folder: {error.strerror}", "red")
+            problems += 1
+        unlistable.clear()
+        shown = _shown(path)
+        try:
+            doc = read_doc(path, shown, args.max_size, within=places)
+        except TextFragError as unreadable:
+            say(shown, unreadable.message, "red")
+            problems += 1
+            continue
+        includes = find_includes(doc.text, shown, path.suffix)
+        snippets = find_snippet_fences(doc.text, shown) if path.suffix.lower() in MD_SUFFIXES else []
+        if not includes and not snippets:
+            continue
+        found += len(includes) + len(snippets)
+        for include, is_snippet in [*((i, False) for i in includes), *((s, True) for s in snippets)]:
+            if is_snippet:
+                outcome = convert_snippet(include, cache, snippet_config, doc.text)
+                kind = "markdown-include" if include.options.get("(kind)") == "include" else "snippet"
+                what = f"{kind} {include.argument or '(several)'}"
+            else:
+                project = sphinx_project_of(path, projects) or given
+                if project is not None and project.note and project.note not in noted:
+                    noted.add(project.note)
+                    say(_shown(project.conf), project.note, "yellow")
+                srcdir = Path(args.srcdir) if args.srcdir else (project.conf.parent if project else Path("."))
+                outcome = convert(
+                    include,
+                    path,
+                    cache,
+                    srcdir=srcdir,
+                    doc_text=doc.text,
+                    highlight_language=project.highlight_language if project else "default",
+                    caption_setting=project.caption if project else "path",
+                )
+                empty_captions += outcome.empty_caption
+                what = f"literalinclude {include.argument}"
+            where = f"{shown}:{include.line}"
+            if outcome.replacement is None:
+                left += 1
+                say(where, f"{what}: left as it is: {outcome.reason}", "yellow")
+                continue
+            converted += 1
+            doc.edits.append((include.start, include.end, outcome.replacement))
+            for note in outcome.notes:
+                say(where, f"{what}: {note}", "yellow")
+        if not doc.edits:
+            continue
+        files += 1
+        new_text = apply_edits(doc)
+        if args.write:
+            try:
+                write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
+                written += 1
+            except TextFragError as failure:
+                say(shown, failure.message, "red")
+                problems += 1
+        else:
+            _write_diff(out, unified_diff(doc, new_text, shown))
+    for folder, error in unlistable:
+        say(_shown(folder), f"cannot list the folder: {error.strerror}", "red")
+        problems += 1
+    done = (
+        f"converted {converted} in {_plural(written, 'file')}"
+        if args.write
+        else (f"{converted} would be converted in {_plural(files, 'file')} (run with --write)")
+    )
+    summary = f"textfrag migrate: {_plural(found, 'include')}: {done}; {left} left as they are"
+    if not args.quiet:
+        if empty_captions:  # said once, not on every block
+            print(
+                f"textfrag migrate: {_plural(empty_captions, 'block')} say ':caption:' (empty) to show no caption, as "
+                'literalinclude did; with textfrag_caption = "none" in conf.py they need not (set it, then migrate)',
+                file=err,
+            )
+        print(summary, file=err)
+    return BAD if problems else OK

@@ -1,0 +1,100 @@
+"""``textfrag pin``: pin every unpinned reference in place."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from ..rewrite import DocText
+
+from ..errors import StaleError, TextFragError, spell
+from ..pin import is_pinned
+from ..scan import Found
+from ._base import BAD, OK, STALE, _cache, _common, _finding, _finish, _output, _plural, _terminal
+from ._scan import _scan, _targets, _write_or_show, _written_names
+
+
+def add_parser(sub: Any) -> None:
+    """The ``pin`` subcommand's parser."""
+    pin = sub.add_parser(
+        "pin",
+        help="pin every unpinned reference in place (add length and md5)",
+        description=(
+            "Give every reference without an md5 its integrity checks, in place: an RFC 5147 reference keeps its "
+            "range exactly as written and gains length and md5 (a length it has is verified first); a GitHub, w3m, "
+            "draft-wilde line()/char() or PDI reference becomes the RFC 5147 reference for the same text; a text "
+            "search (match(), :words:, :~:text=) is listed and left, unless --convert. Without --write, print the "
+            "diff (a patch git apply takes) and change nothing; with it, files are replaced as update replaces them."
+        ),
+    )
+    _common(pin)
+    _output(pin)
+    pin.add_argument("--write", action="store_true", help="rewrite the files (atomically); default: show a diff")
+    pin.add_argument(
+        "--convert",
+        action="store_true",
+        help="also turn text searches (match(), :words:, :~:text=) into the pinned RFC 5147 reference for the text they find now",
+    )
+    pin.add_argument(
+        "paths", nargs="*", default=["."], metavar="PATH", help="files or folders, or FILE:LINE of a reference (default: .)"
+    )
+
+
+def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Pin every unpinned reference in place (textfrag.pin); list those left, and why; change nothing else."""
+    from ..pin import pinned_form
+    from ..rewrite import read_doc, write_places
+
+    cache = _cache(args)
+    targets = _targets(args)
+    scan = _scan(args)
+    problems = scan.problems
+    findings = [_finding(f, e) for f, e in problems]
+    places = write_places(args.root, args.paths)
+    docs: dict[str, DocText] = {}
+    left: list[tuple[Found, str]] = []
+    pinning: dict[tuple[str, int], Found] = {}
+    for f, ref in scan.entries:
+        if is_pinned(ref) or (targets is not None and (f.file, f.line) not in targets):
+            findings.append(_finding(f, None, is_pinned(ref)))
+            continue
+        try:
+            outcome = pinned_form(scan.cache_for(cache, f), ref, convert=args.convert)
+            if outcome.text is None:
+                left.append((f, outcome.reason or "left as it is"))
+                findings.append(_finding(f, None, False))
+                continue
+            if f.file not in docs:
+                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size, within=places)
+            doc = docs[f.file]
+            if doc.text[f.start : f.end] != f.text:  # the scanner and the reader must agree, or nothing is written
+                raise TextFragError(f"{f.file} changed while textfrag was reading it; it is left as it is")
+        except TextFragError as failure:  # bad, or stale (a wrong length): reported, nothing written for it
+            problems.append((f, failure))
+            findings.append(_finding(f, failure, False))
+            continue
+        doc.edits.append((f.start, f.end, outcome.text))
+        pinning[(f.file, f.start)] = f
+        findings.append(_finding(f, None, bool(args.write)))
+    written = len(_write_or_show(args, docs, out, problems))
+    kept = _written_names(docs, problems)
+    for key in [k for k in pinning if k[0] not in kept]:
+        del pinning[key]  # (its file could not be written)
+    if args.format not in ("json", "sarif") and not args.quiet:
+        style = _terminal(args, err)[1]
+        for f, why in sorted(left, key=lambda item: (item[0].file, item[0].line)):
+            print(f"{style.paint(spell(f'{f.file}:{f.line}'), 'bold')}: {spell(f.text)}: left as it is: {why}", file=err)
+    files = len({k[0] for k in pinning})
+    stale = sum(isinstance(e, StaleError) for _, e in problems)
+    bad = sum(e.exit_code != STALE for _, e in problems)
+    done = (
+        f"pinned {_plural(len(pinning), 'reference')} in {_plural(written, 'file')}"
+        if args.write
+        else f"{_plural(len(pinning), 'reference')} would be pinned in {_plural(files, 'file')} (run with --write)"
+    )
+    summary = f"textfrag pin: {scan.summary()}: {done}; {len(left)} left as they are, {stale} stale, {bad} bad"
+    _finish(args, findings, problems, summary, out, err)
+    if bad:
+        return BAD
+    return STALE if stale else OK

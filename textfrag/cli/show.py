@@ -1,0 +1,39 @@
+"""``textfrag show REF``: print the excerpt a reference selects."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    pass
+
+from ..quote import quote
+from ._base import OK, STALE, WHERE_ARGV, _cache, _common
+
+
+def add_parser(sub: Any) -> None:
+    """The ``show`` subcommand's parser."""
+    show = sub.add_parser(
+        "show",
+        help="print the excerpt a reference selects",
+        description="Print the excerpt exactly as it stands in the file (UTF-8, original line endings, nothing added).",
+    )
+    _common(show)
+    show.add_argument("reference", metavar="REF", help="PATH#FRAGMENT, e.g. src/app.py#line=10,20")
+
+
+def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    cache = _cache(args)
+    q = quote(cache, args.reference)
+    if q.stale is not None:
+        print(q.stale.describe(WHERE_ARGV), file=err)
+        return STALE
+    out.flush()
+    buffer = getattr(out, "buffer", None)
+    if buffer is not None:
+        buffer.write(q.text.encode("utf-8"))
+        buffer.flush()
+    else:
+        out.write(q.text)
+    return OK

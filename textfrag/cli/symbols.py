@@ -1,0 +1,43 @@
+"""``textfrag symbols PATH``: list a file's definitions."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    pass
+
+from ..errors import TextFragError
+from ._base import OK, _cache, _common
+
+
+def add_parser(sub: Any) -> None:
+    """The ``symbols`` subcommand's parser."""
+    symbols = sub.add_parser(
+        "symbols",
+        help="list a file's definitions with their lines (what --symbol and :symbol: name)",
+        description="Print each definition of the file (name, 1-based first and last lines, kind), in the file's order.",
+    )
+    _common(symbols)
+    symbols.add_argument("--language", help="the file's language, when its name does not say it")
+    symbols.add_argument("path", metavar="PATH", help="a file under the root")
+
+
+def _symbols(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``textfrag symbols PATH``: the file's definitions with their 1-based lines."""
+    from ..intent import python_objects
+    from ..symbols import definitions, language_of
+
+    cache = _cache(args)
+    source = cache.get(args.path, args.path)
+    language = language_of(args.path, args.language)
+    if language is None:
+        raise TextFragError(f"the language of {args.path} is not one textfrag reads definitions in; give --language")
+    try:
+        found = definitions(source.text, language, python_objects)
+    except TextFragError as error:
+        raise TextFragError(f"{args.path}: {error.message}") from None
+    for d in found:
+        print(f"{d.name}\t{d.first}-{d.last}\t{d.kind}", file=out)
+    return OK

@@ -1,0 +1,163 @@
+"""``textfrag update``: rewrite what only moved; with ``--accept``, re-pin what changed."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from ..rewrite import DocText
+
+from ..errors import StaleError, TextFragError, UnpinnedError, spell, spell_lines
+from ..pin import is_pinned
+from ..quote import prefetch_history
+from ._base import (
+    BAD,
+    OK,
+    STALE,
+    _cache,
+    _checked,
+    _common,
+    _finding,
+    _finish,
+    _output,
+    _plural,
+    _require_pin,
+    _terminal,
+    _unpinned_note,
+)
+from ._scan import _scan, _stale_after_writing, _targets, _write_or_show, _written_names
+
+
+def add_parser(sub: Any) -> None:
+    """The ``update`` subcommand's parser."""
+    update = sub.add_parser(
+        "update",
+        help="rewrite stale references whose quoted text only moved (or was renamed, or changed line endings)",
+        description=(
+            "For every stale reference, find the version of the file it was made for in git history; if the "
+            "quoted text is unchanged and occurs once in the file now (the file renamed, or only its line endings "
+            "changed, included), rewrite the reference (path, range and checks) and the options that count its "
+            "lines (:emphasize-lines:, :lineno-start:), and nothing else. With --accept, also re-pin changed "
+            "references to what their range or intent selects now, after review. Without --write, print the "
+            "diff and change nothing."
+        ),
+    )
+    _common(update)
+    _output(update)
+    update.add_argument("--write", action="store_true", help="rewrite the files (atomically); default: show a diff")
+    update.add_argument(
+        "--accept",
+        action="store_true",
+        help="also re-pin changed references (after review) to the text their range or intent selects now; "
+        "FILE:LINE arguments limit it to the references at those lines",
+    )
+    _require_pin(update)
+    update.add_argument(
+        "paths", nargs="*", default=["."], metavar="PATH", help="files or folders, or FILE:LINE of a reference (default: .)"
+    )
+
+
+def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Rewrite the references whose quoted text only moved (and, with --accept, re-pin the changed ones);
+    list the others; change nothing else."""
+    from ..options import options_of
+    from ..repair import repair
+    from ..rewrite import read_doc, write_places
+
+    cache = _cache(args)
+    targets = _targets(args)
+    scan = _scan(args)
+    problems = scan.problems
+    moved_to: dict[tuple[str, int], StaleError] = {}  # the moved references' errors, for the findings
+    places = write_places(args.root, args.paths)  # (a document that is a link out of them is never rewritten)
+    docs: dict[str, DocText] = {}
+    rewritten: dict[tuple[str, int], str] = {}  # (document, offset) -> the new reference
+    accepted = repinned = 0
+    progress = _terminal(args, err)[0]
+    total, searched = len(scan.entries), 0
+    stale_at = prefetch_history(cache, [ref for _, ref in scan.entries], load_text=True)
+    for i, (f, ref) in enumerate(scan.entries, 1):
+        progress.show(_checked(i - 1, total, searched))
+        targeted = targets is None or (f.file, f.line) in targets
+        doc: DocText | None = None
+        # a document is read again only where it may be rewritten: beside a stale or missing reference
+        if i - 1 in stale_at and f.kind in ("directive", "image") and f.file not in docs:
+            try:
+                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size, within=places)
+            except TextFragError as unreadable:
+                problems.append((f, unreadable))
+                continue
+        doc = docs.get(f.file)
+        options = options_of(doc.text, f) if doc is not None and doc.text[f.start : f.end] == f.text else []
+        try:
+            fix = repair(scan.cache_for(cache, f), ref, options, accept=args.accept and targeted)
+        except TextFragError as failure:
+            problems.append((f, failure))
+            continue
+        if fix is None:
+            continue
+        searched += fix.drift is not None
+        if fix.new is None or fix.drift is None or not targeted:
+            problems.append((f, fix.stale))
+            continue
+        drift, stale, new, follow, accepting = fix.drift, fix.stale, fix.new, fix.follow, fix.accepted
+        if f.file not in docs:
+            try:
+                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size, within=places)
+            except TextFragError as unreadable:
+                problems.append((f, unreadable))
+                continue
+        doc = docs[f.file]
+        if doc.text[f.start : f.end] != f.text:  # the scanner and the reader must agree, or nothing is written
+            problems.append((f, TextFragError(f"{f.file} changed while textfrag was reading it; it is left as it is")))
+            continue
+        doc.edits.append((f.start, f.end, new))
+        doc.edits.extend(follow)
+        rewritten[(f.file, f.start)] = new
+        moved_to[(f.file, f.start)] = stale
+        accepted += accepting
+        repinned += drift.kind == "invisible" and not accepting
+        if args.format not in ("json", "sarif"):
+            progress.clear()
+            style = _terminal(args, err)[1]
+            how = "accepted" if accepting else "renamed and moved" if drift.new_path else drift.kind
+            place = style.paint(spell(f"{f.file}:{f.line}"), "bold")
+            print(f"{place}: {spell(ref.text)}: {how} -> {style.paint(spell(new), 'green')}", file=err)
+            if accepting and drift.diff:
+                print(style.diff(spell_lines(drift.diff)), file=err)
+    written = _write_or_show(args, docs, out, problems)
+    kept = _written_names(docs, problems)
+    for key in [k for k in rewritten if k[0] not in kept]:
+        del rewritten[key]  # (its file could not be written)
+    moved = len(rewritten) - accepted - repinned
+    if written:
+        problems.extend(_stale_after_writing(args, scan, written, rewritten))
+    pins = {(f.file, f.start): is_pinned(ref) for f, ref in scan.entries}
+    if args.require_pin:  # (a reference rewritten here keeps its checks: pinned if it was)
+        problems.extend((f, UnpinnedError(reference=ref.text)) for f, ref in scan.entries if not pins[(f.file, f.start)])
+    left = sum(isinstance(e, StaleError) for _, e in problems)
+    unpinned = sum(not p for p in pins.values())
+    bad = sum(e.exit_code != STALE for _, e in problems)
+    remaining = left + (0 if args.write else len(rewritten)) + (unpinned if args.require_pin else 0)
+    files = len(written) if args.write else len([d for d in docs.values() if d.edits])
+    what = _plural(moved, "moved reference")
+    what += f", {repinned} whose line endings, BOM or charset changed" if repinned else ""
+    what += f" and {accepted} accepted" if accepted else ""
+    if args.write:
+        head = f"rewrote {what} in {_plural(files, 'file')}"
+    else:
+        head = f"{what} would be rewritten in {_plural(files, 'file')} (run with --write)"
+    summary = f"textfrag update: {scan.summary()}: {head}; {left} stale left as they are, {bad} bad"
+    summary += _unpinned_note(unpinned)
+    failed = {(f.file, f.start): e for f, e in problems}
+    findings = [_finding(f, failed.get((f.file, f.start))) for f, _ in problems if not f.text]
+    for f, _ref in scan.entries:
+        error = failed.get((f.file, f.start))
+        if error is None and (not args.write or (f.file, f.start) not in rewritten):
+            error = moved_to.get((f.file, f.start))  # still stale until written
+        findings.append(_finding(f, error, pins[(f.file, f.start)]))
+    _finish(args, findings, problems, summary, out, err)
+    if bad:
+        return BAD
+    return STALE if remaining else OK
