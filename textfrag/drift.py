@@ -161,6 +161,11 @@ def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str, 
         matcher = difflib.SequenceMatcher(autojunk=False)
         matcher.set_seq2([_look(x) for x in old_lines])  # the closest text as it reads: line endings aside
         looks = [_look(x) for x in cur_lines]
+        # the same lines as before first: a quote changed in place is shown against its own lines, and
+        # another window must be strictly closer to be shown instead
+        same = min(old_sel.first_line - 1, max(0, len(cur_lines) - n))
+        matcher.set_seq1(looks[same : same + n])
+        best_start, best_ratio = same, matcher.ratio()
         for start in range(max(1, len(cur_lines) - n + 1)):
             matcher.set_seq1(looks[start : start + n])
             if matcher.real_quick_ratio() <= best_ratio or matcher.quick_ratio() <= best_ratio:

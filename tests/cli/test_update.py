@@ -203,3 +203,16 @@ def test_update_with_nothing_stale_changes_nothing(repo: Path) -> None:
     assert r.returncode == 0
     assert (repo / "docs" / "index.rst").stat().st_mtime_ns == before
     assert "rewrote 0 moved references in 0 files" in r.stdout
+
+
+def test_a_last_line_changed_in_place_is_diffed_against_the_same_lines_now(repo: Path) -> None:
+    """Issue 31: the pinned text against the same lines now: `-` the old line, `+` the new one, nothing else,
+    with the 1-based range of both (not the window above it, which would show a blank line added)."""
+    old_ref = ref_for(SRC, 4, 5)  # def f2(): / return 2
+    (repo / "docs" / "index.rst").write_bytes(doc_bytes(old_ref))
+    (repo / "src" / "mod.py").write_text(SRC.replace("return 2\n", "return 22\n"))
+    r = run(repo, "check", "docs")
+    assert r.returncode == 1
+    assert "lines 4-5 (quoted, " in r.stderr and "lines 4-5 (now)" in r.stderr, r.stderr
+    changed = [line for line in r.stderr.splitlines() if line[:1] in "-+" and not line.startswith(("---", "+++"))]
+    assert changed == ["-    return 2", "+    return 22"], r.stderr

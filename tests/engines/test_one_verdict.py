@@ -249,3 +249,17 @@ def test_checks_verdict_equals_the_builds_for_any_edit_of_the_quoted_file(
     built = set(re.findall(r"\[textfrag\.(\w+)\]", warnings.getvalue())) - {"summary"}
     assert checked == built, (case[0], edit, err.getvalue(), warnings.getvalue())
     assert (app.statuscode != 0) == bool(checked)
+
+
+def test_textfrag_options_lists_the_one_table_the_messages_point_to() -> None:
+    import io
+
+    from textfrag.optiontable import OPTIONS
+
+    out = io.StringIO()
+    assert main(["options"], stdout=out, stderr=io.StringIO()) == 0
+    for spec in OPTIONS:
+        assert (f":{spec.name}:" if spec.rst else f"{spec.md[0]}=") in out.getvalue()
+    table = io.StringIO()
+    assert main(["options", "--format", "markdown"], stdout=table, stderr=io.StringIO()) == 0
+    assert table.getvalue().startswith("| reStructuredText / MyST | Markdown attribute |")

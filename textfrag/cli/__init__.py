@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from .. import __version__
 from ..errors import TextFragError, internal_error_report
-from . import check, make, migrate, pin, show, symbols, update
+from . import check, make, migrate, options, pin, show, symbols, update
 from ._base import BAD, INTERNAL, OK, WHERE_ARGV, _Parser, _settle, _terminal
 
 __all__ = ["main", "build_parser", "run"]
@@ -41,6 +41,7 @@ def build_parser(parser_class: type[_Parser] | None = None) -> argparse.Argument
         add(sub)
     pin.add_parser(sub)
     migrate.add_parser(sub)
+    options.add_parser(sub)
     return parser
 
 
@@ -65,6 +66,7 @@ COMMANDS = {
     "pin": pin._pin,
     "migrate": migrate._migrate,
     "symbols": symbols._symbols,
+    "options": options._options,
 }
 
 
@@ -86,7 +88,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     previous = _on_sigterm_raise()
     progress, _ = _terminal(args, err)
     try:
-        _settle(args, err)
+        if hasattr(args, "config"):  # (a command that reads no files has nothing to settle)
+            _settle(args, err)
         try:
             return COMMANDS[args.command](args, out, err)
         finally:
