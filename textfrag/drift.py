@@ -61,6 +61,8 @@ class Drift:
     line_map: tuple[tuple[int, int], ...] = ()
     old_first: int = 0
     new_first: int = 0
+    #: when changed: the last line (1-based) of what the range or intent selects now (0: unknown)
+    new_last: int = 0
 
     def new_reference(self, reference: Reference, *, accept: bool = False) -> str | None:
         """The reference as written, with its fragment (and its path, when renamed) replaced; the
@@ -406,6 +408,7 @@ def _changed(explanation: str, old_sel: Selection, diff: str, proposal: Selectio
         line_map=_line_map(old_sel, proposal) if proposal is not None else (),
         old_first=old_sel.first_line,
         new_first=proposal.first_line if proposal is not None else 0,
+        new_last=max(proposal.first_line, proposal.last_line) if proposal is not None else 0,
     )
 
 

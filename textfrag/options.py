@@ -159,12 +159,15 @@ def intent_of(options: list[Option]) -> Intent | None:
         return None
 
 
-def shifted(options: list[Option], line_map: dict[int, int], old_first: int, new_first: int) -> list[tuple[int, int, str]] | str:
+def shifted(
+    options: list[Option], line_map: dict[int, int], old_first: int, new_first: int, *, new_last: int = 0
+) -> list[tuple[int, int, str]] | str:
     """The edits that make the options counting source lines follow a rewritten range: each line of
     ``:emphasize-lines:`` to where that line is now (``line_map``: old line -> new line, for the lines
     that did not change), ``:lineno-start:`` (or MkDocs' ``linenums``) when it numbered from the quoted
     line in the file (it was ``old_first``). A string says why they cannot follow (a highlighted line was
-    itself changed, or is past the quote)."""
+    itself changed, or is past the quote). With ``new_last`` (a reviewed change accepted: the quote is now
+    lines ``new_first`` to ``new_last``), a highlighted line that changed keeps its place in the quote."""
     edits: list[tuple[int, int, str]] = []
     for o in options:
         if o.name == "emphasize-lines":
@@ -172,11 +175,14 @@ def shifted(options: list[Option], line_map: dict[int, int], old_first: int, new
                 ranges = parse_line_list(o.value, ":emphasize-lines:")
             except TextFragError as bad:
                 return f"its :emphasize-lines: cannot be read ({bad.message})"
-            if sum(r.last - r.first + 1 for r in ranges) > len(line_map):  # before anything is expanded
+            if sum(r.last - r.first + 1 for r in ranges) > max(len(line_map), new_last - new_first + 1):  # (before expanding)
                 return ":emphasize-lines: names more lines than are unchanged in the quote: choose the lines to highlight by hand"
             now = []
             for r in ranges:
                 for n in range(r.first, r.last + 1):
+                    if n not in line_map and new_last and new_first <= new_first + n - old_first <= new_last:
+                        now.append(new_first + n - old_first)  # accepted: the changed line keeps its place
+                        continue
                     if n not in line_map:
                         return (
                             f":emphasize-lines: highlights line {n}, which changed (or is not in the quote): "

@@ -56,7 +56,7 @@ def repair(cache: SourceCache, ref: Reference, options: list[Option], *, accept:
     new = drift.new_reference(ref, accept=accepting)
     if new is None:
         return Repair(stale, drift)
-    follow = shifted(options, dict(drift.line_map), drift.old_first, drift.new_first)
+    follow = shifted(options, dict(drift.line_map), drift.old_first, drift.new_first, new_last=drift.new_last if accepting else 0)
     if isinstance(follow, str):
         return Repair(StaleError(f"{stale.message}; it is not rewritten: {follow}", reference=ref.text), drift)
     return Repair(stale, drift, new, follow, accepting)

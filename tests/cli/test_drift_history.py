@@ -299,7 +299,10 @@ def test_emphasis_and_lineno_start_follow_a_move(repo: Path) -> None:
     assert reference_in(doc).startswith("src/mod.py#line=5,8;")
 
 
-def test_a_highlighted_line_that_changed_is_reported_not_rewritten(repo: Path) -> None:
+def test_a_highlighted_line_that_changed_keeps_its_place_when_the_change_is_accepted(repo: Path) -> None:
+    """Issue 31 (advice that works): check recommends ``update --accept --write`` for a changed quote; with a
+    highlighted line that itself changed it used to refuse. The reviewed change is accepted, the line stays
+    highlighted where it is in the quote, and check then passes."""
     ref = ref_for(SRC.encode(), 4, 6)
     doc = repo / "docs" / "index.rst"
     before = directive(ref, ":emphasize-lines: 5")
@@ -307,10 +310,12 @@ def test_a_highlighted_line_that_changed_is_reported_not_rewritten(repo: Path) -
     commit(repo)
     (repo / "src" / "mod.py").write_text(SRC.replace("return 2", "return 22"))
     commit(repo, "edit the highlighted line")
+    plain = run(repo, "update", "--write", "--root", ".", "docs")
+    assert plain.returncode == 1 and doc.read_text() == before  # a change is never rewritten unreviewed
     r = run(repo, "update", "--accept", "--write", "--root", ".", "docs")
-    assert r.returncode == 1
-    assert ":emphasize-lines: highlights line 5, which changed" in r.stderr
-    assert doc.read_text() == before
+    assert r.returncode == 0, r.stderr
+    assert doc.read_text() == directive(ref_for(SRC.replace("return 2", "return 22").encode(), 4, 6), ":emphasize-lines: 5")
+    assert run(repo, "check", "--root", ".", "docs").returncode == 0
 
 
 def test_a_mkdocs_attribute_list_intent_is_used(repo: Path) -> None:

@@ -216,3 +216,18 @@ def test_a_last_line_changed_in_place_is_diffed_against_the_same_lines_now(repo:
     assert "lines 4-5 (quoted, " in r.stderr and "lines 4-5 (now)" in r.stderr, r.stderr
     changed = [line for line in r.stderr.splitlines() if line[:1] in "-+" and not line.startswith(("---", "+++"))]
     assert changed == ["-    return 2", "+    return 22"], r.stderr
+
+
+def test_the_advice_for_a_changed_quote_with_a_highlighted_changed_line_works(repo: Path) -> None:
+    """Issue 31: check recommends `update --accept --write`; run as said, it re-pins the quote, the
+    highlighted line keeps its place, and check (and so the build) then passes."""
+    old_ref = ref_for(SRC, 4, 6)  # def f2(): / return 2 / blank
+    doc = repo / "docs" / "index.rst"
+    doc.write_text(f"T\n=\n\n.. txtfrag:: {old_ref}\n   :emphasize-lines: 5\n")
+    (repo / "src" / "mod.py").write_text(SRC.replace("return 2\n", "return 22\n"))
+    r = run(repo, "check", "docs")
+    assert r.returncode == 1 and "textfrag update --accept --write" in r.stderr, r.stderr
+    done = run(repo, "update", "--accept", "--write", "docs")
+    assert done.returncode == 0, done.stderr
+    assert ":emphasize-lines: 5" in doc.read_text() and old_ref not in doc.read_text()  # the changed line, still highlighted
+    assert run(repo, "check", "docs").returncode == 0

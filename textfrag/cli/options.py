@@ -36,9 +36,7 @@ _VALUES = {
 
 
 def _options(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    rows = [
-        (f":{s.name}:" if s.rst else "-", ", ".join(f"{m}=" for m in s.md) or "-", _VALUES[s.kind], s.help) for s in OPTIONS
-    ]
+    rows = [(f":{s.name}:" if s.rst else "-", ", ".join(f"{m}=" for m in s.md) or "-", _VALUES[s.kind], s.help) for s in OPTIONS]
     if args.format == "markdown":
         print("| reStructuredText / MyST | Markdown attribute | value | meaning |", file=out)
         print("|---|---|---|---|", file=out)
