@@ -125,7 +125,7 @@ _DEFAULT = Settings()
 
 def judge(
     cache: SourceCache,
-    text: str,
+    text: str | Reference,
     raw: Mapping[str, str | None] | None = None,
     *,
     syntax: Syntax = "rst",
@@ -142,12 +142,16 @@ def judge(
     does not). ``explain``: say from git history why a stale pin is stale. ``bidi``: warn of
     bidirectional control characters in the quoted text.
     """
-    v = Verdict(text.strip())
-    try:
-        ref = parse_reference(v.text)
-    except TextFragError as bad:
-        v.problems.append(bad)
-        return v
+    if not isinstance(text, str):  # already parsed (check parses each reference as it scans)
+        v = Verdict(text.text)
+        ref = text
+    else:
+        v = Verdict(text.strip())
+        try:
+            ref = parse_reference(v.text)
+        except TextFragError as bad:
+            v.problems.append(bad)
+            return v
     v.reference = ref
     v.pinned = is_pinned(ref)
     unpinned = [UnpinnedError(reference=ref.text)] if settings.require_pin and not v.pinned else []

@@ -63,7 +63,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     settings = Settings(require_pin=args.require_pin)
     for i, (f, ref) in enumerate(scan.entries, 1):
         raw, syntax, form = scan.written_at(f)
-        verdict = judge(cache, ref.text, raw, syntax=syntax, form=form, settings=settings, show=False, bidi=not args.allow_bidi)
+        verdict = judge(cache, ref, raw, syntax=syntax, form=form, settings=settings, show=False, bidi=not args.allow_bidi)
         hidden = verdict.hidden
         unpinned += not verdict.pinned
         for problem in verdict.problems or [None]:  # type: ignore[list-item]
