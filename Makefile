@@ -60,7 +60,7 @@ $(MYST): | $(BIN)/python
 	npm install --silent --no-audit --no-fund --prefix $(VENV)/node mystmd@1 >/dev/null
 
 test: $(VENV)/.test-$(SUM) $(VENV)/.wheel $(MYST)
-	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest --durations=20
+	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n auto --durations=20
 	$(BIN)/ruff check $(PACKAGES) tests bench tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports

@@ -37,8 +37,10 @@ from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache, TextFragErr
 from textfrag.errors import internal_error_report
 from textfrag.excerpt import Excerpt, failure_summary
 from textfrag.i18n import Labels, translator
+from textfrag.options import written_options
 from textfrag.optiontable import OPTIONS
 from textfrag.present import language_for
+from textfrag.scan import read_text, scan_text
 from textfrag.verdict import Settings, Verdict, judge
 
 __all__ = ["SPEC", "run"]
@@ -279,9 +281,37 @@ def transform(tree: dict[str, Any]) -> dict[str, Any]:
         problems = [json.loads(line) for line in ledger.read_text(encoding="utf-8").splitlines() if line.strip()]
     except OSError:
         problems = []
-    problems = problems or [n["data"]["txtfrag-problem"] for n in _walk(tree) if "txtfrag-problem" in (n.get("data") or {})]
-    unique = list(dict.fromkeys(problems))
+    problems += [n["data"]["txtfrag-problem"] for n in _walk(tree) if "txtfrag-problem" in (n.get("data") or {})]
+    # mystmd may transform a page before it has read another (under load it does): the project's pages are
+    # judged here too, as check judges them, so that the list is every problem whatever the order
+    unique = list(dict.fromkeys([*problems, *_project_problems()]))
     raise _Failed("\n".join(unique) + f"\n{failure_summary(len(unique))}; the build fails")
+
+
+def _project_problems() -> list[str]:
+    """Every problem of the project's ``txtfrag`` directives and roles, located as the directives locate
+    theirs (``page.md:LINE: REF: problem``): the core's verdict on each, with this build's settings."""
+    settings = _settings()
+    cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
+    judged = Settings(on_stale=settings["on_stale"], require_pin=settings["require_pin"], source_url=settings["source_url"])
+    out: list[str] = []
+    cwd = Path.cwd()
+    for page in _pages(cwd):
+        if page.suffix != ".md":
+            continue
+        try:
+            text = read_text(page, str(page), settings["max_size"])
+        except TextFragError:
+            continue
+        shown = str(page.relative_to(cwd))
+        for f in scan_text(text, shown, ".md"):
+            if f.kind not in ("directive", "role"):
+                continue
+            raw, _syntax, form = written_options(text, f)
+            verdict = judge(cache, f.text, raw, syntax="myst", form=form, settings=judged, bidi=False)
+            for err in verdict.problems:
+                out.append(err.with_reference(err.reference or f.text).describe(f"{shown}:{f.line}"))
+    return out
 
 
 def _walk(node: Any) -> Iterator[dict[str, Any]]:

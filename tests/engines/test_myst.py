@@ -116,3 +116,29 @@ def test_the_symbol_and_region_intents_in_mystmd(tmp_path: Path) -> None:
     (root / "doc.md").write_text(good.replace(":symbol: g", ":symbol: h"), encoding="utf-8")
     bad = run([myst, "build", "--site"], root)
     assert bad.returncode != 0 and "no definition named 'h' in the file" in bad.stdout + bad.stderr
+
+
+def test_a_failing_page_lists_the_problems_of_pages_mystmd_has_not_read_yet(tmp_path: Path, monkeypatch: object) -> None:
+    """mystmd may transform a page before it runs the directives of another (under load it does): the
+    failure still lists every problem of the project, each located, whatever the order."""
+    import pytest
+
+    from myst_textfrag import plugin
+
+    mp: pytest.MonkeyPatch = monkeypatch  # type: ignore[assignment]
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP)
+    (tmp_path / "read.md").write_text("# R\n\n:::{txtfrag} src/gone.py#line=0,9\n:::\n")
+    (tmp_path / "unread.md").write_text(f"# U\n\n```{{txtfrag}} src/app.py#line=0,2;md5={STALE}\n```\n")
+    mp.chdir(tmp_path)
+    mp.setenv("TEXTFRAG_ROOT", str(tmp_path))
+    mp.setattr(plugin, "_ledger", lambda: tmp_path / "ledger.jsonl")
+    # the directive of read.md ran (as mystmd runs it); unread.md's has not yet
+    [node] = plugin.directive({"arg": "src/gone.py#line=0,9", "node": {"position": {"start": {"line": 3}}}})
+    said = node["data"]["txtfrag-problem"]
+    assert said.startswith("read.md:3: src/gone.py#line=0,9: no such file: src/gone.py")
+    with pytest.raises(plugin._Failed) as failed:
+        plugin.transform({"type": "root", "children": [node]})
+    assert said in str(failed.value)
+    assert f"unread.md:3: src/app.py#line=0,2;md5={STALE}: stale" in str(failed.value)
+    assert "2 references are stale or broken" in str(failed.value)
