@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any, TextIO
-
-if TYPE_CHECKING:
-    pass
+from typing import Any, TextIO
 
 from ..errors import TextFragError
 from ._base import OK, _cache, _common
