@@ -343,7 +343,7 @@ def _edit_for(f: Finding, project: Project, *, accept: bool) -> tuple[str, list[
     cache = project.cache_for(f.charset)
     if isinstance(f.problem, StaleError):
         try:
-            fix = repair(cache, f.ref, f.options, accept=accept)
+            fix = repair(cache, f.ref, f.options, accept=accept, syntax="md" if f.found.kind == "image" else "rst")
         except TextFragError:
             return None
         if fix is None or fix.new is None:

@@ -12,17 +12,18 @@ than the options block, so the cost is linear in its length.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import TextFragError
 from .linespec import parse_line_list
 from .optiontable import Form, Syntax
+from .scan import Found, LineIndex
 
 if TYPE_CHECKING:
     from .intent import Intent
-from .scan import Found, LineIndex
 
-__all__ = ["Option", "intent_of", "options_of", "shifted", "written_options"]
+__all__ = ["Option", "intent_of", "options_of", "raw_of", "shifted", "written_options"]
 
 _RST_OPTION = re.compile(r"[ \t]+:([A-Za-z][\w-]*):(?:[ \t]+([^\r\n]*?))?[ \t]*(?:\r?\n|\r|$)")
 _MYST_OPTION = re.compile(r"[ \t]*:([A-Za-z][\w-]*):(?:[ \t]+([^\r\n]*?))?[ \t]*(?:\r?\n|\r|$)")
@@ -95,6 +96,23 @@ def _attributes(text: str, at: int) -> list[Option]:
             else:
                 out.append(Option(word.lower(), word, m.start("word"), m.end("word")))
     return out
+
+
+def raw_of(options: list[Option], edits: Iterable[tuple[int, int, str]] = ()) -> dict[str, str | None]:
+    """The options as the core's verdict takes them (name -> value as written), with ``edits`` (of their
+    values, by offsets in the document) applied: what they will say once a repair is written."""
+    new = {(start, end): text for start, end, text in edits}
+    raw: dict[str, str | None] = {}
+    classes: list[str] = []
+    for o in options:
+        value = new.get((o.start, o.end), o.value)
+        if o.name == "class":
+            classes.append(value)
+        else:
+            raw[o.name] = value or None
+    if classes:
+        raw["class"] = " ".join(classes)
+    return raw
 
 
 def written_options(text: str, found: Found) -> tuple[dict[str, str | None] | None, Syntax, Form]:

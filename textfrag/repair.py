@@ -14,9 +14,11 @@ from typing import NamedTuple
 from .drift import Drift
 from .errors import StaleError
 from .fragment import Reference
-from .options import Option, intent_of, shifted
+from .options import Option, intent_of, raw_of, shifted
+from .optiontable import Syntax
 from .quote import quote
 from .source import SourceCache
+from .verdict import judge
 
 __all__ = ["Repair", "repair"]
 
@@ -36,9 +38,13 @@ class Repair(NamedTuple):
     accepted: bool = False
 
 
-def repair(cache: SourceCache, ref: Reference, options: list[Option], *, accept: bool = False) -> Repair | None:
-    """The repair of ``ref`` (written with ``options``): None when it is current; raises
-    :class:`~textfrag.errors.TextFragError` for a bad reference."""
+def repair(
+    cache: SourceCache, ref: Reference, options: list[Option], *, accept: bool = False, syntax: Syntax = "rst"
+) -> Repair | None:
+    """The repair of ``ref`` (written with ``options`` in a document of ``syntax``): None when it is
+    current; raises :class:`~textfrag.errors.TextFragError` for a bad reference. A repair is offered only
+    when the core's verdict on the reference it writes, with its options as they will be, is clean: what
+    ``update`` writes, ``check`` and the build then pass."""
     try:
         q = quote(cache, ref, intent=intent_of(options))
     except StaleError as renamed:  # a missing file that git shows renamed (or copied, then deleted)
@@ -59,4 +65,14 @@ def repair(cache: SourceCache, ref: Reference, options: list[Option], *, accept:
     follow = shifted(options, dict(drift.line_map), drift.old_first, drift.new_first, new_last=drift.new_last if accepting else 0)
     if isinstance(follow, str):
         return Repair(StaleError(f"{stale.message}; it is not rewritten: {follow}", reference=ref.text), drift)
+    after = judge(cache, new, raw_of(options, follow), syntax=syntax, form="block" if options else "inline", show=False)
+    problems = [p for p in after.problems if p.kind != "unpinned"]
+    if problems:  # the new reference would fail the build all the same: said, not written
+        why = problems[0].message
+        return Repair(
+            StaleError(
+                f"{stale.message}; it is not rewritten: with the new text, {why} (correct the option by hand)", reference=ref.text
+            ),
+            drift,
+        )
     return Repair(stale, drift, new, follow, accepting)

@@ -231,3 +231,17 @@ def test_the_advice_for_a_changed_quote_with_a_highlighted_changed_line_works(re
     assert done.returncode == 0, done.stderr
     assert ":emphasize-lines: 5" in doc.read_text() and old_ref not in doc.read_text()  # the changed line, still highlighted
     assert run(repo, "check", "docs").returncode == 0
+
+
+def test_accept_writes_nothing_that_would_fail_the_build(repo: Path) -> None:
+    """Issue 31: a whole-file quote whose highlighted lines fall past its end once the file shrank is not
+    re-pinned by --accept (the build would fail on the new reference all the same): it is said, with why."""
+    old_ref = f"src/mod.py#line=0,;length={len(SRC)};md5={hashlib.md5(SRC.encode()).hexdigest()}"
+    doc = repo / "docs" / "index.md"
+    before = f'# T\n\n![](txtfrag:{old_ref}){{ .python hl_lines="25-27" }}\n'
+    doc.write_text(before)
+    (repo / "src" / "mod.py").write_text(SRC[: SRC.index("def f5")])  # 12 lines now
+    r = run(repo, "update", "--accept", "--write", "docs")
+    assert r.returncode == 1
+    assert "it is not rewritten: with the new text, hl_lines 25-27 is outside the excerpt, which has 12 lines" in r.stderr
+    assert doc.read_text() == before

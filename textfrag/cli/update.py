@@ -9,6 +9,7 @@ if TYPE_CHECKING:
     from ..rewrite import DocText
 
 from ..errors import StaleError, TextFragError, UnpinnedError, spell, spell_lines
+from ..optiontable import Syntax
 from ..pin import is_pinned
 from ..quote import prefetch_history
 from ._base import (
@@ -91,7 +92,8 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         doc = docs.get(f.file)
         options = options_of(doc.text, f) if doc is not None and doc.text[f.start : f.end] == f.text else []
         try:
-            fix = repair(scan.cache_for(cache, f), ref, options, accept=args.accept and targeted)
+            syntax: Syntax = "md" if f.kind == "image" else "rst"
+            fix = repair(scan.cache_for(cache, f), ref, options, accept=args.accept and targeted, syntax=syntax)
         except TextFragError as failure:
             problems.append((f, failure))
             continue
