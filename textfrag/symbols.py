@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import os
 import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any, NamedTuple
 
+from .bounded import can_bound, in_child
 from .errors import TextFragError
 
 __all__ = ["Definition", "LANGUAGES", "definitions", "find_symbol", "language_of"]
@@ -226,10 +228,42 @@ def _index(text: str, language: str) -> tuple[dict[str, tuple[Definition, ...]],
     return ({n: tuple(ds) for n, ds in index.items()}, {n: tuple(ds) for n, ds in short.items()})
 
 
+#: a file larger than this (bytes) is parsed in a child process that is stopped after PARSE_SECONDS:
+#: tree-sitter's error recovery is worse than quadratic on some hostile input (40 KB of ``a<a<...`` took
+#: C#'s grammar 18 s) and its progress callback is not called while it recovers, so nothing in this
+#: process could stop it. Smaller files parse here (the worst of them takes well under a second).
+_PARSE_HERE_BELOW = 16_384
+
+
+def parse_seconds() -> float:
+    """How long a parse may take (``TEXTFRAG_PARSE_SECONDS``, default 5)."""
+    try:
+        return max(0.1, float(os.environ.get("TEXTFRAG_PARSE_SECONDS", "5")))
+    except ValueError:
+        return 5.0
+
+
 @lru_cache(maxsize=256)
 def _scanned(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
     """A file's definitions, each with its name less its namespaces, parsed once however many references
-    name them (a str keeps its hash, so a file's text is looked up without being read again)."""
+    name them (a str keeps its hash, so a file's text is looked up without being read again); a large
+    file in a child process, time-bounded."""
+    if len(text) >= _PARSE_HERE_BELOW and can_bound():
+        _parser(language)  # (a missing grammar is said here, in this process)
+        seconds = parse_seconds()
+        return in_child(
+            _scanned_here,
+            text,
+            language,
+            seconds=seconds,
+            too_long=f"tree-sitter took more than {seconds:g} s to parse this file as {language}, and textfrag stopped it "
+            "(TEXTFRAG_PARSE_SECONDS sets the limit); quote it by its lines instead",
+        )
+    return _scanned_here(text, language)
+
+
+def _scanned_here(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
+    """:func:`_scanned`, in this process."""
     if "\r" in text:  # (tree-sitter counts rows by LF only; RFC 5147 ends a line at CR too)
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     parser, query = _parser(language)

@@ -228,3 +228,40 @@ def test_hl_lines_ranges_and_hostile_numbers(mk: MkSite, caplog: pytest.LogCaptu
         mk.page("index.md", f'# T\n\n![](txtfrag:src/app.py#line=0,5){{ hl_lines="{spec}" }}\n')
         r = mk.build(caplog)
         assert not r.ok and any(m.startswith("index.md:3: ") and words in m for m in r.messages), r.messages
+
+
+def test_a_file_tree_sitter_cannot_parse_in_time_is_a_clear_problem_in_check_and_the_build(tmp_path: Path) -> None:
+    """Issue 31: 40 KB of nested C# generics takes tree-sitter many seconds (its recovery calls no progress
+    callback); quoted by :symbol:, check and a Sphinx build each say so, located, within the limit, and
+    nothing is left running."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+    import time
+
+    data = ("a<" * 20000).encode()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "evil.cs").write_bytes(data)
+    pin = f"length={len(data)};md5={hashlib.md5(data).hexdigest()}"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
+    (docs / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: src/evil.cs#line=0,1;{pin}\n   :symbol: A.f\n")
+    env = dict(os.environ, TEXTFRAG_PARSE_SECONDS="1")
+    started = time.monotonic()
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--root", str(tmp_path), str(docs)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert time.monotonic() - started < 20
+    assert r.returncode == 2, r.stderr
+    said = "tree-sitter took more than 1 s to parse this file as c_sharp, and textfrag stopped it"
+    assert "index.rst:4:" in r.stderr and said in r.stderr and "Traceback" not in r.stderr
+    b = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(docs), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert b.returncode != 0 and said in b.stderr and "index.rst:4" in b.stderr
