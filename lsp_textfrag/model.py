@@ -23,7 +23,8 @@ from textfrag.fragment import Reference
 from textfrag.options import Option, options_of, with_option_references, written_options
 from textfrag.pin import is_pinned
 from textfrag.quote import quoted_path
-from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, MarkdownScan, rescan_markdown, scan_markdown_kept, scan_text
+from textfrag.rescan import MarkdownScan, rescan_markdown, scan_markdown_kept
+from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, scan_text
 from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
 from textfrag.verdict import Settings, judge
 

@@ -24,24 +24,21 @@ from pygls.workspace import TextDocument
 
 from textfrag import TextFragError, __version__
 from textfrag.config import nearest_config
-from textfrag.errors import StaleError, UnpinnedError, internal_error_report, spell
+from textfrag.docfiles import doc_files, read_text
+from textfrag.errors import StaleError, internal_error_report, spell
 from textfrag.excerpt import excerpt_of
-from textfrag.pin import pinned_form
 from textfrag.present import lines_label
-from textfrag.quote import make_reference, quote
-from textfrag.repair import repair
-from textfrag.resolve import whole
-from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, doc_files, read_text
+from textfrag.quote import quote
+from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES
 
+from .complete import _complete, _typed_reference
 from .model import Finding, Lines, Project, suffix_for
+from .protocol import _diagnostics, _edit_for, _range, _workspace_edit
 
 __all__ = ["TextfragServer", "serve"]
 
-SOURCE = "textfrag"
 #: lines of an excerpt a hover shows; more are cut with a marker
 HOVER_LINES = 30
-#: entries of a folder completion offers
-MAX_COMPLETIONS = 500
 #: documents the references index reads at most (a workspace larger than that is partly indexed, and says so)
 MAX_INDEXED = 20_000
 
@@ -291,94 +288,7 @@ class TextfragServer(LanguageServer):
 # -- diagnostics ---------------------------------------------------------------------------------------
 
 
-def _range(lines: Lines, start: int, end: int) -> lsp.Range:
-    a, b = lines.position(start), lines.position(end)
-    return lsp.Range(start=lsp.Position(line=a[0], character=a[1]), end=lsp.Position(line=b[0], character=b[1]))
-
-
-def _code(err: TextFragError) -> str:
-    return err.kind if err.kind else "error"
-
-
-def _diagnostics(f: Finding, project: Project, lines: Lines) -> list[lsp.Diagnostic]:
-    """What ``check`` says of one reference, as diagnostics over its exact span."""
-    if f.problem is None and f.hidden is None and (f.pinned or f.ref is None):
-        return []  # (the common case: nothing to say, nothing to compute)
-    out = []
-    span = _range(lines, f.found.start, f.found.end)
-    if f.problem is not None:
-        err = f.problem
-        if isinstance(err, StaleError):
-            severity = lsp.DiagnosticSeverity.Warning if project.on_stale == "warning" else lsp.DiagnosticSeverity.Error
-        else:
-            severity = lsp.DiagnosticSeverity.Error
-        detail = err.detail()
-        message = err.message + (f"\n{detail}" if detail else "")
-        data = {"drift": getattr(err, "drift", None)}
-        out.append(lsp.Diagnostic(range=span, message=message, severity=severity, source=SOURCE, code=_code(err), data=data))
-    elif f.ref is not None and not f.pinned:
-        out.append(
-            lsp.Diagnostic(
-                range=span,
-                message=UnpinnedError(reference=f.ref.text).message,
-                severity=lsp.DiagnosticSeverity.Information,
-                source=SOURCE,
-                code="unpinned",
-            )
-        )
-    if f.hidden is not None:
-        out.append(
-            lsp.Diagnostic(range=span, message=f.hidden, severity=lsp.DiagnosticSeverity.Warning, source=SOURCE, code="bidi")
-        )
-    return out
-
-
 # -- fixes ---------------------------------------------------------------------------------------------
-
-
-def _edit_for(f: Finding, project: Project, *, accept: bool) -> tuple[str, list[tuple[int, int, str]]] | None:
-    """(what, edits) that repair or pin one reference, as ``update`` (``--accept``) and ``pin`` would."""
-    if f.ref is None:
-        return None
-    cache = project.cache_for(f.charset)
-    if isinstance(f.problem, StaleError):
-        try:
-            fix = repair(cache, f.ref, f.options, accept=accept, syntax="md" if f.found.kind == "image" else "rst")
-        except TextFragError:
-            return None
-        if fix is None or fix.new is None:
-            return None
-        what = (
-            "Accept the current text (textfrag update --accept)"
-            if fix.accepted
-            else "Update the moved reference (textfrag update)"
-        )
-        return what, [(f.found.start, f.found.end, fix.new), *fix.follow]
-    if f.problem is None or isinstance(f.problem, UnpinnedError):
-        if f.pinned or accept:
-            return None
-        try:
-            pinned = pinned_form(cache, f.ref)
-        except TextFragError:
-            return None
-        if pinned.text is None:
-            return None
-        return "Pin the reference (textfrag pin)", [(f.found.start, f.found.end, pinned.text)]
-    return None
-
-
-def _workspace_edit(doc: TextDocument, lines: Lines, edits: list[tuple[int, int, str]]) -> lsp.WorkspaceEdit:
-    text_edits: list[lsp.TextEdit | lsp.AnnotatedTextEdit | lsp.SnippetTextEdit] = [
-        lsp.TextEdit(range=_range(lines, a, b), new_text=new) for a, b, new in sorted(set(edits))
-    ]
-    return lsp.WorkspaceEdit(
-        document_changes=[
-            lsp.TextDocumentEdit(
-                text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version),
-                edits=text_edits,
-            )
-        ]
-    )
 
 
 # -- the server's features -----------------------------------------------------------------------------
@@ -615,101 +525,6 @@ def _text_of(ls: TextfragServer, path: Path) -> str | None:
         return read_text(path, str(path))
     except TextFragError:
         return None
-
-
-_OPENERS = ("txtfrag:", ".. txtfrag::", "{txtfrag}", ":txtfrag:`")
-
-
-def _typed_reference(before: str) -> str | None:
-    """The part of a reference typed so far, when the cursor is in one (after ``txtfrag:``, in a
-    ``txtfrag`` directive's argument or role); None elsewhere."""
-    best = -1
-    for opener in _OPENERS:
-        at = before.rfind(opener)
-        if at >= 0:
-            best = max(best, at + len(opener))
-    if best < 0:
-        return None
-    typed = before[best:].lstrip(" `")
-    if any(c in typed for c in " \t)]>`\"'"):
-        return None
-    return typed.removeprefix("txtfrag:")
-
-
-def _complete(project: Project, typed: str, where: lsp.Range) -> list[lsp.CompletionItem]:
-    """Paths under the root (never outside it), then after ``PATH#`` the whole file and each definition
-    the file has, as ready, pinned references."""
-    root = project.root
-    real_root = os.path.realpath(root)
-    items: list[lsp.CompletionItem] = []
-    if "#" in typed:
-        rel = typed.split("#", 1)[0]
-        try:
-            source = project.cache.get(rel, rel)
-        except TextFragError:
-            return []
-        whole_ref = make_reference(whole(source), lines=True, open_end=True)
-        items.append(
-            lsp.CompletionItem(
-                label=whole_ref,
-                detail="the whole file, pinned",
-                kind=lsp.CompletionItemKind.Reference,
-                text_edit=lsp.TextEdit(range=where, new_text=whole_ref),
-                sort_text="0",
-            )
-        )
-        from textfrag.intent import python_objects
-        from textfrag.resolve import select_lines
-        from textfrag.symbols import definitions, language_of
-
-        language = language_of(rel)
-        if language is not None:
-            try:  # (every language with the symbols extra; Python always)
-                found = [(d.name, d.first, d.last) for d in definitions(source.text, language, python_objects)]
-            except (TextFragError, SyntaxError, ValueError):  # no grammar here, or a file that does not parse
-                found = []
-            for name, first, last in found:
-                ref = make_reference(select_lines(source, first, last), lines=True)
-                items.append(
-                    lsp.CompletionItem(
-                        label=name,
-                        detail=f"lines {first}-{last}: {ref}",
-                        kind=lsp.CompletionItemKind.Function,
-                        filter_text=typed + name,
-                        text_edit=lsp.TextEdit(range=where, new_text=ref),
-                        sort_text=f"1{first:08}",
-                    )
-                )
-        return items
-    folder_rel, _, _stem = typed.rpartition("/")
-    folder = Path(real_root, folder_rel) if folder_rel else Path(real_root)
-    real = os.path.realpath(folder)
-    if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
-        return []  # never outside the root
-    try:
-        entries = sorted(os.scandir(real), key=lambda e: e.name)[:MAX_COMPLETIONS]
-    except OSError:
-        return []
-    for entry in entries:
-        if entry.name.startswith("."):
-            continue
-        try:
-            is_dir = entry.is_dir()
-        except OSError:
-            continue
-        full = os.path.realpath(entry.path)
-        if not (full == real_root or full.startswith(real_root.rstrip(os.sep) + os.sep)):
-            continue  # a link out of the root
-        text = (f"{folder_rel}/" if folder_rel else "") + entry.name + ("/" if is_dir else "")
-        items.append(
-            lsp.CompletionItem(
-                label=entry.name + ("/" if is_dir else ""),
-                kind=lsp.CompletionItemKind.Folder if is_dir else lsp.CompletionItemKind.File,
-                text_edit=lsp.TextEdit(range=where, new_text=text),
-                filter_text=text,
-            )
-        )
-    return items
 
 
 class _ParseErrorsAnswered(logging.Filter):

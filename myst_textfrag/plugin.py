@@ -34,13 +34,14 @@ from pathlib import Path
 from typing import Any
 
 from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache, TextFragError
+from textfrag.docfiles import read_text
 from textfrag.errors import internal_error_report
 from textfrag.excerpt import Excerpt, failure_summary
 from textfrag.i18n import Labels, translator
 from textfrag.options import written_options
 from textfrag.optiontable import OPTIONS
 from textfrag.present import language_for
-from textfrag.scan import read_text, scan_text
+from textfrag.scan import scan_text
 from textfrag.verdict import Settings, Verdict, judge
 
 __all__ = ["SPEC", "run"]

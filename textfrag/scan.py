@@ -14,15 +14,9 @@ literal blocks (``::``), inline literals, comments and code directives. Code is 
 
 from __future__ import annotations
 
-import os
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
 from typing import Literal, NamedTuple
-
-from .errors import DecodeError
-from .source import DEFAULT_MAX_SIZE, read_regular
 
 FoundKind = Literal["directive", "role", "image", "link", "definition", "file"]
 
@@ -31,13 +25,7 @@ __all__ = [
     "Found",
     "FoundKind",
     "LineIndex",
-    "MarkdownScan",
-    "scan_markdown_kept",
-    "rescan_markdown",
     "scan_text",
-    "scan_file",
-    "read_text",
-    "doc_files",
     "RST_SUFFIXES",
     "MD_SUFFIXES",
 ]
@@ -529,23 +517,6 @@ def _default_role_at(changes: list[tuple[int, bool]], offset: int) -> bool:
     return on
 
 
-class MarkdownScan(NamedTuple):
-    """A Markdown document's scan, kept by a long-lived caller (the language server) to scan an edit of it
-    again in part (:func:`rescan_markdown`)."""
-
-    text: str
-    #: the text with code, code spans and comments blanked (same length, same line breaks)
-    masked: str
-    #: the references, with their columns (as :func:`scan_text` gives them)
-    found: list[Found]
-
-
-def scan_markdown_kept(text: str, file: str) -> MarkdownScan:
-    """:func:`scan_text` of a Markdown text, kept for :func:`rescan_markdown`."""
-    found, masked = _scan_markdown(text, file)
-    return MarkdownScan(text, masked, _with_columns(text, found))
-
-
 # what, in the paragraphs an edit touched, could change how anything else is read: code spans and fences,
 # comments and raw HTML, MyST roles and directives, escapes, tabs and indented code, definitions and uses
 _CONTEXTUAL = re.compile(
@@ -556,78 +527,6 @@ _CONTEXTUAL = re.compile(
 _BLANK_LINE_AT = re.compile(r"\n[ \t]*\n")
 #: characters looked back from an edit for the blank line that starts its paragraph
 _PARAGRAPH_WINDOW = 8192
-
-
-def _common_prefix(a: str, b: str) -> int:
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:  # (each step one C-level compare of slices)
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _common_suffix(a: str, b: str, limit: int) -> int:
-    lo, hi = 0, limit
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[len(a) - mid :] == b[len(b) - mid :]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def rescan_markdown(previous: MarkdownScan, text: str, file: str) -> MarkdownScan:
-    """The scan of ``text``, an edit of ``previous.text``. When the edit stays within paragraphs that hold
-    nothing that could change how the rest is read (no code, comment, fence, role, definition, CR...), only
-    those paragraphs are scanned again and the other references are moved by the edit; otherwise the
-    whole text is scanned. Either way the result is what :func:`scan_markdown_kept` gives (a property test
-    compares them on random edits)."""
-    old = previous.text
-    if text == old:
-        return previous
-    if "\r" in old or "\r" in text or "]:" in old or "]:" in text:
-        return scan_markdown_kept(text, file)
-    p = _common_prefix(old, text)
-    q = _common_suffix(old, text, min(len(old), len(text)) - p)
-    before = [m.end() for m in _BLANK_LINE_AT.finditer(old, max(0, p - _PARAGRAPH_WINDOW), p)]
-    if not before and p > _PARAGRAPH_WINDOW:
-        return scan_markdown_kept(text, file)
-    a = before[-1] if before else 0
-    after = _BLANK_LINE_AT.search(old, len(old) - q)
-    b_old = after.start() if after else len(old)
-    b_new = b_old + len(text) - len(old)
-    if b_new < p or a > p or b_old - a > 4 * _PARAGRAPH_WINDOW:
-        return scan_markdown_kept(text, file)
-    region_old, region_new = old[a:b_old], text[a:b_new]
-    if (
-        not region_old.strip()  # (only text that was read, and not masked, shows it was outside code)
-        or previous.masked[a:b_old] != region_old  # the edit was in code or a comment
-        or _CONTEXTUAL.search(region_old)
-        or _CONTEXTUAL.search(region_new)
-        or _BLANK_LINE_AT.search(region_new)  # (a new paragraph break: the neighbours' scans may change)
-    ):
-        return scan_markdown_kept(text, file)
-    found, masked = _scan_markdown(region_new, file)
-    if masked != region_new:
-        return scan_markdown_kept(text, file)
-    first_line = text.count("\n", 0, a)
-    shift = len(text) - len(old)
-    line_shift = region_new.count("\n") - region_old.count("\n")
-    region_lines = LineIndex(region_new)
-    out: list[Found] = [f for f in previous.found if f.end <= a]
-    for f in found:
-        span = (f.span[0] + a, f.span[1] + a) if f.span is not None else None
-        column = f.start - region_lines.line_start(f.start) + 1  # (the region starts a line)
-        out.append(Found(file, f.line + first_line, f.text, f.start + a, f.end + a, f.kind, span, f.label, column))
-    for f in previous.found:
-        if f.start >= b_old:
-            span = (f.span[0] + shift, f.span[1] + shift) if f.span is not None else None
-            out.append(Found(file, f.line + line_shift, f.text, f.start + shift, f.end + shift, f.kind, span, f.label, f.column))
-    return MarkdownScan(text, previous.masked[:a] + masked + previous.masked[b_old:], out)
 
 
 def _with_columns(text: str, found: list[Found]) -> list[Found]:
@@ -645,66 +544,3 @@ def scan_text(text: str, file: str, suffix: str) -> list[Found]:
     """References in ``text``, read as reStructuredText or Markdown by ``suffix``."""
     found = scan_rst(text, file) if suffix.lower() in RST_SUFFIXES else scan_markdown(text, file)
     return _with_columns(text, found)
-
-
-def read_text(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE) -> str:
-    """A documentation file's text (UTF-8, a BOM allowed), with the rules quoted files have: a regular
-    file of at most ``max_size`` bytes (a FIFO or ``/dev/zero`` is refused, never read). Raises
-    :class:`~textfrag.errors.TextFragError` (a :class:`~textfrag.errors.PathError` or a decoding error)."""
-    shown = shown or str(path)
-    data = read_regular(str(path), shown, None, max_size)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise DecodeError(
-            f"byte {exc.start} (line {line}) does not decode as UTF-8 ({exc.reason}); documentation sources are read as UTF-8",
-            offset=exc.start,
-            charset="UTF-8",
-        ) from None
-
-
-def scan_file(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE) -> list[Found]:
-    """References in one documentation file (see :func:`read_text` for what is refused)."""
-    return scan_text(read_text(path, shown, max_size), shown or str(path), path.suffix)
-
-
-def doc_files(paths: Iterable[Path], on_error: Callable[[Path, OSError], None] | None = None) -> Iterator[Path]:
-    """Documentation files under ``paths`` (files are taken as given), sorted, hidden folders skipped,
-    each file once however often it is named (``docs docs/index.rst``). A folder that cannot be listed
-    is passed to ``on_error`` (never silently skipped)."""
-    seen: set[str] = set()
-
-    def once(path: Path) -> bool:
-        """Whether ``path`` is seen for the first time (by its real path)."""
-        key = os.path.realpath(path)
-        if key in seen:
-            return False
-        seen.add(key)
-        return True
-
-    def is_dir(path: Path) -> bool:
-        """Whether ``path`` is a folder; False when it cannot be looked at (a folder above it that may be
-        listed but not entered): it is then yielded as a file, and reading it says what is wrong."""
-        try:
-            return path.is_dir()
-        except OSError:
-            return False
-
-    suffixes = RST_SUFFIXES | MD_SUFFIXES
-    for path in paths:
-        if not is_dir(path):
-            if once(path):
-                yield path
-            continue
-        found: list[Path] = []
-        errors: list[OSError] = []
-        for folder, dirs, files in os.walk(path, onerror=errors.append):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS)
-            found.extend(Path(folder, f) for f in files if Path(f).suffix.lower() in suffixes)
-        for error in errors:
-            if on_error is not None:
-                on_error(Path(error.filename or path), error)
-        for child in sorted(found):
-            if not is_dir(child) and once(child):  # a FIFO or a device is reported when it is read
-                yield child

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -251,7 +252,11 @@ def test_a_file_tree_sitter_cannot_parse_in_time_is_a_clear_problem_in_check_and
     env = dict(os.environ, TEXTFRAG_PARSE_SECONDS="1")
     started = time.monotonic()
     r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--root", str(tmp_path), str(docs)], capture_output=True, text=True, env=env, timeout=60
+        [sys.executable, "-m", "textfrag", "check", "--root", str(tmp_path), str(docs)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )
     assert time.monotonic() - started < 20
     assert r.returncode == 2, r.stderr

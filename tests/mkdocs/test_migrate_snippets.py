@@ -283,7 +283,7 @@ def test_pymdownx_highlight_options_draw_the_same_markup(
 def test_escaped_snippets_and_section_markers_in_a_page_are_text_not_includes() -> None:
     """``;--8<--`` is shown as ``--8<--`` by pymdownx.snippets, and a section's markers mean something only
     in an included file: neither is an include to convert or to report (pymdown-extensions' own docs)."""
-    from textfrag.migrate import find_snippet_fences
+    from textfrag.snippets import find_snippet_fences
 
     page = (
         '```\n;--8<-- "include.md:name"\n\n;--8<--\ninclude.md:name\n;--8<--\n```\n\n'

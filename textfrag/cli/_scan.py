@@ -11,12 +11,13 @@ if TYPE_CHECKING:
     from ..rewrite import DocText
 
 from .._parser import parse_reference
+from ..docfiles import doc_files, read_text
 from ..errors import StaleError, TextFragError
 from ..fragment import Reference
 from ..options import written_options
 from ..optiontable import Form, Syntax
 from ..quote import quote
-from ..scan import Found, doc_files, read_text, scan_text
+from ..scan import Found, scan_text
 from ..source import SourceCache
 from ._base import _cache, _shown, _write_diff
 from ._digest import _Digester

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from ..config import BuildConfig
 
+from ..docfiles import doc_files
 from ..errors import TextFragError, spell, spell_lines
-from ..scan import doc_files
 from ._base import BAD, OK, _cache, _common, _plural, _shown, _terminal, _write_diff
 
 
@@ -42,9 +42,10 @@ def add_parser(sub: Any) -> None:
 def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Convert literalinclude directives; list what cannot be; change nothing else."""
     from ..config import SphinxProject, snippet_settings, sphinx_project_of
-    from ..migrate import SnippetSettings, convert, convert_snippet, find_includes, find_snippet_fences
+    from ..migrate import convert, find_includes
     from ..rewrite import apply_edits, read_doc, unified_diff, write_atomic, write_places
     from ..scan import MD_SUFFIXES
+    from ..snippets import SnippetSettings, convert_snippet, find_snippet_fences
 
     cache = _cache(args)
     config: BuildConfig | None = args.build_config
