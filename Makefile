@@ -82,6 +82,7 @@ example: $(VENV)/.example-$(SUM) $(VENV)/.wheel
 
 bench: $(VENV)/.test-$(SUM) $(VENV)/.wheel
 	$(BIN)/python bench/bench_core.py
+	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/bench_sphinx.py
 	$(BIN)/python bench/bench_mkdocs.py
 

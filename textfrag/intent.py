@@ -31,6 +31,11 @@ __all__ = [
 #: the directive options that state an intent, in the order literalinclude applies them
 INTENT_OPTIONS = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "section", "region", "symbol")
 
+#: what is kept per quoted file's text (its objects, whether its lines agree): as many files as a large
+#: build quotes in turn (a run quoting 1,000 files round-robin parsed each file per reference with 32),
+#: and no more than the texts the build's SourceCache holds anyway
+_PER_FILE = 4096
+
 # characters str.splitlines() ends a line at that RFC 5147 (CR, LF, NEL) does not
 _OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\u2028", "\u2029")
 
@@ -83,7 +88,7 @@ class Intent:
         return " ".join(f":{name}: {value}" for name, value in self.options())
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=_PER_FILE)
 def _agrees(text: str) -> bool:
     return splitlines_agree(text)
 
@@ -117,6 +122,21 @@ def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = Non
             raise TextFragError(f"the language of {path or 'the file'} is not one textfrag reads definitions in; give :language:")
         found = find_symbol(text, language, intent.symbol, python_objects)
         return list(range(found.first, found.last + 1))
+    if (
+        intent is not None
+        and intent.pyobject is not None
+        and lines is None
+        and intent.lines is None
+        and not (intent.start_after or intent.start_at or intent.end_before or intent.end_at or intent.symbol)
+        and intent.section is None
+        and intent.region is None
+        and _agrees(text)
+    ):  # an object alone: its lines, from the file's objects (parsed once; no per-reference split of the file)
+        objects = python_objects(text)
+        if intent.pyobject not in objects:
+            raise TextFragError(f"no Python object named {intent.pyobject!r} in the file")
+        first, last, _ = objects[intent.pyobject]
+        return list(range(first, last + 1))
     if not splitlines_agree(text):
         raise TextFragError(
             "the file has a form feed, vertical tab or Unicode line separator, which literalinclude counts as a "
@@ -295,7 +315,7 @@ def parse_line_spec(spec: str, total: int) -> list[int]:
     return out
 
 
-@lru_cache(maxsize=32)  # per file's text: many quotes of one module parse it once
+@lru_cache(maxsize=_PER_FILE)  # per file's text: many quotes of one module parse it once
 def python_objects(text: str) -> dict[str, tuple[int, int, int]]:
     """Dotted names of the classes and functions of a Python module -> their first and last line and
     the line of their name,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from .errors import TextFragError
@@ -248,9 +249,20 @@ def _unknown(name: str, syntax: Syntax, form: str) -> OptionError:
 
 def read_options(raw: Mapping[str, str | None], syntax: Syntax = "rst", form: str = "block") -> Options:
     """The options written beside a reference (``raw``: name as written -> value as written, None for
-    none), read by the table; :class:`OptionError` for the first problem (in document order)."""
+    none), read by the table; :class:`OptionError` for the first problem (in document order). The same
+    options written again (the same intent on many references) are read once."""
     if not raw:
-        return Options()
+        return _NONE
+    return _read_once(tuple(raw.items()), syntax, form)
+
+
+_NONE = Options()
+
+
+@lru_cache(maxsize=1024)
+def _read_once(items: tuple[tuple[str, str | None], ...], syntax: Syntax, form: str) -> Options:
+    """:func:`read_options` of options as written (an error is raised again each time)."""
+    raw = dict(items)
     table = _BY_MD if syntax == "md" else _BY_RST
     values: dict[str, object] = {}
     written: set[str] = set()

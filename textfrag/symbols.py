@@ -216,7 +216,7 @@ def definitions(text: str, language: str, python_objects: PythonFinder | None = 
     return [d for d, _ in _scanned(text, language)]
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)  # (per file: as many as a large build quotes in turn)
 def _index(text: str, language: str) -> tuple[dict[str, tuple[Definition, ...]], dict[str, tuple[Definition, ...]]]:
     """A file's definitions by name (overloads share one), and by the name without its namespaces."""
     index: dict[str, list[Definition]] = {}
@@ -243,7 +243,7 @@ def parse_seconds() -> float:
         return 5.0
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)  # (per file: as many as a large build quotes in turn)
 def _scanned(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
     """A file's definitions, each with its name less its namespaces, parsed once however many references
     name them (a str keeps its hash, so a file's text is looked up without being read again); a large

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ._parser import parse_reference
 from .errors import HiddenTextWarning, StaleError, TextFragError, UnpinnedError
-from .optiontable import OptionError, Options, Syntax, read_options
+from .optiontable import INERT, OptionError, Options, Syntax, read_options
 from .pin import is_pinned
 from .quote import Quote, hidden_note, problem_of, quote, quoted_path
 
@@ -121,6 +121,9 @@ class Verdict:
 
 
 _DEFAULT = Settings()
+#: options whose every problem is found without making the excerpt: the inert ones, and the intents
+#: judged by the disagreement check (``:lines:`` is not among them: its gaps are checked with the excerpt)
+_NO_EXCERPT = INERT | {"pyobject", "start-after", "start-at", "end-before", "end-at", "section", "region", "symbol"}
 
 
 def judge(
@@ -195,7 +198,8 @@ def judge(
             why = disagreement(q.source.text, q.selection.first_line, q.selection.last_line, intent, path=q.source.path)
             if why is not None:
                 raise IntentError(why)
-        v.excerpt = _excerpt(q, options, intent, form, settings)
+        if show or not options.written <= _NO_EXCERPT:  # (what only the excerpt can find wrong)
+            v.excerpt = _excerpt(q, options, intent, form, settings)
         if options.diff is not None and show:  # (check judges the older reference where it is written)
             v.diff = _diff(source_cache, q, options)
     except TextFragError as bad:

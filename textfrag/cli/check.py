@@ -8,7 +8,7 @@ from typing import Any, TextIO
 from ..errors import StaleError
 from ..quote import prefetch_history
 from ..report import Finding
-from ..verdict import Settings, judge
+from ..verdict import Settings, Verdict, judge
 from ._base import (
     BAD,
     OK,
@@ -58,12 +58,25 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     prefetch_history(cache, [ref for _, ref in scan.entries])
     warned = unpinned = 0
     settings = Settings(require_pin=args.require_pin)
+    # every result is kept only for JSON, which lists them all; the other formats say only what is wrong
+    every = (args.format or "") == "json"
+    #: the verdict on a reference written the same way again (one file quoted many times, the same
+    #: lines on many pages): judged once; bounded, so that memory does not grow with the references
+    judged: dict[tuple[str, object, str, str], Verdict] = {}
     for i, (f, ref) in enumerate(scan.entries, 1):
         raw, syntax, form = scan.written_at(f)
-        verdict = judge(cache, ref, raw, syntax=syntax, form=form, settings=settings, show=False, bidi=not args.allow_bidi)
+        key = (ref.text, tuple(raw.items()) if raw else None, syntax, form)
+        verdict = judged.get(key)
+        if verdict is None:
+            verdict = judge(cache, ref, raw, syntax=syntax, form=form, settings=settings, show=False, bidi=not args.allow_bidi)
+            if len(judged) >= 65536:
+                judged.clear()
+            judged[key] = verdict
         hidden = verdict.hidden
         unpinned += not verdict.pinned
         for problem in verdict.problems or [None]:  # type: ignore[list-item]
+            if problem is None and hidden is None and not every:
+                continue
             findings.append(
                 Finding(f.file, f.line, f.column, f.text or None, problem, (hidden.message,) if hidden else (), verdict.pinned)
             )
