@@ -12,12 +12,14 @@ SDIST   := $(DIST)/textfrag-$(VERSION).tar.gz
 PACKAGES := textfrag sphinx_textfrag mkdocs_textfrag markdown_textfrag myst_textfrag context_textfrag lsp_textfrag
 SOURCES := pyproject.toml README.md LICENSE $(shell find $(PACKAGES) -type f -not -path '*/__pycache__/*')
 SUM     := $(shell cat pyproject.toml Makefile | cksum | cut -d' ' -f1)
+# what the manual needs (docs/, built by textfrag itself)
+DOCS_DEPS := sphinx myst-parser furo
 # what the example sites need, and nothing of the test and lint tools
 EXAMPLE_DEPS := sphinx myst-parser mkdocs mkdocs-material pymdown-extensions Pygments
 # the package under test is the installed wheel: never the source tree on sys.path
 export PYTHONSAFEPATH := 1
 
-.PHONY: test example lint dist bench clean catalogs
+.PHONY: test example docs lint dist bench clean catalogs
 .DELETE_ON_ERROR:
 
 $(BIN)/python:
@@ -61,13 +63,13 @@ $(MYST): | $(BIN)/python
 
 test: $(VENV)/.test-$(SUM) $(VENV)/.wheel $(MYST)
 	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n auto --durations=20
-	$(BIN)/ruff check $(PACKAGES) tests bench tools
+	$(BIN)/ruff check $(PACKAGES) tests bench tools docs/_ext
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
 lint: $(VENV)/.test-$(SUM)
-	$(BIN)/ruff check $(PACKAGES) tests bench tools
-	$(BIN)/ruff format --check $(PACKAGES) tests bench tools
+	$(BIN)/ruff check $(PACKAGES) tests bench tools docs/_ext
+	$(BIN)/ruff format --check $(PACKAGES) tests bench tools docs/_ext
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
@@ -80,6 +82,17 @@ example: $(VENV)/.example-$(SUM) $(VENV)/.wheel
 	@echo "MkDocs site: file://$(CURDIR)/example_site/_build/mkdocs/index.html"
 	@echo "(or serve one: $(BIN)/python -m http.server -d example_site/_build/mkdocs 8000)"
 
+$(VENV)/.docs-$(SUM): | $(BIN)/python
+	$(BIN)/python -m pip install --quiet $(DOCS_DEPS)
+	rm -f $(VENV)/.docs-* && touch $@
+
+# the manual: every quote in it is pinned and current (check --require-pin), then the site builds with no warning
+docs: $(VENV)/.docs-$(SUM) $(VENV)/.wheel
+	$(BIN)/textfrag check --require-pin docs
+	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo
+	@echo "The manual: file://$(CURDIR)/docs/_build/html/index.html"
+
 bench: $(VENV)/.test-$(SUM) $(VENV)/.wheel
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/scale.py
@@ -87,4 +100,4 @@ bench: $(VENV)/.test-$(SUM) $(VENV)/.wheel
 	$(BIN)/python bench/bench_mkdocs.py
 
 clean:
-	rm -rf $(VENV) $(DIST) $(DIST).log build *.egg-info example_site/_build example_site/site bench/.tree bench/.work
+	rm -rf $(VENV) $(DIST) $(DIST).log build *.egg-info docs/_build example_site/_build example_site/site bench/.tree bench/.work

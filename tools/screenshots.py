@@ -1,4 +1,4 @@
-"""Refresh the README's screenshots of the example sites (docs/*.png) in headless Chromium.
+"""Refresh the README's screenshots of the example sites (docs/_static/*.png) in headless Chromium.
 
     make example && .venv/bin/python tools/screenshots.py
 
@@ -39,10 +39,10 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1200, "height": 1000})
             page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html")
             page.wait_for_load_state("load")
-            page.screenshot(path=str(REPO / "docs" / name))
+            page.screenshot(path=str(REPO / "docs" / "_static" / name))
             page.close()
             server.shutdown()
-            print(f"docs/{name}")
+            print(f"docs/_static/{name}")
         browser.close()
 
 

@@ -1,0 +1,91 @@
+"""The manual's reference pages, generated from the code so that they cannot drift.
+
+- ``.. textfrag-cli::`` the help of every command, from the argparse parsers the command line uses;
+- ``.. textfrag-options::`` the one option table (textfrag.optiontable), as `textfrag options` prints it;
+- ``.. textfrag-problems::`` every kind of problem, with what it means and how to fix it (textfrag.report).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from docutils import nodes
+from docutils.parsers.rst import Directive
+from sphinx.application import Sphinx
+
+
+class CommandLine(Directive):
+    """Each subcommand's help, a section per command."""
+
+    def run(self) -> list[nodes.Node]:
+        os.environ["COLUMNS"] = "100"  # (argparse wraps to the terminal: the page is always as wide)
+        from textfrag.cli import build_parser
+
+        parser = build_parser()
+        out: list[nodes.Node] = [nodes.literal_block(text=parser.format_help())]
+        subparsers = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+        for name, sub in subparsers.choices.items():  # type: ignore[attr-defined]
+            section = nodes.section(ids=[f"command-{name}"], names=[f"textfrag {name}"])
+            section += nodes.title(text=f"textfrag {name}")
+            section += nodes.literal_block(text=sub.format_help())
+            out.append(section)
+        return out
+
+
+class Options(Directive):
+    """The option table: reStructuredText/MyST name, Markdown attributes, value, meaning."""
+
+    def run(self) -> list[nodes.Node]:
+        from textfrag.cli.options import _VALUES
+        from textfrag.optiontable import OPTIONS
+
+        table = nodes.table()
+        group = nodes.tgroup(cols=4)
+        table += group
+        for width in (18, 18, 18, 46):
+            group += nodes.colspec(colwidth=width)
+        head = nodes.thead()
+        body = nodes.tbody()
+        group += head
+        group += body
+        head += _row(["reStructuredText / MyST", "Markdown attribute", "value", "meaning"])
+        for s in OPTIONS:
+            body += _row([f":{s.name}:" if s.rst else "-", ", ".join(f"{m}=" for m in s.md) or "-", _VALUES[s.kind], s.help])
+        return [table]
+
+
+class Problems(Directive):
+    """Every kind of problem: its SARIF rule and LSP code, what it means, how to fix it."""
+
+    def run(self) -> list[nodes.Node]:
+        from textfrag.report import RULES
+
+        out: list[nodes.Node] = []
+        items = nodes.definition_list()
+        for kind, (name, meaning, fix) in RULES.items():
+            item = nodes.definition_list_item()
+            item += nodes.term(text=f"{kind} ({name}; SARIF textfrag/{kind}, Sphinx textfrag.{kind})")
+            definition = nodes.definition()
+            definition += nodes.paragraph(text=meaning)
+            definition += nodes.paragraph(text=f"Fix: {fix}")
+            item += definition
+            items += item
+        out.append(items)
+        return out
+
+
+def _row(cells: list[str]) -> nodes.row:
+    row = nodes.row()
+    for text in cells:
+        entry = nodes.entry()
+        entry += nodes.paragraph(text=text)
+        row += entry
+    return row
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("textfrag-cli", CommandLine)
+    app.add_directive("textfrag-options", Options)
+    app.add_directive("textfrag-problems", Problems)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,56 @@
+"""The manual (docs/, issue 33): built by textfrag itself, every quote pinned and current, organised as
+tutorials, how-to guides, reference and explanation, its reference generated from the code."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from textfrag.optiontable import OPTIONS
+
+from ..conftest import REPO
+
+DOCS = REPO / "docs"
+
+
+def test_every_quote_of_the_manual_is_pinned_and_current() -> None:
+    """`make docs` runs this first: the manual fails its own build when a quote of this repository drifts
+    (then `textfrag update --write docs`, or `--accept` after review)."""
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--require-pin", "docs"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    m = re.search(r"(\d+) references in (\d+) files: all current", r.stdout)
+    assert m is not None and int(m.group(1)) >= 20, r.stdout
+
+
+def test_the_manual_builds_without_a_warning_and_has_its_four_parts(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS), str(tmp_path / "html")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    html = tmp_path / "html"
+    index = BeautifulSoup((html / "index.html").read_text(encoding="utf-8"), "html.parser")
+    captions = {c.get_text(strip=True) for c in index.select(".caption-text")}
+    assert {"Tutorials", "How-to guides", "Reference", "Explanation"} <= captions
+    tutorial = BeautifulSoup((html / "tutorial" / "sphinx.html").read_text(encoding="utf-8"), "html.parser")
+    quotes = tutorial.select("[data-txtfrag-ref]")
+    assert quotes and all(q["data-txtfrag-state"] == "current" for q in quotes)
+    # the reference is generated from the code: every command, every option of the one table
+    cli = (html / "reference" / "cli.html").read_text(encoding="utf-8")
+    for command in ("show", "make", "check", "update", "pin", "migrate", "symbols", "options", "lsp"):
+        assert f"textfrag {command}" in cli
+    options = BeautifulSoup((html / "reference" / "options.html").read_text(encoding="utf-8"), "html.parser")
+    cells = {td.get_text(strip=True) for td in options.select("table td")}
+    assert all((f":{s.name}:" if s.rst else f"{s.md[0]}=") in cells for s in OPTIONS)
