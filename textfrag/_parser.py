@@ -298,4 +298,29 @@ def parse_reference(text: str) -> Reference:
             return Reference(path, None, text, selector)
         return Reference(path, parse_fragment(frag_text, offset=offset, shown=text), text)
     except FragmentSyntaxError as err:
-        raise err.with_reference(text) from None
+        failed = err.with_reference(text)
+        hint = near_miss(text)
+        if hint is not None and hint not in failed.notes:
+            failed.notes = f"{failed.notes}\n{hint}" if failed.notes else hint
+        raise failed from None
+
+
+# what people write for a range of lines that RFC 5147 writes otherwise: line=10-12, lines=10,12,
+# line=10..12, line=10:12 (their numbers are taken as an editor's, 1-based and inclusive)
+_NEAR_MISS = re.compile(r"^(?P<head>.*?#)lines?=(?P<a>[0-9]{1,12})(?:-|\.\.|:|,)(?P<b>[0-9]{1,12})(?P<tail>(?:;.*)?)$", re.S)
+
+
+def near_miss(text: str) -> str | None:
+    """For a reference that almost follows RFC 5147, the reference it probably means, in words:
+    ``line=10-12`` -> ``did you mean line=9,12 (lines 10-12)?``. None when none is clear."""
+    m = _NEAR_MISS.match(text)
+    if m is None or text[m.end("head") : m.start("a")] == "line=" and "," in text[m.end("a") : m.start("b")]:
+        return None
+    first, last = int(m.group("a")), int(m.group("b"))
+    if first < 1 or last < first:
+        return None
+    fixed = f"{m.group('head')}line={first - 1},{last}{m.group('tail')}"
+    return (
+        f"did you mean {fixed}? RFC 5147 counts positions between lines from 0: line={first - 1},{last} is lines "
+        f"{first}-{last} as an editor numbers them"
+    )

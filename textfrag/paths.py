@@ -43,6 +43,13 @@ def encode_path(path: str) -> str:
     return _UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8", "surrogateescape")), path)
 
 
+#: how a user sets the root, said wherever a path is refused for leaving it
+ROOT_HINT = (
+    " (to quote files above the documentation, set the root higher: `--root DIR` for the command line, "
+    "textfrag_root in conf.py, root: under the textfrag plugin or extension in mkdocs.yml, TEXTFRAG_ROOT for mystmd)"
+)
+
+
 def check_path_syntax(path: str, reference: str) -> None:
     """Refuse a PATH that could never be inside the root, before touching the file system."""
     if not path:
@@ -52,6 +59,6 @@ def check_path_syntax(path: str, reference: str) -> None:
     if "\\" in path:
         raise PathError("the path contains '\\'; paths use '/' as the separator", reference=reference)
     if path.startswith("/") or (len(path) > 1 and path[1] == ":" and path[0].isalpha()):
-        raise PathError("the path is absolute; paths are relative to the root", reference=reference)
+        raise PathError(f"the path is absolute; paths are relative to the root{ROOT_HINT}", reference=reference)
     if ".." in path.split("/"):
-        raise PathError("the path contains '..'; references never leave the root", reference=reference)
+        raise PathError(f"the path contains '..'; references never leave the root{ROOT_HINT}", reference=reference)

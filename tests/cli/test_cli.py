@@ -184,3 +184,31 @@ def test_make_adds_the_charset_for_a_file_not_in_utf8(root: Path) -> None:
     code, out, _ = call("make", "--root", str(root), "--charset", "ISO-8859-1", "l.txt", "--lines", "1")
     assert code == 0 and ";length=6,ISO-8859-1;md5=" in out and out.rstrip().endswith(",ISO-8859-1")
     assert call("show", "--root", str(root), "--charset", "ISO-8859-1", out.strip())[0] == 0
+
+
+def test_a_near_miss_of_the_syntax_is_answered_with_the_reference_it_means(tmp_path: Path) -> None:
+    """Issue 33 (8): `#line=10-12` is refused saying what to write, `line=9,12` (lines 10-12)."""
+    import io
+
+    (tmp_path / "a.txt").write_text("".join(f"{i}\n" for i in range(1, 20)))
+    for written, meant in (
+        ("a.txt#line=10-12", "a.txt#line=9,12"),
+        ("a.txt#lines=10,12", "a.txt#line=9,12"),
+        ("a.txt#line=10..12", "a.txt#line=9,12"),
+    ):
+        err = io.StringIO()
+        assert main(["show", "--root", str(tmp_path), written], stdout=io.StringIO(), stderr=err) == 2
+        assert f"did you mean {meant}? " in err.getvalue() and "is lines 10-12 as an editor numbers them" in err.getvalue()
+
+
+def test_a_path_out_of_the_root_says_how_to_set_the_root(tmp_path: Path) -> None:
+    """Issue 33 (9): the refusal names the ways to set the root."""
+    import io
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("![](txtfrag:../src/app.py#line=0,1)\n")
+    err = io.StringIO()
+    assert main(["check", "--root", str(tmp_path / "docs"), str(tmp_path / "docs")], stdout=io.StringIO(), stderr=err) == 2
+    said = err.getvalue()
+    assert "references never leave the root" in said and "--root DIR" in said and "textfrag_root in conf.py" in said
+    assert "root: under the textfrag plugin" in said
