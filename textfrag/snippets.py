@@ -186,8 +186,10 @@ def _convert_snippet(include: Include, cache: SourceCache, settings: SnippetSett
     if notation:
         raise TextFragError(f"line {notation[0]} of the file is include notation, which the include does not show as it is")
     whole_file = section is None and lines is None and numbers[0] == 1 and numbers[-1] == source.line_count
+    # "file:4" runs to the end of the file, as it grows: the reference keeps an open end (line=3,)
+    to_end = section is None and (lines is None or lines[1] >= 10**9) and numbers[-1] == source.line_count
     selection = whole(source) if whole_file else select_lines(source, numbers[0], numbers[-1])
-    ref = make_reference(selection, lines=True, open_end=whole_file)
+    ref = make_reference(selection, lines=True, open_end=to_end)
     attrs = [f".{options.get('lang') or 'text'}"]
     title = options.get("title", "")
     if '"' in title:

@@ -138,6 +138,7 @@ def test_snippet_fences_become_txtfrag_images_that_show_the_same(
     page = (site.root / "docs" / "index.md").read_text()
     assert page.count("![](txtfrag:") == 6
     assert "![](txtfrag:snippets/mod.py#line=0,;length=" in page  # the whole file, open to the end
+    assert "![](txtfrag:snippets/mod.py#line=7,;length=" in page  # "mod.py:8": line 8 to the end, as it grows
     assert 'section="one"' in page  # the intent stays beside the pin
     assert '````markdown\n```python\n--8<-- "mod.py"\n```\n````' in page
 
