@@ -69,11 +69,11 @@ def read_config(path: Path) -> BuildConfig:
         raise TextFragError(f"cannot read the configuration {path}: {exc}") from None
     if path.suffix == ".py":
         return _sphinx(path, text)
-    if path.suffix in (".yml", ".yaml"):
+    if path.suffix in (".yml", ".yaml"):  # mkdocs.yml, properdocs.yml: the same plugin and extension options
         return _mkdocs(path, text)
     if path.suffix == ".toml":
         return _zensical(path, text)
-    raise TextFragError(f"--config {path}: expected a Sphinx conf.py, an mkdocs.yml or a zensical.toml")
+    raise TextFragError(f"--config {path}: expected a Sphinx conf.py, an mkdocs.yml, a properdocs.yml or a zensical.toml")
 
 
 def _sphinx(path: Path, text: str) -> BuildConfig:
@@ -199,6 +199,10 @@ def snippet_settings(path: Path) -> dict[str, Any]:
     return found
 
 
+#: the files a build is configured in, in the order they are looked for in a folder
+CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml", "properdocs.yml", "properdocs.yaml", "zensical.toml", "conf.py")
+
+
 def nearest_config(document: Path, top: Path | None = None) -> BuildConfig | None:
     """The configuration of the build ``document`` belongs to, for a long-lived caller that has no current
     folder to start from (the language server): the ``mkdocs.yml``, ``zensical.toml`` or ``conf.py`` naming
@@ -207,7 +211,7 @@ def nearest_config(document: Path, top: Path | None = None) -> BuildConfig | Non
     folder = document.resolve().parent
     stop = top.resolve() if top is not None else None
     while True:
-        for name in ("mkdocs.yml", "mkdocs.yaml", "zensical.toml", "conf.py"):
+        for name in CONFIG_NAMES:
             path = folder / name
             try:
                 if path.is_file() and "textfrag" in path.read_text(encoding="utf-8", errors="replace"):
@@ -221,8 +225,9 @@ def nearest_config(document: Path, top: Path | None = None) -> BuildConfig | Non
 
 def discover(places: list[Path]) -> BuildConfig | None:
     """The configuration of the build that the documentation under ``places`` belongs to: an
-    ``mkdocs.yml``, a ``zensical.toml`` or a ``conf.py`` that names textfrag, in the current folder, then in each place and
-    its parents up to the current folder."""
+    ``mkdocs.yml``, a ``properdocs.yml``, a ``zensical.toml`` or a ``conf.py`` that names textfrag, in the
+    current folder, then in each place and its parents up to the current folder, then above the current
+    folder up to the top of its repository."""
     here = Path.cwd().resolve()
     candidates = [here]
     for place in places:
@@ -232,12 +237,21 @@ def discover(places: list[Path]) -> BuildConfig | None:
             if folder == here or here not in folder.parents:
                 break
             folder = folder.parent
+    # then above the current folder, up to the top of its repository: `check` run from docs/ finds the
+    # mkdocs.yml beside it, as the language server finds it
+    above = []
+    folder = here
+    while not (folder / ".git").exists() and folder.parent != folder:
+        folder = folder.parent
+        above.append(folder)
+    if (folder / ".git").exists():  # (outside a repository, nothing above the current folder is looked at)
+        candidates += above
     seen: set[Path] = set()
     for folder in candidates:
         if folder in seen:
             continue
         seen.add(folder)
-        for name in ("mkdocs.yml", "mkdocs.yaml", "zensical.toml", "conf.py"):
+        for name in CONFIG_NAMES:
             path = folder / name
             if path.is_file() and "textfrag" in path.read_text(encoding="utf-8", errors="replace"):
                 return read_config(path)

@@ -100,3 +100,22 @@ def test_zensical_configurations_are_found_and_read(tmp_path: Path) -> None:
     r = run("check", cwd=root / "docs")
     assert r.returncode == 0, r.stderr
     assert "textfrag: using the configuration in mkdocs.yml (root: ..)" in r.stderr
+
+
+def test_a_properdocs_yml_is_read_and_found_from_the_docs_folder(tmp_path: Path) -> None:
+    """Issue 33 (3, 15): a ProperDocs project (properdocs.yml, the extension alone) is read as an mkdocs.yml;
+    run from docs/, check finds the configuration above it, up to the top of the repository."""
+    root = new_project(tmp_path / "pd", "app.py", APP)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "docs" / "index.md").write_text(f"# T\n\n![](txtfrag:{REF})\n", encoding="utf-8")
+    (root / "properdocs.yml").write_text(
+        "site_name: t\nmarkdown_extensions:\n  - attr_list\n  - textfrag:\n      root: .\n      require_pin: true\n",
+        encoding="utf-8",
+    )
+    r = run("check", "docs", cwd=root)
+    assert r.returncode == 0, r.stderr
+    assert "textfrag: using the configuration in properdocs.yml (root: .)" in r.stderr
+    r = run("check", ".", cwd=root / "docs")
+    assert r.returncode == 0, r.stderr
+    assert "textfrag: using the configuration in ../properdocs.yml (root: ..)" in r.stderr
+    assert "1 reference in 1 file: all current" in r.stdout
