@@ -14,11 +14,6 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Literal
 
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import get_lexer_by_name
-from pygments.lexers.special import TextLexer
-from pygments.util import ClassNotFound
 
 from textfrag.excerpt import ELISION, Excerpt
 from textfrag.hidden import mark_html
@@ -101,6 +96,14 @@ def _context_icon(url: str | None, label: str) -> str:
 
 def _pygments(text: str, language: str, css_class: str, linenostart: int | None, hl_lines: list[int]) -> str:
     try:
+        from pygments import highlight
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers import get_lexer_by_name
+        from pygments.lexers.special import TextLexer
+        from pygments.util import ClassNotFound
+    except ImportError:  # Pygments is optional (plain Python-Markdown): the same markup, not coloured
+        return _plain(text, css_class, linenostart, hl_lines)
+    try:
         lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
     except ClassNotFound:
         lexer = TextLexer(stripnl=False, ensurenl=False)
@@ -117,6 +120,31 @@ def _pygments(text: str, language: str, css_class: str, linenostart: int | None,
         head, sep, tail = html.rpartition("\n</code></pre>")
         html = head + "</code></pre>" + tail if sep else html
     return html
+
+
+def _plain(text: str, css_class: str, linenostart: int | None, hl_lines: list[int]) -> str:
+    """The markup Pygments' HtmlFormatter draws (``linenos="table"``, ``wrapcode``, ``hl_lines``), without
+    Pygments: the text escaped, not coloured."""
+    lines = text.split("\n")
+    ending = lines[-1] == ""
+    if ending:
+        lines.pop()
+    marked = set(hl_lines)
+    body = "".join(
+        (f'<span class="hll">{escape(line)}\n</span>' if n in marked else f"{escape(line)}\n") for n, line in enumerate(lines, 1)
+    )
+    if not ending and body.endswith("\n</span>"):
+        body = body[: -len("\n</span>")] + "</span>"
+    elif not ending:
+        body = body[:-1]
+    code = f"<pre><span></span><code>{body}</code></pre>"
+    if linenostart is None:
+        return f'<div class="{css_class}">{code}</div>\n'
+    numbers = "\n".join(f'<span class="normal">{linenostart + i}</span>' for i in range(len(lines)))
+    return (
+        f'<div class="{css_class}"><table class="{css_class}table"><tr><td class="linenos"><div class="linenodiv">'
+        f'<pre>{numbers}</pre></div></td><td class="code"><div>{code}</div></td></tr></table></div>\n'
+    )
 
 
 @functools.cache
@@ -291,5 +319,9 @@ def stylesheet(highlighter: Highlighter) -> str:
     """The plugin's CSS; with no highlighter of the site's own, a Pygments style for its blocks too."""
     if highlighter.kind != "plain":
         return CSS
+    try:
+        from pygments.formatters import HtmlFormatter
+    except ImportError:  # (no Pygments: blocks are not coloured, and need no colours)
+        return CSS + "\n.txtfrag .highlight .hll { background-color: #ffffcc; }\n"
     style: str = HtmlFormatter().get_style_defs(".txtfrag .highlight")
     return CSS + style + "\n.txtfrag .highlight .hll { background-color: #ffffcc; }\n"

@@ -107,13 +107,50 @@ def language_for(path: str, default: str = "text") -> str:
     return _language_for_name(name) or default
 
 
+#: the language of the most common file names where Pygments is not installed (mystmd's and plain
+#: Python-Markdown's users may have none): the names Pygments itself gives them
+_WITHOUT_PYGMENTS = {
+    **dict.fromkeys(("py", "pyi", "pyw"), "python"),
+    **dict.fromkeys(("js", "mjs", "cjs", "jsx"), "javascript"),
+    **dict.fromkeys(("ts", "mts", "cts"), "typescript"),
+    "tsx": "tsx",
+    "go": "go",
+    "rs": "rust",
+    "java": "java",
+    **dict.fromkeys(("kt", "kts"), "kotlin"),
+    **dict.fromkeys(("c", "h"), "c"),
+    **dict.fromkeys(("cc", "cpp", "cxx", "hpp", "hh", "hxx"), "cpp"),
+    "cs": "csharp",
+    "rb": "ruby",
+    "php": "php",
+    "swift": "swift",
+    **dict.fromkeys(("sh", "bash"), "bash"),
+    **dict.fromkeys(("yml", "yaml"), "yaml"),
+    "json": "json",
+    "toml": "toml",
+    "ini": "ini",
+    **dict.fromkeys(("md", "markdown"), "markdown"),
+    **dict.fromkeys(("rst", "rest"), "rst"),
+    **dict.fromkeys(("html", "htm"), "html"),
+    "css": "css",
+    "sql": "sql",
+    "xml": "xml",
+    "r": "r",
+    "jl": "julia",
+    "lua": "lua",
+    "Makefile": "make",
+    "Dockerfile": "docker",
+}
+
+
 @lru_cache(maxsize=512)
 def _language_for_name(name: str) -> str | None:
     try:
         from pygments.lexers import find_lexer_class_for_filename
         from pygments.util import ClassNotFound
-    except ImportError:  # Pygments is a dependency of the engines, not of the core
-        return None
+    except ImportError:  # Pygments is a dependency of the engines, not of the core: the common names
+        stem, dot, ext = name.rpartition(".")
+        return _WITHOUT_PYGMENTS.get(ext.lower() if dot else name)
     try:
         lexer = find_lexer_class_for_filename(name)
     except ClassNotFound:

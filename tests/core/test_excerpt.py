@@ -40,7 +40,9 @@ def test_disjoint_pieces_are_numbered_as_in_the_file_with_one_elision_mark(cache
     ex = excerpt_of(quote(cache, "app.py#line(2)line(5,6)"), emphasize="6")
     assert [(p.first_line, p.emphasized) for p in ex.pieces] == [(2, ()), (5, (2,))]
     assert ex.text == f"line 2\n{ELISION}\nline 5\nline 6\n"
-    assert ex.inline_text == f"line 2\n{INLINE_ELISION}line 5\nline 6\n"
+    assert (
+        ex.inline_text == f"line 2\n{INLINE_ELISION}line 5\nline 6"
+    )  # (an inline excerpt ends without its last line ending: it reads as part of its sentence)
     assert ex.caption == "app.py, line 2 and lines 5-6"
 
 

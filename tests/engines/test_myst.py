@@ -39,7 +39,7 @@ def test_the_directive_and_role_become_mystmd_code_nodes(tmp_path: Path) -> None
     caption = "".join(str(n.get("value", "")) for n in nodes(container) if n.get("type") == "text")
     assert "The f function" in caption
     [inline] = [n for n in nodes(tree) if n.get("type") == "inlineCode"]
-    assert inline["value"] == "def g():\n" and inline["data"]["txtfrag-state"] == "current"
+    assert inline["value"] == "def g():" and inline["data"]["txtfrag-state"] == "current"
 
 
 def test_stale_and_broken_references_fail_myst_build_each_located(tmp_path: Path) -> None:

@@ -80,3 +80,49 @@ def test_the_installed_module_runs_with_the_fresh_interpreter(fresh: Path, tmp_p
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("f.txt#line=1,2;length=") and sys.executable not in r.stdout
+
+
+@pytest.fixture(scope="module")
+def fresh_markdown(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh environment with the wheel and Python-Markdown, and no Pygments (`pip install textfrag markdown`)."""
+    dist = os.environ.get("TEXTFRAG_DIST")
+    if not dist:
+        pytest.fail("TEXTFRAG_DIST names no folder: run the suite with `make test`")
+    where = tmp_path_factory.mktemp("fresh-md") / "venv"
+    venv.create(where, with_pip=True)
+    r = subprocess.run(
+        [str(where / "bin" / "python"), "-m", "pip", "install", "--quiet", str(_one(Path(dist), "textfrag-*.whl")), "markdown"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert r.returncode == 0, r.stderr
+    return where
+
+
+def test_plain_python_markdown_without_pygments_shows_excerpts(fresh_markdown: Path, tmp_path: Path) -> None:
+    """Issue 33 (1, 2, 14): no crash without Pygments (the highlighter is optional): a block with its line
+    numbers and emphasised line, not coloured; a one-line inline excerpt reads as part of its sentence; a
+    .py file's language is python, from its name (what textfrag-myst labels a block with)."""
+    (tmp_path / "app.py").write_text("def f():\n    return 1\n")
+    script = (
+        "import markdown\n"
+        "from textfrag.present import language_for\n"
+        "page = '![](txtfrag:app.py#line=0,2){ linenums hl_lines=\"2\" }\\n\\nand ![](txtfrag:app.py#line=0,1) inline'\n"
+        "print(markdown.markdown(page, extensions=['attr_list', 'textfrag'], extension_configs={'textfrag': {'root': '.'}}))\n"
+        "print('LANGUAGE', language_for('src/app.py'))\n"
+    )
+    r = subprocess.run(
+        [str(fresh_markdown / "bin" / "python"), "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 0, r.stderr
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(r.stdout, "html.parser")
+    block = soup.select_one("div.txtfrag")
+    assert block is not None and block.select_one("td.code code").get_text() == "def f():\n    return 1\n"
+    assert [n.get_text() for n in block.select(".linenodiv .normal")] == ["1", "2"]
+    assert [h.get_text() for h in block.select(".hll")] == ["    return 1\n"]
+    inline = soup.select_one("p span.txtfrag code")
+    assert inline is not None and inline.get_text() == "def f():"  # no line break inside the sentence
+    assert "LANGUAGE python" in r.stdout
