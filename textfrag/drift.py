@@ -339,10 +339,15 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
                 fragment,
             )
         if not open_range or _still_open(scheme, current, new_sel):
+            where = (
+                "still where it was: only other parts of the file changed"
+                if (new_sel.first_line, new_sel.last_line) == (old_sel.first_line, old_sel.last_line)
+                else f"now {new_sel.lines_display()}"
+            )
             return _moved(
                 "moved",
-                f"moved: the quoted text ({then}) is unchanged and now {new_sel.lines_display()}; "
-                "run `textfrag update --write` to rewrite the reference",
+                f"moved: the quoted text ({then}) is unchanged and {where}; "
+                "run `textfrag update --write` to re-pin the reference",
                 old_sel,
                 new_sel,
                 fragment,
@@ -462,10 +467,12 @@ def _by_intent(
         )
     new_sel = select_lines(current, kept[0], kept[-1])
     if new_sel.text == old_sel.text:
+        same_place = (new_sel.first_line, new_sel.last_line) == (old_sel.first_line, old_sel.last_line)
         return _moved(
             "moved",
-            f"moved: {intent} selects the same text ({then}) now as {new_sel.lines_display()}; "
-            "run `textfrag update --write` to rewrite the reference",
+            f"moved: {intent} selects the same text ({then}) "
+            + ("still where it was: only other parts of the file changed" if same_place else f"now as {new_sel.lines_display()}")
+            + "; run `textfrag update --write` to re-pin the reference",
             old_sel,
             new_sel,
             fragment,

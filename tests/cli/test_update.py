@@ -245,3 +245,14 @@ def test_accept_writes_nothing_that_would_fail_the_build(repo: Path) -> None:
     assert r.returncode == 1
     assert "it is not rewritten: with the new text, hl_lines 25-27 is outside the excerpt, which has 12 lines" in r.stderr
     assert doc.read_text() == before
+
+
+def test_a_quote_only_other_parts_of_whose_file_changed_is_said_to_be_where_it_was(repo: Path) -> None:
+    """Issue 33 (17): not "moved ... lines 4-6 now as lines 4-6": the quoted text is unchanged in place."""
+    old_ref = ref_for(SRC, 4, 6)
+    (repo / "docs" / "index.rst").write_bytes(doc_bytes(old_ref))
+    (repo / "src" / "mod.py").write_text(SRC + "# a comment at the end\n")
+    r = run(repo, "check", "docs")
+    assert r.returncode == 1
+    assert "is unchanged and still where it was: only other parts of the file changed; run `textfrag update --write`" in r.stderr
+    assert run(repo, "update", "--write", "docs").returncode == 0 and run(repo, "check", "docs").returncode == 0
