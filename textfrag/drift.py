@@ -242,12 +242,18 @@ def _version(fragment: Fragment | None, history: History, where: tuple[Path, str
     by_md5 = any(c.name == "md5" for c in fragment.known_checks)
     if not versions:
         n = history.looked_at(top, rel)
+        shallow = (
+            "; this clone is shallow (CI's default checkout), so git has only part of the history: fetch it with "
+            "`git fetch --unshallow` (GitHub Actions: actions/checkout with fetch-depth: 0)"
+            if history.shallow(top)
+            else ""
+        )
         if not n:
-            return Drift("unknown", f"git has no history of {rel}")
+            return Drift("unknown", f"git has no history of {rel}{shallow}")
         return Drift(
             "unknown",
             f"no version of {rel} in its git history ({_plural(n, 'version')}) "
-            f"has the reference's {'md5' if by_md5 else 'length'}",
+            f"has the reference's {'md5' if by_md5 else 'length'}{shallow}",
         )
     first = versions[0]
     for other in versions[1:]:

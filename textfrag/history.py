@@ -189,6 +189,14 @@ class History:
             self._tops[key] = Path(os.fsdecode(out.strip())).resolve() if out else None
         return self._tops[key]
 
+    def shallow(self, top: Path) -> bool:
+        """Whether the work tree at ``top`` is a shallow clone (CI's default: part of the history only)."""
+        key = f"shallow:{top}"
+        if key not in self._tops:
+            out = _git(top, "rev-parse", "--is-shallow-repository")
+            self._tops[key] = top if out is not None and out.strip() == b"true" else None
+        return self._tops[key] is not None
+
     def locate(self, real_path: Path) -> tuple[Path, str] | None:
         """(work tree top, path relative to it) for a real path, or None when it is not in a work tree."""
         top = self.top_of(real_path.parent)

@@ -408,3 +408,20 @@ def test_a_short_quote_found_once_elsewhere_is_not_taken_for_a_move(repo: Path) 
     w = run(repo, "update", "--write", "--root", ".", "docs")
     assert w.returncode == 0, w.stderr
     assert reference_in(doc).startswith("src/mod.py#line=4,5;")
+
+
+def test_a_shallow_clone_says_why_moved_or_changed_is_unknown_and_how_to_fetch_the_history(repo: Path, tmp_path: Path) -> None:
+    """Issue 33 (13): in a shallow clone (CI's default) the version a reference was made for is not there;
+    the message says the clone is shallow and how to fetch the history."""
+    ref = ref_for(SRC.encode(), 4, 6)
+    (repo / "docs" / "index.rst").write_text(directive(ref))
+    commit(repo)
+    (repo / "src" / "mod.py").write_text("import os\n" + SRC)
+    commit(repo, "move")
+    clone = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(clone)], check=True, capture_output=True)
+    r = run(clone, "check", "--root", ".", "docs")
+    assert r.returncode == 1
+    assert "this clone is shallow" in r.stderr and "git fetch --unshallow" in r.stderr and "fetch-depth: 0" in r.stderr
+    full = run(repo, "check", "--root", ".", "docs")
+    assert "moved:" in full.stderr and "shallow" not in full.stderr
