@@ -507,6 +507,10 @@ def why_missing(fate: Fate, rel: str) -> str:
     """The sentence added to ``no such file``: deleted (when, in which commit) or renamed."""
     if fate.renamed_to is not None:
         how = "" if fate.similarity == 100 else f" and edited ({fate.similarity}% similar, as git counts)"
+        if fate.pending == "staged":
+            return f"git shows it renamed{how} to {fate.renamed_to} in the index (staged, not committed yet)"
+        if fate.pending == "moved":
+            return f"it was moved to {fate.renamed_to} in the work tree (not committed yet: the same content)"
         return f"git history shows it renamed{how} to {fate.renamed_to} in {fate.short} ({fate.date})"
     if fate.last_name is not None:
         return f"git history shows it renamed to {fate.last_name}, which was deleted in {fate.short} ({fate.date})"

@@ -56,6 +56,8 @@ class Fate:
     similarity: int = 100  # percent, as git reports the (last) rename
     #: for a file renamed and later deleted: the last name it had (``commit``/``date`` are the deletion's)
     last_name: str | None = None
+    #: the rename is not committed yet: "staged" (git mv, in the index) or "moved" (in the work tree only)
+    pending: str | None = None
 
     @property
     def short(self) -> str:
@@ -175,6 +177,8 @@ class History:
         self._files: dict[tuple[Path, str], _File] = {}
         self._between: dict[tuple[Path, str, str], list[tuple[str, str | None]]] = {}
         self._lock = threading.RLock()
+        #: per work tree: renames not committed yet (the index's, the work tree's)
+        self._pending: dict[Path, dict[str, Fate]] = {}
 
     # -- where ---------------------------------------------------------------------------------------
 
@@ -239,11 +243,47 @@ class History:
         """What became of a missing path: its newest deletion, a rename then followed to the path now."""
         self.search()
         f = self._files[(top, rel)]
-        if f.deleted is None:
-            return None
+        if f.deleted is None:  # not deleted in history: perhaps renamed and not committed yet
+            return self._pending_renames(top).get(rel)
         if f.fate is None:
             f.fate = self._fate_of(top, f.deleted, rel)
         return f.fate
+
+    def _pending_renames(self, top: Path) -> dict[str, Fate]:
+        """Renames not committed yet: those in the index (``git mv``, what a pre-commit hook sees) and, in
+        the work tree, a tracked file gone whose exact content is now an untracked file's."""
+        with self._lock:
+            if top in self._pending:
+                return self._pending[top]
+        out: dict[str, Fate] = {}
+        staged = _git(top, "diff", "--cached", "-M", "--name-status", "-z", "HEAD") or b""
+        fields = staged.split(b"\0")
+        i = 0
+        while i < len(fields) - 1:
+            status = fields[i].decode("ascii", "replace")
+            if status.startswith("R") and i + 2 < len(fields):
+                old, new = os.fsdecode(fields[i + 1]), os.fsdecode(fields[i + 2])
+                similarity = int(status[1:]) if status[1:].isdigit() else 100
+                out[old] = Fate("", "", renamed_to=new, similarity=similarity, pending="staged")
+                i += 3
+            else:  # (a copy names two paths, any other change one)
+                i += 3 if status.startswith("C") else 2
+        gone = [os.fsdecode(p) for p in (_git(top, "ls-files", "--deleted", "-z") or b"").split(b"\0") if p]
+        if gone:
+            listed = _git(top, "ls-files", "--others", "--exclude-standard", "-z") or b""
+            new_files = [os.fsdecode(p) for p in listed.split(b"\0") if p]
+            if new_files and len(new_files) <= 10_000:
+                hashed = _git(top, "hash-object", "--stdin-paths", input="\n".join(new_files).encode()) or b""
+                by_blob = dict(zip(hashed.decode().split(), new_files, strict=False))
+                blobs = _git(top, "ls-files", "-s", "-z", "--", *gone) or b""
+                for entry in blobs.split(b"\0"):
+                    meta, _, path = entry.partition(b"\t")
+                    parts = meta.split()
+                    if len(parts) >= 2 and os.fsdecode(path) not in out and parts[1].decode() in by_blob:
+                        out[os.fsdecode(path)] = Fate("", "", renamed_to=by_blob[parts[1].decode()], pending="moved")
+        with self._lock:
+            self._pending[top] = out
+        return out
 
     def successors(self, top: Path, old: str, new: str, rel: str) -> list[tuple[str, bool]]:
         """Where the text of ``rel`` (present at commit ``old``, deleted by commit ``new``) may be now: the

@@ -425,3 +425,24 @@ def test_a_shallow_clone_says_why_moved_or_changed_is_unknown_and_how_to_fetch_t
     assert "this clone is shallow" in r.stderr and "git fetch --unshallow" in r.stderr and "fetch-depth: 0" in r.stderr
     full = run(repo, "check", "--root", ".", "docs")
     assert "moved:" in full.stderr and "shallow" not in full.stderr
+
+
+def test_a_rename_staged_but_not_committed_is_followed(repo: Path) -> None:
+    """Issue 33 (12): `git mv` then the pre-commit update hook: the staged rename is followed, and so is a
+    file moved in the work tree only (the same content under a new, untracked name)."""
+    ref = ref_for(SRC.encode(), 4, 6)
+    doc = repo / "docs" / "index.rst"
+    doc.write_text(directive(ref))
+    commit(repo)
+    git(repo, "mv", "src/mod.py", "src/renamed.py")
+    r = run(repo, "update", "--write", "--root", ".", "docs")
+    assert r.returncode == 0, r.stderr
+    assert "src/renamed.py#line=3,6;" in doc.read_text()
+    assert run(repo, "check", "--root", ".", "docs").returncode == 0
+    git(repo, "mv", "src/renamed.py", "src/mod.py")  # back, then a plain move of the work tree
+    doc.write_text(directive(ref))
+    (repo / "src" / "mod.py").rename(repo / "src" / "moved.py")
+    c = run(repo, "check", "--root", ".", "docs")
+    assert c.returncode == 1 and "it was moved to src/moved.py in the work tree (not committed yet" in c.stderr, c.stderr
+    assert run(repo, "update", "--write", "--root", ".", "docs").returncode == 0
+    assert "src/moved.py#line=3,6;" in doc.read_text()
