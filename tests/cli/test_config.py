@@ -119,3 +119,17 @@ def test_a_properdocs_yml_is_read_and_found_from_the_docs_folder(tmp_path: Path)
     assert r.returncode == 0, r.stderr
     assert "textfrag: using the configuration in ../properdocs.yml (root: ..)" in r.stderr
     assert "1 reference in 1 file: all current" in r.stdout
+
+
+def test_make_finds_the_project_as_check_does_and_prints_its_form(tmp_path: Path) -> None:
+    """Issue 33 (15, 16): make reads the build's configuration (its root) from docs/ too, and in a MkDocs
+    project prints the Markdown form of an intent (an image with its attributes); --form chooses."""
+    root = new_project(tmp_path / "mk", "app.py", "import os\n\n\ndef hello():\n    return 1\n")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - textfrag:\n      root: .\n", encoding="utf-8")
+    r = run("make", "--pyobject", "hello", "src/app.py", cwd=root / "docs")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("![](txtfrag:src/app.py#line=3,5;length=") and r.stdout.rstrip().endswith('){ pyobject="hello" }')
+    assert "using the configuration in ../mkdocs.yml (root: ..)" in r.stderr
+    rst = run("make", "--form", "rst", "--pyobject", "hello", "src/app.py", cwd=root / "docs")
+    assert rst.stdout.splitlines()[1] == "   :pyobject: hello"

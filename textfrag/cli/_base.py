@@ -109,10 +109,11 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
         from ..config import read_config  # (only a run that reads a configuration pays for it)
 
         config = read_config(Path(args.config))
-    elif args.root is None and args.command in ("check", "update", "pin", "migrate"):
+    elif args.root is None and args.command in ("check", "update", "pin", "migrate", "make", "show", "symbols"):
         from ..config import discover
 
-        config = discover([Path(p) for p in args.paths])
+        # (make, show and symbols name a file under the root: the project is the current folder's)
+        config = discover([Path(p) for p in getattr(args, "paths", ["."])])
     args.build_config = config
     quiet = getattr(args, "format", None) in ("json", "sarif") or getattr(args, "quiet", False)
     if config is not None and err is not None and not quiet:

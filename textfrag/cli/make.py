@@ -70,6 +70,13 @@ def add_parser(sub: Any) -> None:
         help="the lines between region markers: [START NAME]/[END NAME], #region NAME/#endregion, "
         ":snippet-start: NAME/:snippet-end:, [start:NAME]/[end:NAME] (behind any line comment)",
     )
+    make.add_argument(
+        "--form",
+        choices=("rst", "md"),
+        default=None,
+        help="print an intent as reStructuredText/MyST option lines (rst) or as a Markdown image with its attributes "
+        "(md); default: the project's (md for an mkdocs.yml, properdocs.yml or zensical.toml)",
+    )
     make.add_argument("--no-length", action="store_true", help="leave out the length check")
     make.add_argument("--no-md5", action="store_true", help="leave out the md5 check")
     make.add_argument(
@@ -183,6 +190,15 @@ def _intent_of(args: argparse.Namespace) -> Intent | None:
     return Intent.from_options(given)
 
 
+def _form(args: argparse.Namespace) -> str:
+    """How the intent is printed: ``--form``, else the project's (a Markdown one for an mkdocs.yml,
+    properdocs.yml or zensical.toml), else reStructuredText's option lines."""
+    if getattr(args, "form", None):
+        return str(args.form)
+    config = getattr(args, "build_config", None)
+    return "md" if config is not None and config.path.suffix in (".yml", ".yaml", ".toml") else "rst"
+
+
 def _make_one(args: argparse.Namespace, cache: SourceCache, out: TextIO) -> int:
     checks = {"length": not args.no_length, "md5": not args.no_md5}
     intent = _intent_of(args)
@@ -200,7 +216,12 @@ def _make_one(args: argparse.Namespace, cache: SourceCache, out: TextIO) -> int:
             kept = intent_lines(source.text, intent, path=source.path)
         except TextFragError as why:
             raise TextFragError(f"{intent}: {why.message}", reference=args.path) from None
-        print(make_reference(select_lines(source, kept[0], kept[-1]), lines=True, **checks), file=out)
+        reference = make_reference(select_lines(source, kept[0], kept[-1]), lines=True, **checks)
+        if _form(args) == "md":  # a MkDocs, Zensical or ProperDocs project writes the intent as attributes
+            said = " ".join(f'{name}="{value}"' for name, value in intent.options() if '"' not in value)
+            print(f"![](txtfrag:{reference}){{ {said} }}", file=out)
+            return OK
+        print(reference, file=out)
         for name, value in intent.options():
             print(f"   :{name}: {value}", file=out)
         return OK
