@@ -189,9 +189,11 @@ def snippet_settings(path: Path) -> dict[str, Any]:
         data = yaml.load(path.read_text(encoding="utf-8-sig"), Loader=Loader) or {}
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
-    found: dict[str, Any] = {}
+    found: dict[str, Any] = {"attr_list": False}
     for entry in data.get("markdown_extensions") or [] if isinstance(data, dict) else []:
         name, options = (entry, {}) if isinstance(entry, str) else next(iter(entry.items()), ("", {}))
+        if name in ("attr_list", "markdown.extensions.attr_list"):
+            found["attr_list"] = True
         if name in ("pymdownx.snippets", "pymdownx.highlight") and isinstance(options, dict):
             found.update({k: v for k, v in options.items() if k in ("base_path", "dedent_subsections", "linenums")})
         if name in ("markdown_include.include", "mdx_include") and isinstance(options, dict):

@@ -293,3 +293,25 @@ def test_escaped_snippets_and_section_markers_in_a_page_are_text_not_includes() 
     )
     found = find_snippet_fences(page, "index.md")
     assert [(f.line, f.argument) for f in found] == [(16, "mod.py")]
+
+
+def test_migrate_refuses_where_attr_list_is_off_and_the_build_flags_an_unread_attribute_list(
+    site: Site, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33 (11): without attr_list, a migrated block would render as inline code and literal braces
+    while the build passes; migrate says so and writes nothing, and a build flags such an image."""
+    from textfrag.cli import main
+
+    monkeypatch.chdir(site.root)
+    site.config(CONFIG.replace("  - attr_list\n", ""))
+    site.write("snippets/mod.py", MODULE)
+    site.write("docs/index.md", '# T\n\n```python\n--8<-- "mod.py:4:5"\n```\n')
+    err = io.StringIO()
+    assert main(["migrate", "--write", "docs"], stdout=io.StringIO(), stderr=err) == 0
+    assert "does not enable attr_list, which reads the txtfrag image's attributes" in err.getvalue()
+    assert "0 left as they are" not in err.getvalue() and "1 left as they are" in err.getvalue()
+    assert "--8<--" in (site.root / "docs" / "index.md").read_text()  # unchanged
+    site.write("docs/index.md", "# T\n\n![](txtfrag:snippets/mod.py#line=3,5){ .python }\n")
+    built = site.build(caplog)
+    assert not built.ok
+    assert any("the attribute list after this image was not read" in m and m.startswith("index.md:3: ") for m in built.messages)

@@ -42,7 +42,7 @@ def add_parser(sub: Any) -> None:
 def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Convert literalinclude directives; list what cannot be; change nothing else."""
     from ..config import SphinxProject, snippet_settings, sphinx_project_of
-    from ..migrate import convert, find_includes
+    from ..migrate import Outcome, convert, find_includes
     from ..rewrite import apply_edits, read_doc, unified_diff, write_atomic, write_places
     from ..scan import MD_SUFFIXES
     from ..snippets import SnippetSettings, convert_snippet, find_snippet_fences
@@ -98,6 +98,15 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 outcome = convert_snippet(include, cache, snippet_config, doc.text)
                 kind = "markdown-include" if include.options.get("(kind)") == "include" else "snippet"
                 what = f"{kind} {include.argument or '(several)'}"
+                if outcome.replacement is not None and snippets_options.get("attr_list") is False:
+                    # without attr_list, "{ .python ... }" after the image would be shown as text
+                    outcome = Outcome(
+                        include,
+                        None,
+                        f"{_shown(config.path) if config else 'the site'} does not enable attr_list, which reads the "
+                        "txtfrag image's attributes ({ .python ... }): add `- attr_list` under markdown_extensions, "
+                        "then migrate again",
+                    )
             else:
                 project = sphinx_project_of(path, projects) or given
                 if project is not None and project.note and project.note not in noted:
