@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Literal
 
-
 from textfrag.excerpt import ELISION, Excerpt
 from textfrag.hidden import mark_html
 from textfrag.i18n import Labels, Translate
