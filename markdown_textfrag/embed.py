@@ -175,7 +175,9 @@ class Embedder:
         if not alone:
             return Drawn(ex, ident, lambda a: render.inline(ex, a, context_url=context))
         highlighter = self.highlighter
-        start = ex.pieces[0].number if verdict.options.numbered else None
+        # pymdownx.highlight's linenums: true numbers every fence of the site: every block excerpt too
+        site_numbers = highlighter.kind == "pymdownx" and highlighter.settings.get("linenums") is True
+        start = ex.pieces[0].number if verdict.options.numbered or site_numbers else None
         classes = list(verdict.options.classes)
         return Drawn(
             ex,

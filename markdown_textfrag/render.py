@@ -299,7 +299,8 @@ div.txtfrag { position: relative; }
 .txtfrag > .txtfrag-links { position: absolute; top: 0.1em; right: 2.8em; z-index: 1; font-size: 85%; }
 .txtfrag > .txtfrag-links .headerlink { display: inline; opacity: 0; text-decoration: none; }
 div.txtfrag:hover > .txtfrag-links .headerlink, .txtfrag > .txtfrag-links .headerlink:focus { opacity: 1; }
-.txtfrag .filename { display: block; font-size: 85%; padding: 0.3em 0.6em; }
+/* (not the th that holds pymdownx's title over a numbered block: a block th breaks its table's columns) */
+.txtfrag .filename:not(th) { display: block; font-size: 85%; padding: 0.3em 0.6em; }
 .txtfrag .txtfrag-source, .txtfrag .txtfrag-context-link { font-size: 85%; margin-left: 0.5em; }
 span.txtfrag > code { white-space: pre-wrap; }
 span.txtfrag > .txtfrag-source, span.txtfrag > .txtfrag-context-link { font-size: 80%; margin-left: 0.1em;

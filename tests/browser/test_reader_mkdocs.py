@@ -125,3 +125,32 @@ def test_without_a_highlighter_numbered_and_plain_excerpts_look_alike(
     plain, numbered = page.eval_on_selector_all("div.txtfrag", look)
     assert plain == numbered and plain[4] is not None  # the keyword is coloured, alike in both
     page.close()
+
+
+def test_a_numbered_excerpt_with_a_title_has_a_line_number_column_as_narrow_as_a_fences(
+    browser: object, serve: Callable[[Path], str], tmp_path: Path
+) -> None:
+    """Issue 33 (6): MkDocs' own theme with pymdownx.highlight, line numbers and a title: the numbers'
+    column of an excerpt is as narrow as a fence's with the same title (the plugin's CSS made the title's
+    th a block, and the column 185 px wide)."""
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "app.py").write_text("".join(f"value_line = {i}\n" for i in range(1, 31)), encoding="utf-8")
+    (root / "docs").mkdir()
+    (root / "mkdocs.yml").write_text(
+        "site_name: t\ntheme:\n  name: mkdocs\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.highlight\n"
+        "  - pymdownx.superfences\nplugins:\n  - textfrag\n"
+    )
+    title = "A title that is rather long for a block"
+    fence = "".join(f"value_line = {i}\n" for i in range(4, 9))
+    (root / "docs" / "index.md").write_text(
+        f'# T\n\n![](txtfrag:src/app.py#line=3,8){{ linenums title="{title}" }}\n\n```python linenums="4" title="{title}"\n{fence}```\n',
+        encoding="utf-8",
+    )
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    page = browser.new_page(viewport={"width": 1200, "height": 800})  # type: ignore[attr-defined]
+    page.goto(f"{serve(root / 'site')}/index.html")
+    excerpt, fenced = page.eval_on_selector_all("td.linenos", "els => els.map(e => e.getBoundingClientRect().width)")
+    assert excerpt < 60 and abs(excerpt - fenced) <= 3, (excerpt, fenced)
+    page.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import APP, DEFAULT, Site, excerpt_text, md5
+from .conftest import APP, DEFAULT, MATERIAL, Site, excerpt_text, md5
 
 REF = f"src/app.py#line=10,20;length={len(APP)};md5={md5(APP)}"
 LINES_11_20 = "".join(APP.splitlines(keepends=True)[10:20])
@@ -153,3 +153,14 @@ def test_caption_takes_path_or_none_only(site: Site, caplog: pytest.LogCaptureFi
     site.page("index.md", "# T\n")
     r = site.mkdocs("build")
     assert r.returncode != 0 and "caption" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_sites_linenums_number_excerpts_as_they_number_fences(site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 33 (5): with pymdownx.highlight's linenums: true, fences are numbered, and so are excerpts."""
+    site.config(MATERIAL.replace("  - pymdownx.highlight\n", "  - pymdownx.highlight:\n      linenums: true\n"))
+    site.page("index.md", "# T\n\n```python\nx = 1\n```\n\n![](txtfrag:src/app.py#line=3,5)\n")
+    r = site.build(caplog)
+    assert r.ok, r.error
+    fence, excerpt = site.soup().select("article .highlight")[:2]
+    assert [n.get_text() for n in fence.select(".linenos .normal, .linenodiv .normal")] == ["1"]
+    assert [n.get_text() for n in excerpt.select(".linenos .normal, .linenodiv .normal")] == ["4", "5"]
