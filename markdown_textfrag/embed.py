@@ -286,9 +286,17 @@ class AnchorProcessor(_HostProcessor):
     """After the table of contents: excerpt ids that a heading took are changed."""
 
     def run(self, root: etree.Element) -> None:
-        """Give every excerpt whose id an element of the page took another id."""
-        if self.host.page is not None:
-            self.guard(lambda: self.host.settle_anchors(self.md, root))
+        """Give every excerpt whose id an element of the page took another id; then tell MkDocs (or
+        ProperDocs) the excerpts' ids, which stand in raw HTML its anchor collector does not read, so that
+        its link validation (``validation: anchors``) knows them, with or without the plugin."""
+        page = self.host.page
+        if page is None:
+            return
+        self.guard(lambda: self.host.settle_anchors(self.md, root))
+        if "mkdocs_extract_anchors" in self.md.treeprocessors:
+            present = getattr(self.md.treeprocessors["mkdocs_extract_anchors"], "present_anchor_ids", None)
+            if isinstance(present, set):
+                present.update(page.anchors)
 
 
 def register(md: Markdown, host: Host, guard: Callable[[Callable[[], None]], None]) -> None:

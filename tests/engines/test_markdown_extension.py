@@ -102,3 +102,32 @@ def test_a_heading_s_table_of_contents_does_not_end_the_document_early(tmp_path:
     text = f"# A\n\n## B\n\n![](txtfrag:src/app.py#line=0,2;md5={MD5})\n\n## C\n"
     html = markdown.markdown(text, extensions=["toc", TextfragExtension(root=str(tmp_path))])
     assert html.count("<h2") == 2 and 'data-txtfrag-state="current"' in html
+
+
+def test_mkdocs_anchor_validation_knows_the_extensions_excerpts(tmp_path: Path) -> None:
+    """Issue 33 (4): the Markdown extension alone (the Zensical and ProperDocs way) in MkDocs with
+    `validation: anchors: warn` and --strict: a same-page link to an excerpt passes, as with the plugin."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(
+        "# T\n\n![](txtfrag:src/app.py#line=0,2)\n\nSee [the function](txtfrag:src/app.py#line=0,2).\n"
+    )
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\nvalidation:\n  anchors: warn\nmarkdown_extensions:\n  - attr_list\n  - textfrag:\n      root: .\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+    )
+    assert r.returncode == 0, r.stderr
+    html = (tmp_path / "site" / "index.html").read_text()
+    assert 'href="#txtfrag-src-app-py-line-0-2"' in html and 'id="txtfrag-src-app-py-line-0-2"' in html
