@@ -161,12 +161,13 @@ class TxtfragDirective(SphinxDirective):
             caption += nodes.Text(" ")
             caption += nodes.reference("", ex.labels.in_context, refuri=context, classes=["txtfrag-context-link"])
         self.set_source_info(caption)
-        if ex.state == "stale":  # the build goes on (warning mode, autobuild): the reader is told
-            blocks.insert(0, _stale_notice(ex))
+        # the build goes on (warning mode, autobuild): the reader is told, above the caption, which stays with
+        # its code
+        notice = [_stale_notice(ex)] if ex.state == "stale" else []
         # no caption and no link: no caption element, as literalinclude draws none (an empty caption would be a
         # visible bar holding only the permalink); the permalink then sits at the block's corner (nodes.py)
         head = [caption] if caption.astext().strip() else []
-        block = txtfrag_block("", *head, *blocks, literal_block=True, classes=["literal-block-wrapper"])
+        block = txtfrag_block("", *notice, *head, *blocks, literal_block=True, classes=["literal-block-wrapper"])
         block["txtfrag_caption"] = ex.caption
         anchor_and_data(block, ex, self.state.document)
         if o.name:

@@ -190,3 +190,16 @@ def test_check_starts_without_the_heavy_standard_modules(tree: Path) -> None:
     imported = {line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
     assert "textfrag.cli" in imported
     assert not imported & {"dataclasses", "inspect", "ast", "dis", "tokenize", "sphinx", "docutils", "mkdocs", "markdown"}
+
+
+def test_check_takes_a_place_as_it_prints_one(tmp_path: Path) -> None:
+    """Issue 33 (19): `check FILE:LINE`, as update and pin take it: only the reference there is checked."""
+    from textfrag.cli import main
+
+    (tmp_path / "a.txt").write_text("one\ntwo\n")
+    doc = tmp_path / "index.md"
+    doc.write_text(f"![](txtfrag:a.txt#line=0,1;md5={'0' * 32})\n\n![](txtfrag:a.txt#line=1,2)\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["check", "--root", str(tmp_path), f"{doc}:3"], stdout=out, stderr=err) == 0, err.getvalue()
+    assert "1 reference in 1 file: all current" in out.getvalue()
+    assert main(["check", "--root", str(tmp_path), f"{doc}:1"], stdout=io.StringIO(), stderr=io.StringIO()) == 1

@@ -130,3 +130,14 @@ def test_non_ascii_and_bom_files(site: Site, excerpt_text: Callable[[object], st
     el = site.build().soup().select_one(".txtfrag")
     assert excerpt_text(el) == "日本\n"
     assert el["data-txtfrag-charset"] == "UTF-16LE"
+
+
+def test_a_stale_blocks_notice_stands_above_its_caption_which_stays_with_its_code(site: Site) -> None:
+    """Issue 33 (19): in warning mode the stale notice comes first, then the caption, then the code."""
+    site.page("index.rst", f"T\n=\n\n.. txtfrag:: src/app.py#line=0,2;md5={'0' * 32}\n   :caption: My caption\n")
+    b = site.build(textfrag_on_stale="warning")
+    assert b.statuscode == 0, b.warnings
+    block = b.soup().select_one("div.txtfrag")
+    assert block is not None
+    kinds = [" ".join(c.get("class", [])) for c in block.find_all(recursive=False)]
+    assert "txtfrag-stale" in kinds[0] and "code-block-caption" in kinds[1] and "highlight" in kinds[2]

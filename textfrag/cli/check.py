@@ -25,7 +25,7 @@ from ._base import (
     _unpinned_note,
 )
 from ._digest import _Digester
-from ._scan import _scan
+from ._scan import _scan, _targets
 
 
 def add_parser(sub: Any) -> None:
@@ -43,15 +43,22 @@ def add_parser(sub: Any) -> None:
         help="do not warn of bidirectional control characters in quoted text (Trojan Source, CVE-2021-42574)",
     )
     _require_pin(check)
-    check.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
+    check.add_argument(
+        "paths", nargs="*", default=["."], metavar="PATH", help="files or folders, or FILE:LINE of a reference (default: .)"
+    )
 
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     cache = _cache(args)  # a bad --charset fails here
     progress = _terminal(args, err)[0]
+    targets = _targets(args)  # FILE:LINE, as check prints a place: only the references there
     digester = _Digester(cache, args, progress)
     scan = _scan(args, digester)
     digester.finish()
+    if targets is not None:
+        scan.entries = [(f, ref) for f, ref in scan.entries if (f.file, f.line) in targets]
+        scan.total = len(scan.entries) + sum(1 for f, _ in scan.problems if f.text and (f.file, f.line) in targets)
+        scan.problems = [(f, e) for f, e in scan.problems if not f.text or (f.file, f.line) in targets]
     problems = scan.problems
     findings = [_finding(f, e) for f, e in problems]
     total, searched = len(scan.entries), 0
