@@ -190,7 +190,7 @@ def judge(
         return v
     v.quote = q
     if q.stale is not None:
-        _stale_or_problem(v, q.stale, settings)
+        _stale_or_problem(v, _advice_checked(source_cache, q.stale, ref, raw, syntax, form), settings)
     try:
         if intent is not None and q.stale is None:  # a stale quote's intent is in its drift explanation
             from .intent import disagreement
@@ -209,6 +209,38 @@ def judge(
         v.warnings.append(HiddenTextWarning(v.excerpt.hidden, reference=ref.text))
     v.problems += unpinned
     return v
+
+
+#: the options ``update --accept`` makes follow the re-pinned lines (textfrag.options.shifted)
+_FOLLOWED = frozenset({"emphasize-lines", "lineno-start", "linenums"})
+
+
+def _advice_checked(
+    cache: SourceCache, stale: StaleError, ref: Reference, raw: Mapping[str, str | None] | None, syntax: Syntax, form: str
+) -> StaleError:
+    """A changed quote's message recommends ``update --accept --write``; when the reference that would
+    write still fails with the options written beside it (a highlighted line past the new end, a dedent
+    that strips text), the message says so instead of promising a fix."""
+    drift = stale.outcome
+    if stale.drift != "changed" or not raw or drift is None:
+        return stale
+    proposal = getattr(drift, "new_reference", None)
+    new = proposal(ref, accept=True) if callable(proposal) else None
+    if new is None:
+        return stale
+    kept = {k: v for k, v in raw.items() if k.lower() not in _FOLLOWED}
+    after = judge(cache, new, kept, syntax=syntax, form=form, show=False, explain=False, bidi=False)  # type: ignore[arg-type]
+    problems = [p for p in after.problems if p.kind not in ("unpinned", "stale")]
+    if not problems:
+        return stale
+    said = stale.explained(
+        f"; accepting it is not enough: with the new text, {problems[0].message} (correct the option by hand, then accept)",
+        drift="changed",
+        new_reference=stale.new_reference,
+        diff=stale.notes,
+    )
+    said.outcome = drift
+    return said
 
 
 def _stale_or_problem(v: Verdict, problem: TextFragError, settings: Settings) -> None:

@@ -241,6 +241,8 @@ def test_accept_writes_nothing_that_would_fail_the_build(repo: Path) -> None:
     before = f'# T\n\n![](txtfrag:{old_ref}){{ .python hl_lines="25-27" }}\n'
     doc.write_text(before)
     (repo / "src" / "mod.py").write_text(SRC[: SRC.index("def f5")])  # 12 lines now
+    c = run(repo, "check", "docs")  # check promises no fix that update would refuse
+    assert "accepting it is not enough: with the new text, hl_lines 25-27 is outside the excerpt" in c.stderr, c.stderr
     r = run(repo, "update", "--accept", "--write", "docs")
     assert r.returncode == 1
     assert "it is not rewritten: with the new text, hl_lines 25-27 is outside the excerpt, which has 12 lines" in r.stderr
