@@ -1,5 +1,5 @@
 """A real editor (issue 26): Debian's Neovim, headless, its built-in LSP client configured exactly as the
-README shows, opens a document with a moved reference, receives the diagnostics and applies the update
+manual shows (docs/guide/editor.md), opens a document with a moved reference, receives the diagnostics and applies the update
 fix; the file it saves is what ``textfrag update --write`` writes."""
 
 from __future__ import annotations
@@ -65,9 +65,9 @@ end })
 
 
 def _readme_config() -> str:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    m = re.search(r"<!-- neovim-config -->\s*```lua\n(.*?)```", readme, re.S)
-    assert m, "the README shows the Neovim configuration between <!-- neovim-config --> markers"
+    guide = (REPO / "docs" / "guide" / "editor.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- neovim-config -->\s*```lua\n(.*?)```", guide, re.S)
+    assert m, "the manual (docs/guide/editor.md) shows the Neovim configuration between <!-- neovim-config --> markers"
     return m.group(1)
 
 

@@ -1,7 +1,7 @@
 """What users install: the wheel and the sdist that `make test` built (TEXTFRAG_DIST), or built here.
 
 Every file of the source packages is in the wheel (a missing subpackage once crashed half the syntax
-once installed); the sdist builds the same wheel; the metadata says what the README tells people.
+once installed); the sdist builds the same wheel; the metadata says what the manual tells people.
 """
 
 from __future__ import annotations
@@ -105,8 +105,8 @@ def _extra(wheel: zipfile.ZipFile, extra: str) -> set[str]:
     return names
 
 
-def test_the_mkdocs_extra_installs_what_the_readme_configuration_uses(wheel: zipfile.ZipFile) -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_mkdocs_extra_installs_what_the_manuals_configuration_uses(wheel: zipfile.ZipFile) -> None:
+    readme = (REPO / "docs" / "guide" / "mkdocs.md").read_text(encoding="utf-8")
     block = re.search(r"```yaml\n# mkdocs.yml\n(.*?)```", readme, re.DOTALL)
     assert block is not None
     used = set(re.findall(r"\b(pymdownx)\.\w+", block.group(1)))
