@@ -78,11 +78,7 @@ class Intent:
 
     def options(self) -> list[tuple[str, str]]:
         """The directive options that state this intent, in literalinclude's order."""
-        values = (
-            *(self.pyobject, self.start_after, self.start_at, self.end_before, self.end_at),
-            *(self.lines, self.section, self.region, self.symbol),
-        )
-        return [(name, value) for name, value in zip(INTENT_OPTIONS, values, strict=True) if value is not None]
+        return [(name, value) for name, value in zip(INTENT_OPTIONS, _values(self), strict=True) if value is not None]
 
     def __str__(self) -> str:
         return " ".join(f":{name}: {value}" for name, value in self.options())
@@ -98,6 +94,30 @@ def splitlines_agree(text: str) -> bool:
     return not any(ch in text for ch in _OTHER_BREAKS)
 
 
+def _alone(intent: Intent) -> str | None:
+    """``symbol`` or ``pyobject`` when the intent is that and nothing else (no markers, no :lines:, no
+    section or region): then its lines come from the file's index of definitions, found once."""
+    stated = [name for name, value in zip(INTENT_OPTIONS, _values(intent), strict=True) if value is not None]
+    return stated[0] if stated in (["symbol"], ["pyobject"]) else None
+
+
+def _language(path: str, intent: Intent) -> str:
+    """The language a symbol is looked for in: ``:language:``, else the file's name's."""
+    from .symbols import language_of
+
+    language = language_of(path, intent.language)
+    if language is None:
+        raise TextFragError(f"the language of {path or 'the file'} is not one textfrag reads definitions in; give :language:")
+    return language
+
+
+def _values(intent: Intent) -> tuple[str | None, ...]:
+    return (
+        *(intent.pyobject, intent.start_after, intent.start_at, intent.end_before, intent.end_at),
+        *(intent.lines, intent.section, intent.region, intent.symbol),
+    )
+
+
 def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = None, *, path: str = "") -> list[int]:
     """The 1-based numbers of the file's lines that literalinclude keeps for ``intent`` and then
     ``lines`` (1-based positions within what the intent kept, as its ``:lines:`` counts), in order.
@@ -105,37 +125,18 @@ def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = Non
     ``text`` is the file's decoded text. :class:`TextFragError` says why nothing can be selected (an
     object or a marker not found, a line past the end), in literalinclude's terms.
     """
-    if (
-        intent is not None
-        and intent.symbol is not None
-        and lines is None
-        and intent.lines is None
-        and not (intent.pyobject or intent.start_after or intent.start_at or intent.end_before or intent.end_at)
-        and intent.section is None
-        and intent.region is None
-        and _agrees(text)
-    ):  # a symbol alone: its lines, found in the file's index (no per-reference split of the file)
-        from .symbols import find_symbol, language_of
+    alone = _alone(intent) if lines is None and intent is not None else None
+    if alone is not None and _agrees(text):  # one definition alone: its lines from the file's index, found once
+        assert intent is not None  # (no per-reference split of the file)
+        if alone == "symbol":
+            from .symbols import find_symbol
 
-        language = language_of(path, intent.language)
-        if language is None:
-            raise TextFragError(f"the language of {path or 'the file'} is not one textfrag reads definitions in; give :language:")
-        found = find_symbol(text, language, intent.symbol, python_objects)
-        return list(range(found.first, found.last + 1))
-    if (
-        intent is not None
-        and intent.pyobject is not None
-        and lines is None
-        and intent.lines is None
-        and not (intent.start_after or intent.start_at or intent.end_before or intent.end_at or intent.symbol)
-        and intent.section is None
-        and intent.region is None
-        and _agrees(text)
-    ):  # an object alone: its lines, from the file's objects (parsed once; no per-reference split of the file)
+            found = find_symbol(text, _language(path, intent), str(intent.symbol), python_objects)
+            return list(range(found.first, found.last + 1))
         objects = python_objects(text)
         if intent.pyobject not in objects:
             raise TextFragError(f"no Python object named {intent.pyobject!r} in the file")
-        first, last, _ = objects[intent.pyobject]
+        first, last, _ = objects[str(intent.pyobject)]
         return list(range(first, last + 1))
     if not splitlines_agree(text):
         raise TextFragError(
@@ -149,12 +150,9 @@ def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = Non
     if intent is not None and intent.region is not None:
         kept = region_lines(content, intent.region)
     if intent is not None and intent.symbol is not None:
-        from .symbols import find_symbol, language_of  # (only a symbol intent pays for tree-sitter)
+        from .symbols import find_symbol  # (only a symbol intent pays for tree-sitter)
 
-        language = language_of(path, intent.language)
-        if language is None:
-            raise TextFragError(f"the language of {path or 'the file'} is not one textfrag reads definitions in; give :language:")
-        found = find_symbol(text, language, intent.symbol, python_objects)
+        found = find_symbol(text, _language(path, intent), intent.symbol, python_objects)
         kept = kept[found.first - 1 : found.last]
     if intent is not None:
         if intent.pyobject is not None:
