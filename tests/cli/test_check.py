@@ -203,3 +203,53 @@ def test_check_takes_a_place_as_it_prints_one(tmp_path: Path) -> None:
     assert main(["check", "--root", str(tmp_path), f"{doc}:3"], stdout=out, stderr=err) == 0, err.getvalue()
     assert "1 reference in 1 file: all current" in out.getvalue()
     assert main(["check", "--root", str(tmp_path), f"{doc}:1"], stdout=io.StringIO(), stderr=io.StringIO()) == 1
+
+
+def test_a_large_tree_is_checked_in_parts_on_every_core_with_the_same_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32: from 1,000 documents check scans and judges in forked parts; what it says (every format)
+    is what one process says, in the same order."""
+    import hashlib
+    import subprocess
+    import sys
+
+    import textfrag.cli.check
+    from textfrag.cli import main
+
+    text = "".join(f"line {i}\n" for i in range(1, 21))
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.txt").write_text(text)
+    pin = f"length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for d in range(1200):
+        refs = [f"![](txtfrag:src/a.txt#line={d % 10},{d % 10 + 2};{pin})"]
+        if d % 97 == 0:
+            refs.append(f"![](txtfrag:src/a.txt#line=0,1;md5={'0' * 32})")  # stale
+        if d % 211 == 0:
+            refs.append("![](txtfrag:src/gone.txt#line=0,1)")  # missing
+        (docs / f"d{d:04}.md").write_text("# D\n\n" + "\n\n".join(refs) + "\n")
+    for fmt in ("text", "json", "sarif"):
+        parts = subprocess.run(
+            [sys.executable, "-m", "textfrag", "check", "--root", str(tmp_path), "--format", fmt, str(docs)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=tmp_path,
+        )
+        monkeypatch.setattr(textfrag.cli.check, "PARALLEL_DOCS", 10**9)
+        monkeypatch.chdir(tmp_path)
+        out, err = io.StringIO(), io.StringIO()
+        code = main(["check", "--root", str(tmp_path), "--format", fmt, str(docs)], stdout=out, stderr=err)
+        monkeypatch.undo()
+        assert parts.returncode == code == 2
+        assert parts.stdout == out.getvalue()
+        assert parts.stderr == err.getvalue()
+    text_run = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--root", str(tmp_path), str(docs)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert "1219 references in 1200 files: 13 stale, 6 bad" in text_run.stdout, text_run.stdout

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import StaleError
+from ..docfiles import doc_files
+from ..errors import StaleError, TextFragError
 from ..quote import prefetch_history
 from ..report import Finding
+from ..scan import Found
+from ..source import SourceCache
+from ..terminal import Progress
 from ..verdict import Settings, Verdict, judge
 from ._base import (
     BAD,
@@ -21,11 +26,12 @@ from ._base import (
     _output,
     _plural,
     _require_pin,
+    _shown,
     _terminal,
     _unpinned_note,
 )
-from ._digest import _Digester
-from ._scan import _scan, _targets
+from ._digest import _cores, _Digester
+from ._scan import _Scan, _scan, _targets
 
 
 def add_parser(sub: Any) -> None:
@@ -48,10 +54,53 @@ def add_parser(sub: Any) -> None:
     )
 
 
+#: documents from which check runs on every core (each process scans and judges a part; fewer cost more
+#: to start than they save); and how many documents a part holds at most
+PARALLEL_DOCS, PART_DOCS = 1000, 1000
+
+
+class _Tally:
+    """What judging a list of references found: the findings said, the problems, and the counts."""
+
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+        self.problems: list[tuple[Found, TextFragError]] = []
+        self.total = self.docs = self.unpinned = self.warned = self.searched = 0
+
+    def add(self, other: _Tally) -> None:
+        self.findings += other.findings
+        self.problems += other.problems
+        self.total += other.total
+        self.docs += other.docs
+        self.unpinned += other.unpinned
+        self.warned += other.warned
+        self.searched += other.searched
+
+
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    cache = _cache(args)  # a bad --charset fails here
+    _cache(args)  # a bad --charset fails here
     progress = _terminal(args, err)[0]
     targets = _targets(args)  # FILE:LINE, as check prints a place: only the references there
+    tally = _in_parts(args, progress) if targets is None else None
+    if tally is None:
+        tally = _check_here(args, targets, progress)
+    problems = tally.problems
+    stale = sum(isinstance(e, StaleError) for _, e in problems)
+    bad = sum(e.exit_code != STALE for _, e in problems)
+    said = f"{tally.total} reference{'s' if tally.total != 1 else ''} in {_plural(tally.docs, 'file')}"
+    summary = f"textfrag check: {said}: " + (f"{stale} stale, {bad} bad" if problems else "all current")
+    summary += _unpinned_note(tally.unpinned)
+    if tally.warned:
+        summary += f"; {_plural(tally.warned, 'warning')} (hidden text)"
+    _finish(args, tally.findings, problems, summary, out, err)
+    if not problems:
+        return OK
+    return BAD if bad else STALE
+
+
+def _check_here(args: argparse.Namespace, targets: set[tuple[str, int]] | None, progress: Progress | None) -> _Tally:
+    """Scan and judge in this process, the quoted files digested on every core as they are found."""
+    cache = _cache(args)
     digester = _Digester(cache, args, progress)
     scan = _scan(args, digester)
     digester.finish()
@@ -59,11 +108,61 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         scan.entries = [(f, ref) for f, ref in scan.entries if (f.file, f.line) in targets]
         scan.total = len(scan.entries) + sum(1 for f, _ in scan.problems if f.text and (f.file, f.line) in targets)
         scan.problems = [(f, e) for f, e in scan.problems if not f.text or (f.file, f.line) in targets]
-    problems = scan.problems
-    findings = [_finding(f, e) for f, e in problems]
-    total, searched = len(scan.entries), 0
+    return _judged(args, cache, scan, progress)
+
+
+def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | None:
+    """A large tree: its documents in parts, each scanned and judged by a forked process, the results
+    joined in the documents' order (the same output as one process gives). None for a small tree, one
+    core, or where processes are not forked."""
+    tally = _Tally()
+
+    def unlistable(folder: Path, error: OSError) -> None:
+        shown = _shown(folder)
+        tally.problems.append(
+            (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot list the folder {shown}: {error.strerror}"))
+        )
+
+    docs = [str(d) for d in doc_files((Path(p) for p in args.paths), unlistable)]
+    workers = _cores()
+    if len(docs) < PARALLEL_DOCS or workers < 2:
+        return None
+    import multiprocessing  # (only a large tree pays for these)
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+
+    size = max(100, min(PART_DOCS, -(-len(docs) // (workers * 4))))
+    parts = [docs[i : i + size] for i in range(0, len(docs), size)]
+    shared = {
+        k: getattr(args, k, None)
+        for k in ("root", "charset", "max_size", "pdi", "pdi_table", "require_pin", "allow_bidi", "format", "command")
+    }
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = [pool.submit(_check_part, shared, part) for part in parts]
+        for done, future in enumerate(futures, 1):
+            tally.add(future.result())  # in the parts' order, whatever order they end in
+            if progress is not None:
+                progress.show(f"checked {done}/{len(parts)} parts of {len(docs)} documents")
+    return tally
+
+
+def _check_part(shared: dict[str, Any], docs: list[str]) -> _Tally:
+    """One part of a large tree, in a worker process: its documents scanned and their references judged."""
+    args = argparse.Namespace(**shared, paths=docs)
+    cache = _cache(args)
+    return _judged(args, cache, _scan(args, None), None)
+
+
+def _judged(args: argparse.Namespace, cache: SourceCache, scan: _Scan, progress: Progress | None) -> _Tally:
+    """The core's verdict on every reference of ``scan``, as the findings and problems check reports."""
+    tally = _Tally()
+    tally.problems = list(scan.problems)
+    tally.findings = [_finding(f, e) for f, e in scan.problems]
+    tally.total, tally.docs = scan.total, len(scan.docs)
+    total = len(scan.entries)
     prefetch_history(cache, [ref for _, ref in scan.entries])
-    warned = unpinned = 0
     settings = Settings(require_pin=args.require_pin)
     # every result is kept only for JSON, which lists them all; the other formats say only what is wrong
     every = (args.format or "") == "json"
@@ -80,26 +179,18 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 judged.clear()
             judged[key] = verdict
         hidden = verdict.hidden
-        unpinned += not verdict.pinned
+        tally.unpinned += not verdict.pinned
         for problem in verdict.problems or [None]:  # type: ignore[list-item]
             if problem is None and hidden is None and not every:
                 continue
-            findings.append(
+            tally.findings.append(
                 Finding(f.file, f.line, f.column, f.text or None, problem, (hidden.message,) if hidden else (), verdict.pinned)
             )
             hidden = None  # (said once)
             if problem is not None:
-                problems.append((f, problem))
-                searched += isinstance(problem, StaleError) and problem.drift is not None
-        warned += verdict.hidden is not None
-        progress.show(_checked(i, total, searched))
-    stale = sum(isinstance(e, StaleError) for _, e in problems)
-    bad = sum(e.exit_code != STALE for _, e in problems)
-    summary = f"textfrag check: {scan.summary()}: " + (f"{stale} stale, {bad} bad" if problems else "all current")
-    summary += _unpinned_note(unpinned)
-    if warned:
-        summary += f"; {_plural(warned, 'warning')} (hidden text)"
-    _finish(args, findings, problems, summary, out, err)
-    if not problems:
-        return OK
-    return BAD if bad else STALE
+                tally.problems.append((f, problem))
+                tally.searched += isinstance(problem, StaleError) and problem.drift is not None
+        tally.warned += verdict.hidden is not None
+        if progress is not None:
+            progress.show(_checked(i, total, tally.searched))
+    return tally
