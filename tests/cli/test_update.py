@@ -258,3 +258,19 @@ def test_a_quote_only_other_parts_of_whose_file_changed_is_said_to_be_where_it_w
     assert r.returncode == 1
     assert "is unchanged and still where it was: only other parts of the file changed; run `textfrag update --write`" in r.stderr
     assert run(repo, "update", "--write", "docs").returncode == 0 and run(repo, "check", "docs").returncode == 0
+
+
+def test_accept_whole_files_repins_only_whole_file_quotes_and_shows_their_diff(repo: Path) -> None:
+    """Issue 33 (18): after a migration a whole-file quote is changed by every edit of its file; the opt-in
+    re-pins those (the pre-commit hook textfrag-update-whole-files), showing the diff, and leaves a changed
+    range quote for review."""
+    whole = f"src/mod.py#line=0,;length={len(SRC)};md5={hashlib.md5(SRC.encode()).hexdigest()}"
+    ranged = ref_for(SRC, 4, 6)
+    doc = repo / "docs" / "index.rst"
+    doc.write_text(f"T\n=\n\n.. txtfrag:: {whole}\n\n.. txtfrag:: {ranged}\n")
+    (repo / "src" / "mod.py").write_text(SRC.replace("return 2\n", "return 22\n"))
+    r = run(repo, "update", "--write", "--accept-whole-files", "docs")
+    assert r.returncode == 1  # the range quote is left: it changed, and needs a review
+    assert "+    return 22" in r.stderr and "accepted" in r.stderr
+    text = doc.read_text()
+    assert whole not in text and "src/mod.py#line=0,;length=" in text and ranged in text

@@ -9,6 +9,7 @@ if TYPE_CHECKING:
     from ..rewrite import DocText
 
 from ..errors import StaleError, TextFragError, UnpinnedError, spell, spell_lines
+from ..fragment import Reference
 from ..optiontable import Syntax
 from ..pin import is_pinned
 from ..quote import prefetch_history
@@ -53,10 +54,27 @@ def add_parser(sub: Any) -> None:
         help="also re-pin changed references (after review) to the text their range or intent selects now; "
         "FILE:LINE arguments limit it to the references at those lines",
     )
+    update.add_argument(
+        "--accept-whole-files",
+        action="store_true",
+        help="also re-pin changed references that quote a whole file (line=0, to the end), showing each diff: "
+        "a whole-file quote changes with every edit of its file (the pre-commit hook textfrag-update-whole-files)",
+    )
     _require_pin(update)
     update.add_argument(
         "paths", nargs="*", default=["."], metavar="PATH", help="files or folders, or FILE:LINE of a reference (default: .)"
     )
+
+
+def _whole_file(ref: Reference) -> bool:
+    """Whether ``ref`` quotes its whole file, as it grows: ``line=0,`` or ``char=0,`` (or no fragment)."""
+    fragment = ref.fragment
+    if ref.selector is not None:
+        return False
+    if fragment is None:
+        return True
+    scheme = fragment.scheme
+    return scheme.is_range and not scheme.start and scheme.end is None
 
 
 def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -93,7 +111,8 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         options = options_of(doc.text, f) if doc is not None and doc.text[f.start : f.end] == f.text else []
         try:
             syntax: Syntax = "md" if f.kind == "image" else "rst"
-            fix = repair(scan.cache_for(cache, f), ref, options, accept=args.accept and targeted, syntax=syntax)
+            accept = (args.accept and targeted) or (getattr(args, "accept_whole_files", False) and _whole_file(ref))
+            fix = repair(scan.cache_for(cache, f), ref, options, accept=accept, syntax=syntax)
         except TextFragError as failure:
             problems.append((f, failure))
             continue
