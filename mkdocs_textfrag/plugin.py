@@ -131,6 +131,37 @@ def _guarded(event: Event) -> Event:
     return cast(Event, run)
 
 
+def generated_note(pages: dict[str, tuple[int, str]]) -> str:
+    """The unpinned references that are not in their pages' files as written (a macro, an include or
+    another plugin wrote them), which ``textfrag pin`` cannot pin where it looks: said, with the pages."""
+    from textfrag import parse_reference
+    from textfrag.pin import is_pinned
+    from textfrag.scan import scan_text
+
+    generated: dict[str, int] = {}
+    for name, (counted, path) in sorted(pages.items()):
+        try:
+            text = Path(path).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            continue
+        written = 0
+        for f in scan_text(text, name, Path(path).suffix):
+            try:
+                written += not is_pinned(parse_reference(f.text))
+            except TextFragError:
+                continue
+        if counted > written:
+            generated[name] = counted - written
+    if not generated:
+        return ""
+    n = sum(generated.values())
+    where = ", ".join(generated)
+    return (
+        f"; {n} of them {'is' if n == 1 else 'are'} not in the files of {where} as written (a macro, an include or "
+        "another plugin writes them), so `textfrag pin` cannot find them there: pin them where they are written"
+    )
+
+
 class TextfragPlugin(BasePlugin[TextfragConfig]):
     """Embeds and verifies ``txtfrag:`` references; one source cache per build."""
 
@@ -186,6 +217,8 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
 
     @_guarded
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        #: page -> (its unpinned references, its file): to say which a macro or an include wrote
+        self.unpinned_pages: dict[str, tuple[int, str]] = {}
         # a new cache for every build: `mkdocs serve` must never show an old version of a quoted file
         """A new cache and a new placeholder key for every build (serve never shows an old file)."""
         assert self.embedder is not None
@@ -208,6 +241,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """Scan a page that names ``txtfrag:`` for the lines of its references; the text is unchanged."""
         self.current, self.current_page = None, page
+        self._unpinned_before = self.embedder.unpinned if self.embedder is not None else 0
         # references may also come in with Markdown that pymdownx.snippets includes as the page renders
         state = _PageState.of(page.file.src_path, markdown, _front_matter_lines(page, markdown))
         self.pages[page.file.src_uri] = state
@@ -219,6 +253,9 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         """Report raw-HTML references and tell MkDocs the excerpts' anchors."""
         state = self.pages.get(page.file.src_uri)
         self.current = None
+        counted = (self.embedder.unpinned if self.embedder is not None else 0) - getattr(self, "_unpinned_before", 0)
+        if counted > 0 and page.file.abs_src_path:
+            self.unpinned_pages[page.file.src_path] = (counted, page.file.abs_src_path)
         if state is None:
             return html
         if _PREFIX in html:
@@ -256,7 +293,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             said = f"{unpinned} reference is" if unpinned == 1 else f"{unpinned} references are"
             log.info(
                 f"textfrag: {said} not protected against drift (no md5): `textfrag pin --write` pins them "
-                "(require_pin: true makes each a problem)"
+                f"(require_pin: true makes each a problem){generated_note(self.unpinned_pages)}"
             )
         errors = [p for p in self.problems if p.error]
         if not errors:

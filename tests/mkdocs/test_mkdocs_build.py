@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 import pytest
 
 from ..conftest import commit_all
-from .conftest import APP, MATERIAL, Site, excerpt_text, md5
+from .conftest import APP, DEFAULT, MATERIAL, Site, excerpt_text, md5
 
 GOOD = f"src/app.py#line=10,20;length={len(APP)};md5={md5(APP)}"
 STALE = "src/app.py#line=0,2;md5=" + "0" * 32
@@ -284,3 +284,19 @@ def test_symbol_and_region_intents_in_a_mkdocs_build_and_drift_that_follows_them
     err = io.StringIO()
     assert main(["check", "--root", str(site.root), docs], stdout=io.StringIO(), stderr=err) == 1
     assert "no definition named 'Point.fmt' in the file; did you mean Pint.fmt" in err.getvalue(), err.getvalue()
+
+
+def test_the_unpinned_count_names_pages_whose_references_a_macro_writes(site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 33 (19): `textfrag pin --write` cannot pin a reference that a macro writes as the page renders;
+    the end-of-build count says which pages hold such references, and where to pin them."""
+    site.write(
+        "hooks.py", "def on_page_markdown(markdown, **kwargs):\n    return markdown + '\\n![](txtfrag:src/app.py#line=0,1)\\n'\n"
+    )
+    site.config(DEFAULT + "hooks:\n  - hooks.py\n")
+    site.page("index.md", "# T\n\n![](txtfrag:src/app.py#line=1,2)\n")
+    caplog.set_level("INFO")
+    r = site.build(caplog)
+    assert r.ok, r.error
+    said = next(m for m in r.messages if "not protected against drift" in m)
+    assert said.startswith("textfrag: 2 references are not protected")
+    assert "1 of them is not in the files of index.md as written (a macro, an include or another plugin writes them)" in said
