@@ -165,6 +165,10 @@ class _Blobs:
             self.proc.wait(timeout=10)
         except (OSError, subprocess.SubprocessError):
             self.proc.kill()
+            self.proc.wait()
+        finally:
+            if self.proc.stdout is not None:
+                self.proc.stdout.close()  # (left open, it is a ResourceWarning)
 
 
 class History:
