@@ -54,6 +54,7 @@ from textfrag import Quote, SourceCache, TextFragError
 from textfrag.errors import internal_error_report
 from textfrag.excerpt import failure_summary
 from textfrag.i18n import translator
+from textfrag.pin import generated_note
 from textfrag.present import identity, source_url
 
 log = logging.getLogger("mkdocs.plugins.textfrag")
@@ -129,37 +130,6 @@ def _guarded(event: Event) -> Event:
             raise PluginError(internal_error_report(bug)) from bug
 
     return cast(Event, run)
-
-
-def generated_note(pages: dict[str, tuple[int, str]]) -> str:
-    """The unpinned references that are not in their pages' files as written (a macro, an include or
-    another plugin wrote them), which ``textfrag pin`` cannot pin where it looks: said, with the pages."""
-    from textfrag import parse_reference
-    from textfrag.pin import is_pinned
-    from textfrag.scan import scan_text
-
-    generated: dict[str, int] = {}
-    for name, (counted, path) in sorted(pages.items()):
-        try:
-            text = Path(path).read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError):
-            continue
-        written = 0
-        for f in scan_text(text, name, Path(path).suffix):
-            try:
-                written += not is_pinned(parse_reference(f.text))
-            except TextFragError:
-                continue
-        if counted > written:
-            generated[name] = counted - written
-    if not generated:
-        return ""
-    n = sum(generated.values())
-    where = ", ".join(generated)
-    return (
-        f"; {n} of them {'is' if n == 1 else 'are'} not in the files of {where} as written (a macro, an include or "
-        "another plugin writes them), so `textfrag pin` cannot find them there: pin them where they are written"
-    )
 
 
 class TextfragPlugin(BasePlugin[TextfragConfig]):

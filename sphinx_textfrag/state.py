@@ -28,6 +28,7 @@ from sphinx.util.osutil import relative_uri
 from textfrag import SourceCache, TextFragError
 from textfrag.errors import internal_error_report
 from textfrag.excerpt import failure_summary
+from textfrag.pin import generated_note
 
 logger = logging.getLogger("sphinx_textfrag")
 
@@ -248,8 +249,11 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     if unpinned and not app.config.textfrag_require_pin:  # counted, never listed one by one
         logger.info(
             "textfrag: %s not protected against drift (no md5): `textfrag pin --write` pins them"
-            " (textfrag_require_pin = True makes each a problem)",
+            " (textfrag_require_pin = True makes each a problem)%s",
             f"{unpinned} reference is" if unpinned == 1 else f"{unpinned} references are",
+            generated_note(
+                {str(app.env.doc2path(d, False)): (n, str(app.env.doc2path(d))) for d, n in state.unpinned.items() if n}
+            ),
         )
     if errors:
         logger.error(

@@ -83,3 +83,36 @@ def pinned_form(cache: SourceCache, ref: Reference, *, convert: bool = False) ->
     if not hash_:  # the whole file: the open range from the start, as `make --whole` writes it
         return Pinned(f"{head}#line=0,;{checks}")
     return Pinned(f"{head}#{fragment_text};{checks}")
+
+
+def generated_note(pages: dict[str, tuple[int, str]]) -> str:
+    """The unpinned references that are not in their pages' files as written (a macro, an include or
+    another plugin wrote them), which ``textfrag pin`` cannot pin where it looks: said, with the pages."""
+    from pathlib import Path
+
+    from ._parser import parse_reference
+    from .errors import TextFragError
+    from .scan import scan_text
+
+    generated: dict[str, int] = {}
+    for name, (counted, path) in sorted(pages.items()):
+        try:
+            text = Path(path).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            continue
+        written = 0
+        for f in scan_text(text, name, Path(path).suffix):
+            try:
+                written += not is_pinned(parse_reference(f.text))
+            except TextFragError:
+                continue
+        if counted > written:
+            generated[name] = counted - written
+    if not generated:
+        return ""
+    n = sum(generated.values())
+    where = ", ".join(generated)
+    return (
+        f"; {n} of them {'is' if n == 1 else 'are'} not in the files of {where} as written (a macro, an include or "
+        "another plugin writes them), so `textfrag pin` cannot find them there: pin them where they are written"
+    )

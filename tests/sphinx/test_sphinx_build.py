@@ -219,3 +219,14 @@ def test_stale_warnings_say_moved_or_changed_and_what_to_run(site: Site) -> None
         r"index\.rst:6: WARNING: .*changed: the quoted text \(lines 1-2 in \w+\) is no longer in the file", b.warnings
     )
     assert "-line 1: value_1 = 1 * 2" in b.warnings and "+line 1: value_1 = 100 * 2" in b.warnings
+
+
+def test_the_unpinned_count_names_documents_whose_references_are_not_in_their_files(site: Site) -> None:
+    """Issue 33 (19): a reference an `.. include::` of a .txt file brings in cannot be pinned by `textfrag
+    pin` where it looks (the document's own file): the end-of-build count says which documents, and why."""
+    site.write("docs/part.txt", ".. txtfrag:: src/app.py#line=0,1\n")
+    site.page("index.rst", "T\n=\n\n.. txtfrag:: src/app.py#line=1,2\n\n.. include:: part.txt\n")
+    b = site.build(fresh=True)
+    assert b.statuscode == 0, b.warnings
+    assert "textfrag: 2 references are not protected against drift" in b.status
+    assert "1 of them is not in the files of index.rst as written (a macro, an include or another plugin writes them)" in b.status
