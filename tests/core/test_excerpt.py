@@ -78,3 +78,17 @@ def test_rfc5147_references_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) 
         "txtfrag:a.py#char=5,;md5=" + "B" * 32 + ",utf-8",
     ]:
         assert str(parse_reference(ref)).startswith("a.py#")
+
+
+def test_the_languages_known_without_pygments_are_the_ones_pygments_gives() -> None:
+    """A file's language comes from a table for the common names (no Pygments search, no Pygments at all):
+    for every name the table answers with Pygments installed, Pygments' own answer is the same."""
+    from pygments.lexers import find_lexer_class_for_filename
+
+    from textfrag.present import _SAME_AS_PYGMENTS, language_for
+
+    for ext, language in _SAME_AS_PYGMENTS.items():
+        name = ext if ext in ("Makefile", "Dockerfile") else f"x.{ext}"
+        lexer = find_lexer_class_for_filename(name)
+        assert lexer is not None and lexer.aliases[0] == language, (ext, language, lexer)
+        assert language_for(f"src/{name}") == language
