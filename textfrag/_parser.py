@@ -28,6 +28,7 @@ textfrag reports it instead of quoting nothing).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import cast
 
 from .dialects import parse_selector
@@ -269,7 +270,15 @@ def parse_reference(text: str) -> Reference:
 
     >>> str(parse_reference("txtfrag:src/app.py#line=10,20"))
     'src/app.py#line=10,20'
+
+    A reference written again (the same lines quoted on many pages) is parsed once: its value is frozen.
     """
+    return _parse_once(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse_once(text: str) -> Reference:
+    """:func:`parse_reference` (a failure is not kept: it is raised, and found again, each time)."""
     body = text[len(PREFIX) :] if text.startswith(PREFIX) else text
     try:
         if body[:8].lower().startswith(("urn:pdi:", "pdi://")):

@@ -319,11 +319,12 @@ def python_objects(text: str) -> dict[str, tuple[int, int, int]]:
     the line of their name,
     as literalinclude's ``:pyobject:`` finds them: from the first decorator to the last line of the
     body (trailing comments and blank lines not included); functions nested directly in a function
-    are not listed. :class:`TextFragError` when the text is not Python.
+    are not listed.
 
     The module's layout answers this without its syntax tree (textfrag.pyoutline, five times faster:
-    ``check`` verifies a ``:pyobject:`` of every one of thousands of files); the parser answers what the
-    layout reading does not model, with the same table."""
+    ``check`` verifies a ``:pyobject:`` of every one of thousands of files), also for a module this
+    Python's parser refuses (a Python 2 example); the parser answers what the layout reading declines,
+    with the same table, and :class:`TextFragError` when the text is not Python that parses."""
     from .pyoutline import outline
 
     fast = outline(text)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import TextFragError
@@ -98,6 +99,22 @@ def _attributes(text: str, at: int) -> list[Option]:
     return out
 
 
+@lru_cache(maxsize=1024)
+def _attribute_values(attributes: str) -> tuple[tuple[str, str | None], ...]:
+    """Name -> value of an attribute list as written (``{ pyobject="f" .python }``): the same list on a
+    thousand images is read once."""
+    classes = []
+    out: dict[str, str | None] = {}
+    for o in _attributes(attributes, 0):
+        if o.name == "class":
+            classes.append(o.value)
+        else:
+            out[o.name] = o.value
+    if classes:
+        out["class"] = " ".join(classes)
+    return tuple(out.items())
+
+
 def raw_of(options: list[Option], edits: Iterable[tuple[int, int, str]] = ()) -> dict[str, str | None]:
     """The options as the core's verdict takes them (name -> value as written), with ``edits`` (of their
     values, by offsets in the document) applied: what they will say once a repair is written."""
@@ -127,14 +144,11 @@ def written_options(text: str, found: Found) -> tuple[dict[str, str | None] | No
         return {o.name: o.value or None for o in options} or None, syntax, "block"
     if found.kind == "image" and found.span is not None:
         raw: dict[str, str | None] = {"alt": found.label} if found.label else {}
-        classes = []
-        for o in _attributes(text, found.span[1]):
-            if o.name == "class":
-                classes.append(o.value)
-            else:
-                raw[o.name] = o.value
-        if classes:
-            raw["class"] = " ".join(classes)
+        at = found.span[1]
+        if text[at : at + 1] == "{":
+            end = text.find("}", at)
+            if end >= 0:
+                raw.update(_attribute_values(text[at : end + 1]))
         return raw or None, "md", "block" if _alone(text, found.span) else "inline"
     return None, "md" if found.kind in ("link", "definition") else "rst", "inline"
 

@@ -20,7 +20,7 @@ from .source import DEFAULT_CHARSET, Source, SourceCache, same_charset
 from .verify import mismatches, needs_text, verify
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Container, Iterable
 
     from .drift import Drift
     from .history import History
@@ -153,12 +153,13 @@ def _history(cache: SourceCache) -> History:
     return history
 
 
-def prefetch_history(cache: SourceCache, refs: Iterable[Reference], *, load_text: bool = False) -> set[int]:
+def prefetch_history(cache: SourceCache, refs: Iterable[Reference], *, load_text: bool | Container[str] = False) -> set[int]:
     """Look up, in one pass over git history per work tree, the versions that every stale reference
     among ``refs`` was made for, and what became of every missing file (textfrag.history); explaining
     each reference afterwards is then a lookup. Whatever cannot be looked up is left to the per-reference
     explanation, which says why. ``load_text``: read the files (as ``update`` will) rather than only
-    hash them (as ``check`` does). Returns the positions in ``refs`` of the stale and missing ones."""
+    hash them (as ``check`` does); or the paths of the files to read (those whose text the verdict will
+    need: each file is read once). Returns the positions in ``refs`` of the stale and missing ones."""
     wanted: list[tuple[Reference, bool]] = []
     positions: set[int] = set()
     for i, ref in enumerate(refs):
@@ -166,7 +167,7 @@ def prefetch_history(cache: SourceCache, refs: Iterable[Reference], *, load_text
         if ref.selector is not None or fragment is None or not any(c.name in ("md5", "length") for c in fragment.checks):
             continue
         try:
-            if load_text:
+            if load_text is True or (load_text and ref.path in load_text):
                 stale = bool(mismatches(cache.get(ref.path).digest, fragment))
             else:
                 digest = cache.digest(ref.path)

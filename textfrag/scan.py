@@ -181,6 +181,9 @@ _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _BACKTICKS = re.compile(r"`+")
 _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+# a line indented four columns or more (a tab counts to the next multiple of four): code, in some places
+# (at any line start str.splitlines knows, as the loop below reads lines)
+_INDENTED = re.compile(r"(?:^|(?<=[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]))(?: {4}| {0,3}\t)", re.MULTILINE)
 
 
 def _width(line: str) -> int:
@@ -209,6 +212,9 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
     Python-Markdown's containers (``!!! note``, ``??? tip``, ``=== "Tab"``) have a Markdown body
     indented by four columns: only what is indented four more after a blank line is code there.
     """
+    if "```" not in text and "~~~" not in text and ":::" not in text and _INDENTED.search(text) is None:
+        # no fence and no line indented four columns: no code block, nothing below would mask anything
+        return _mask(text, [c.span() for c in _HTML_COMMENT.finditer(text)])
     lines = text.splitlines(keepends=True)
     out: list[str] = []
     offset = 0
@@ -356,6 +362,12 @@ def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
 
 def _scan_markdown(text: str, file: str) -> tuple[list[Found], str]:
     """The references and the masked text (code, code spans and comments blanked, the same length)."""
+    found, masked, _ = _scan_markdown_lines(text, file)
+    return found, masked
+
+
+def _scan_markdown_lines(text: str, file: str) -> tuple[list[Found], str, LineIndex]:
+    """:func:`_scan_markdown`, and the index of the lines of the text (and of the masked text)."""
     found: list[Found] = []
     masked = _md_blocks(text, file, found)
     masked = _md_inline(masked, file, found)
@@ -379,7 +391,7 @@ def _scan_markdown(text: str, file: str) -> tuple[list[Found], str]:
             g = 2 if m.group(2) is not None else 3
             found.append(Found(file, lines.line_at(m.start(g)), m.group(g), m.start(g), m.end(g), "definition", m.span()))
     found.sort(key=lambda f: f.start)
-    return found, masked
+    return found, masked, lines
 
 
 # -- reStructuredText --------------------------------------------------------------------------------
@@ -529,10 +541,10 @@ _BLANK_LINE_AT = re.compile(r"\n[ \t]*\n")
 _PARAGRAPH_WINDOW = 8192
 
 
-def _with_columns(text: str, found: list[Found]) -> list[Found]:
+def _with_columns(text: str, found: list[Found], lines: LineIndex | None = None) -> list[Found]:
     if not found:
         return found
-    lines = LineIndex(text)
+    lines = LineIndex(text) if lines is None else lines
     # built again with its 1-based column (cheaper than f._replace(column=...) per reference)
     return [
         Found(f.file, f.line, f.text, f.start, f.end, f.kind, f.span, f.label, f.start - lines.line_start(f.start) + 1)
@@ -542,5 +554,7 @@ def _with_columns(text: str, found: list[Found]) -> list[Found]:
 
 def scan_text(text: str, file: str, suffix: str) -> list[Found]:
     """References in ``text``, read as reStructuredText or Markdown by ``suffix``."""
-    found = scan_rst(text, file) if suffix.lower() in RST_SUFFIXES else scan_markdown(text, file)
-    return _with_columns(text, found)
+    if suffix.lower() in RST_SUFFIXES:
+        return _with_columns(text, scan_rst(text, file))
+    found, _, lines = _scan_markdown_lines(text, file)
+    return _with_columns(text, found, lines)  # (the masked text has the same line starts)

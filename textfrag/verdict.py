@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # (check judges most references without these: they are impor
     from .intent import Intent
     from .source import SourceCache
 
-__all__ = ["Settings", "Verdict", "IntentError", "judge"]
+__all__ = ["Settings", "Verdict", "IntentError", "judge", "reads_text"]
 
 
 class IntentError(TextFragError):
@@ -209,6 +209,18 @@ def judge(
         v.warnings.append(HiddenTextWarning(v.excerpt.hidden, reference=ref.text))
     v.problems += unpinned
     return v
+
+
+def reads_text(raw: Mapping[str, str | None] | None, syntax: Syntax = "rst", form: str = "block") -> bool:
+    """Whether :func:`judge` (without ``show``) reads the quoted text of a reference written with these
+    options (an intent, an option checked against the excerpt), not only the file's digest: ``check``
+    then reads such a file once, for both."""
+    if form != "block" or not raw:
+        return False
+    try:
+        return not read_options(raw, syntax, form).inert
+    except OptionError:
+        return False
 
 
 #: the options ``update --accept`` makes follow the re-pinned lines (textfrag.options.shifted)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from textfrag.scan import scan_markdown, scan_rst
 
 RST = """\
@@ -167,3 +170,37 @@ def test_markdown_definitions_count_only_where_markdown_renders_them() -> None:
     text = "[unused]: txtfrag:a.txt\n[^note]: txtfrag:b.txt\n\nSee [twice].\n\n[twice]: txtfrag:c.txt\n[twice]: https://x.org/\n"
     assert scan_markdown(text, "i.md") == []  # unused, a footnote, overridden by a later definition
     assert [f.text for f in scan_markdown("[x][Used  Label]\n\n[used label]: txtfrag:d.txt\n", "i.md")] == ["txtfrag:d.txt"]
+
+
+_MD_PIECES = st.sampled_from(
+    [
+        "# Title",
+        "",
+        "text with `code` and ![](txtfrag:a.py#line=1,2) inline",
+        '![cap](txtfrag:b.py#line=0,3){ pyobject="f" }',
+        "[link](txtfrag:c.py)",
+        "<!-- ![](txtfrag:hidden.py) -->",
+        "!!! note",
+        "- item ![](txtfrag:d.py#L3)",
+        "   three spaces ![](txtfrag:e.py)",
+        "\r![](txtfrag:cr.py)",
+        "\r    ![](txtfrag:indented-after-a-cr.py)",
+        "\t![](txtfrag:tab.py)",
+        "    ![](txtfrag:indented.py)",
+        "[^1]: a footnote",
+        "[label]: txtfrag:f.py#line=1",
+        "see [label]",
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(pieces=st.lists(_MD_PIECES, max_size=12))
+def test_a_document_without_code_is_read_as_the_line_by_line_reading_reads_it(pieces: list[str]) -> None:
+    """A Markdown document with no fence and no line indented four columns skips the line-by-line reading
+    of code blocks (issue 32): the same references are found as when a fence at its end makes it read
+    every line."""
+    text = "\n".join(pieces) + "\n"
+    plain = scan_markdown(text)
+    fenced = [f for f in scan_markdown(text + "\n```\n![](txtfrag:in-code.py)\n```\n") if f.start < len(text)]
+    assert plain == fenced

@@ -19,6 +19,7 @@ from ..optiontable import Form, Syntax
 from ..quote import quote
 from ..scan import Found, scan_text
 from ..source import SourceCache
+from ..verdict import reads_text
 from ._base import _cache, _shown, _write_diff
 from ._digest import _Digester
 
@@ -36,6 +37,8 @@ class _Scan:
         #: (document, offset) -> the options written with a reference, their syntax and its form (block,
         #: inline), for those not read as the defaults (an inline reference with no option)
         self.written: dict[tuple[str, int], tuple[dict[str, str | None] | None, Syntax, Form]] = {}
+        #: the quoted files whose text some verdict reads (an intent, an option checked against the excerpt)
+        self.texts: set[str] = set()
 
     def written_at(self, f: Found) -> tuple[dict[str, str | None] | None, Syntax, Form]:
         """The options written with ``f``, their syntax and its form, as the core's verdict takes them."""
@@ -75,17 +78,22 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             found = _with_options(text, found, result)
         for f in found:
             result.total += 1
+            text_read = False
             if f.kind in ("directive", "image"):
                 written = written_options(text, f)
                 if written[0] is not None or written[2] == "block":
                     result.written[(f.file, f.start)] = written
+                    text_read = reads_text(*written)
             try:
                 ref = parse_reference(f.text)
             except TextFragError as bad_ref:
                 result.problems.append((f, bad_ref))
                 continue
             result.entries.append((f, ref))
-            if digester is not None and ref.selector is None and (f.file, f.start) not in result.charsets:
+            if text_read:
+                result.texts.add(ref.path)
+            # (a file whose text the verdict reads is read once, then, for its digest too)
+            if digester is not None and ref.selector is None and not text_read and (f.file, f.start) not in result.charsets:
                 digester.add(ref.path)
     return result
 

@@ -8,6 +8,7 @@ from typing import Any, TextIO
 
 from ..docfiles import doc_files
 from ..errors import StaleError, TextFragError
+from ..fragment import Reference
 from ..quote import prefetch_history
 from ..report import Finding
 from ..scan import Found
@@ -139,8 +140,10 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
         k: getattr(args, k, None)
         for k in ("root", "charset", "max_size", "pdi", "pdi_table", "require_pin", "allow_bidi", "format", "command")
     }
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        futures = [pool.submit(_check_part, shared, part) for part in parts]
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker, initargs=(shared,)
+    ) as pool:
+        futures = [pool.submit(_check_part, part) for part in parts]
         for done, future in enumerate(futures, 1):
             tally.add(future.result())  # in the parts' order, whatever order they end in
             if progress is not None:
@@ -148,27 +151,60 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
     return tally
 
 
-def _check_part(shared: dict[str, Any], docs: list[str]) -> _Tally:
+class _Worker:
+    """What a worker process of one ``check`` keeps from part to part: the run's settings, its source
+    cache (each quoted file read and hashed once per worker, not once per part) and the verdicts on
+    references written the same way again."""
+
+    def __init__(self, shared: dict[str, Any]) -> None:
+        self.args = argparse.Namespace(**shared, paths=[])
+        self.cache = _cache(self.args)
+        self.judged: dict[tuple[str, object, str, str], Verdict] = {}
+
+
+#: the worker process's own (set by the pool's initializer in each forked worker, which lives only as
+#: long as the check that started it)
+_WORKER: _Worker | None = None
+
+
+def _start_worker(shared: dict[str, Any]) -> None:
+    global _WORKER
+    _WORKER = _Worker(shared)
+
+
+def _check_part(docs: list[str]) -> _Tally:
     """One part of a large tree, in a worker process: its documents scanned and their references judged."""
-    args = argparse.Namespace(**shared, paths=docs)
-    cache = _cache(args)
-    return _judged(args, cache, _scan(args, None), None)
+    assert _WORKER is not None
+    args = _WORKER.args
+    args.paths = docs
+    return _judged(args, _WORKER.cache, _scan(args, None), None, _WORKER.judged)
 
 
-def _judged(args: argparse.Namespace, cache: SourceCache, scan: _Scan, progress: Progress | None) -> _Tally:
+def _judged(
+    args: argparse.Namespace,
+    cache: SourceCache,
+    scan: _Scan,
+    progress: Progress | None,
+    judged: dict[tuple[str, object, str, str], Verdict] | None = None,
+) -> _Tally:
     """The core's verdict on every reference of ``scan``, as the findings and problems check reports."""
     tally = _Tally()
     tally.problems = list(scan.problems)
     tally.findings = [_finding(f, e) for f, e in scan.problems]
     tally.total, tally.docs = scan.total, len(scan.docs)
     total = len(scan.entries)
-    prefetch_history(cache, [ref for _, ref in scan.entries])
+    # each reference written the same way again is looked up once; a file whose text some verdict reads
+    # (an intent, an option checked against the excerpt) is read once, for its digest too
+    unique: dict[str, Reference] = {}
+    for _, ref in scan.entries:
+        unique.setdefault(ref.text, ref)
+    prefetch_history(cache, unique.values(), load_text=scan.texts)
     settings = Settings(require_pin=args.require_pin)
     # every result is kept only for JSON, which lists them all; the other formats say only what is wrong
     every = (args.format or "") == "json"
     #: the verdict on a reference written the same way again (one file quoted many times, the same
     #: lines on many pages): judged once; bounded, so that memory does not grow with the references
-    judged: dict[tuple[str, object, str, str], Verdict] = {}
+    judged = {} if judged is None else judged
     for i, (f, ref) in enumerate(scan.entries, 1):
         raw, syntax, form = scan.written_at(f)
         key = (ref.text, tuple(raw.items()) if raw else None, syntax, form)
