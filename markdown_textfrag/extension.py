@@ -39,11 +39,13 @@ from markdown.treeprocessors import Treeprocessor
 from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Quote, SourceCache, TextFragError
 from textfrag.errors import internal_error_report
 from textfrag.excerpt import failure_summary
+from textfrag.guard import LOCK_NAME, Lock
 from textfrag.i18n import translator
 from textfrag.present import identity, source_url
 
 from . import render
 from .embed import Embedder, PageState, front_matter_lines, is_alone, place, register, settle
+from .guard import GuardHost, register_guard
 
 __all__ = ["MarkdownProblems", "TextfragExtension", "makeExtension"]
 
@@ -165,6 +167,7 @@ class TextfragExtension(Extension):
             "require_pin": [False, "A reference without md5 (unpinned: not protected against drift) is a problem"],
             "warn_bidi": [True, "Warn of bidirectional control characters in a quote (Trojan Source); false: silent"],
             "stylesheet": [True, "Put textfrag's small stylesheet in each page with an excerpt (false: the site links it)"],
+            "guard": [False, "Guard mode: pymdownx.snippets and markdown-include includes are checked against textfrag.lock"],
         }
         super().__init__(**kwargs)
         if self.getConfig("on_stale") not in ("error", "warning"):
@@ -178,6 +181,8 @@ class TextfragExtension(Extension):
         md.registerExtension(self)
         md.preprocessors.register(_Start(md, document), "textfrag-start", 40)  # before whitespace is normalized
         register(md, document, document.guard)
+        if self.getConfig("guard"):  # (before markdown-include and pymdownx.snippets change the lines)
+            register_guard(md, document.guard_host())
         md.treeprocessors.register(_Rendered(md, document), "textfrag-rendered", -1000)  # after every other
         md.postprocessors.register(_Finish(md, document), "textfrag-finish", 0)
 
@@ -201,6 +206,8 @@ class _Document:
         self.engine: str | None = None
         self.strict = False
         self.log = logging.getLogger("textfrag")
+        #: what guard mode reported before the document started (it runs first)
+        self.pending: list[tuple[str, TextFragError, bool]] = []
 
     @property
     def page(self) -> PageState | None:
@@ -209,17 +216,17 @@ class _Document:
 
     # -- a document begins: its source, its host, its cache ---------------------------------------------
 
-    def start(self, text: str) -> None:
-        """A new document: locate its references, find the host and the build's cache."""
-        self.errors, self.links, self.rendered = [], [], False
+    def _page(self, text: str) -> tuple[str, int, Path, Path | None]:
+        """The page being converted: its name, the lines of front matter its host removed, the folder
+        reference paths start from, and its file (None when the host does not say)."""
         self.zensical = _zensical(self.md)
         self.engine, file = (None, None) if self.zensical is not None else _engine(self.md)
-        self.log = logging.getLogger(f"{self.engine}.extensions.textfrag" if self.engine else "textfrag")
-        name, front, root, language = "", 0, Path.cwd(), self.extension.getConfig("language") or None
+        name, front, root, path = "", 0, Path.cwd(), None
         if file is not None:  # MkDocs, ProperDocs: the page's name, and the front matter they removed
             name = str(getattr(file, "src_path", "") or "")
             try:
-                front = front_matter_lines(Path(file.abs_src_path).read_text(encoding="utf-8-sig"), text)
+                path = Path(file.abs_src_path)
+                front = front_matter_lines(path.read_text(encoding="utf-8-sig"), text)
             except (OSError, UnicodeDecodeError, TypeError, AttributeError):
                 front = 0
         if self.zensical is not None:
@@ -227,18 +234,18 @@ class _Document:
             root = Path(config.get("root_dir") or ".")
             name = str(page.path)
             docs = Path(config.get("docs_dir") or root)
+            path = docs / name
             try:
-                front = front_matter_lines((docs / name).read_text(encoding="utf-8-sig"), text)
+                front = front_matter_lines(path.read_text(encoding="utf-8-sig"), text)
             except (OSError, UnicodeDecodeError):
                 front = 0
-            theme = config.get("theme") or {}
-            language = language or (theme.get("language") if isinstance(theme, dict) else None)
-            self.strict = bool(config.get("strict")) or bool({"-s", "--strict"} & set(sys.argv))
         if self.extension.getConfig("root"):
             root = root / self.extension.getConfig("root")
-        self.state = PageState.of(name, text, front)
+        return name, front, root, path
+
+    def _cache(self, root: Path) -> tuple[SourceCache, dict[str, tuple[int, int]]]:
         try:
-            cache, stamps = _shared_cache(
+            return _shared_cache(
                 root.resolve(),
                 self.extension.getConfig("charset"),
                 int(self.extension.getConfig("max_size")),
@@ -246,6 +253,49 @@ class _Document:
             )
         except TextFragError as err:
             raise _fatal(self, f"textfrag: {err.message}") from None
+
+    def guard_host(self) -> GuardHost:
+        """What guard mode asks of this host: the page (known before the document starts: the guard runs
+        before the includes are expanded), the lock file beside the site's configuration, the cache."""
+        seen: dict[str, Any] = {}
+
+        def page() -> tuple[Path, str, int] | None:
+            name, front, root, path = self._page("\n".join(getattr(self.md, "lines", []) or []))
+            seen["root"] = root
+            return (path.resolve(), name, front) if path is not None else None
+
+        def lock() -> Lock:
+            base = Path(self.zensical.config.get("root_dir") or ".") if self.zensical is not None else Path.cwd()
+            return Lock.read(base / LOCK_NAME)
+
+        def report(where: str, err: TextFragError, error: bool) -> None:
+            if self.state is None:  # (the guard runs before the document starts: its problems wait for it)
+                self.pending.append((where, err, error))
+            else:
+                self.report(where, err, error)
+
+        return GuardHost(
+            page,
+            lock,
+            lambda: self._cache(seen.get("root", Path.cwd()))[0],
+            report,
+            require_pin=bool(self.extension.getConfig("require_pin")),
+            on_stale=self.extension.getConfig("on_stale"),
+        )
+
+    def start(self, text: str) -> None:
+        """A new document: locate its references, find the host and the build's cache."""
+        self.errors, self.links, self.rendered = [], [], False
+        name, front, root, _ = self._page(text)
+        self.log = logging.getLogger(f"{self.engine}.extensions.textfrag" if self.engine else "textfrag")
+        language = self.extension.getConfig("language") or None
+        if self.zensical is not None:
+            config = self.zensical.config
+            theme = config.get("theme") or {}
+            language = language or (theme.get("language") if isinstance(theme, dict) else None)
+            self.strict = bool(config.get("strict")) or bool({"-s", "--strict"} & set(sys.argv))
+        self.state = PageState.of(name, text, front)
+        cache, stamps = self._cache(root)
         self.stamps = stamps
         self.embedder = Embedder(
             cache,
@@ -258,6 +308,9 @@ class _Document:
             highlighter=render.Highlighter.of_markdown(self.md),
             translate=translator(str(language) if language else None),
         )
+        pending, self.pending = self.pending, []
+        for where, err, error in pending:
+            self.report(where, err, error)
 
     # -- what the tree processors call -------------------------------------------------------------------
 

@@ -50,9 +50,11 @@ from mkdocs.utils import get_relative_url
 import textfrag
 from markdown_textfrag import render
 from markdown_textfrag.embed import Embedder, PageState, front_matter_lines, is_alone, place, register, settle
+from markdown_textfrag.guard import GuardHost, register_guard
 from textfrag import Quote, SourceCache, TextFragError
 from textfrag.errors import internal_error_report
 from textfrag.excerpt import failure_summary
+from textfrag.guard import LOCK_NAME, Lock
 from textfrag.i18n import translator
 from textfrag.pin import generated_note
 from textfrag.present import identity, source_url
@@ -88,6 +90,9 @@ class TextfragConfig(base.Config):
     """A block whose alt text is empty has ``path`` (file and lines) for caption, or ``none``."""
     context_pages = c.Type(bool, default=False)
     """Each quoted file gets a highlighted page (``_textfrag/PATH.html``); block excerpts link "in context"."""
+    guard = c.Type(bool, default=False)
+    """Guard mode: every pymdownx.snippets and markdown-include include is checked by the text it shows
+    against its record in ``textfrag.lock`` (beside mkdocs.yml; ``textfrag pin --write`` records)."""
 
 
 @dataclass
@@ -147,6 +152,10 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         self.key = secrets.token_hex(8)
         #: quoted path -> the 1-based line ranges quoted (context pages)
         self.ranges: dict[str, set[tuple[int, int]]] = {}
+        #: guard mode: its host, and the records of this build
+        self.guard_host: GuardHost | None = None
+        self.lock_path = Path(LOCK_NAME)
+        self.lock = Lock(self.lock_path)
 
     # -- build lifecycle -----------------------------------------------------------------------------
 
@@ -180,9 +189,17 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             translate=translator(str(theme.get("language") or theme.get("locale") or "") or None),
             context=self._context if self.config.context_pages else None,
         )
+        if self.config.guard:
+            self.lock_path = base_dir / LOCK_NAME
+            self.guard_host = GuardHost(
+                self._guard_page,
+                lambda: self.lock,
+                lambda: self.embedder.cache if self.embedder is not None else cache,
+                self._report,
+                require_pin=self.config.require_pin,
+                on_stale=self.config.on_stale,
+            )
         config.markdown_extensions.append(_ExcerptExtension(self))  # type: ignore[arg-type]
-        if CSS_PATH not in config.extra_css:
-            config.extra_css.append(CSS_PATH)
         return config
 
     @_guarded
@@ -197,6 +214,12 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         self.embedder.unpinned = 0
         self.problems, self.embeds, self.pages, self.ranges = [], {}, {}, {}
         self.key = secrets.token_hex(8)  # link placeholders no page can contain
+        if self.guard_host is not None:  # the records as they are now (pin and update write them)
+            try:
+                self.lock = Lock.read(self.lock_path)
+            except TextFragError as bad:
+                raise PluginError(f"textfrag: {bad.message}") from None
+            self.guard_host.unrecorded = 0
 
     @_guarded
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
@@ -236,8 +259,14 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
 
     @_guarded
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
-        """Links are resolved last: by now every page's embeds are known. One pass, exact keys."""
+        """Links are resolved last: by now every page's embeds are known. One pass, exact keys. The
+        stylesheet is linked from the pages that show an excerpt, and only those (a page of plain includes,
+        in guard mode, is the page MkDocs makes without textfrag)."""
         state = self.pages.get(page.file.src_uri)
+        if state is not None and (state.placed or 'class="txtfrag' in output):
+            link = f'<link rel="stylesheet" href="{escape(get_relative_url(CSS_PATH, page.url))}">'
+            head = output.find("</head>")
+            output = output[:head] + link + output[head:] if head >= 0 else link + output
         if state is None or not state.links:
             return output
         pattern = re.compile(re.escape(self._link_url("")) + r"[0-9]+/")
@@ -264,6 +293,13 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             log.info(
                 f"textfrag: {said} not protected against drift (no md5): `textfrag pin --write` pins them "
                 f"(require_pin: true makes each a problem){generated_note(self.unpinned_pages)}"
+            )
+        unrecorded = self.guard_host.unrecorded if self.guard_host is not None else 0
+        if unrecorded and not self.config.require_pin:  # guard mode: counted, never listed one by one
+            said = f"{unrecorded} include has" if unrecorded == 1 else f"{unrecorded} includes have"
+            log.info(
+                f"textfrag: {said} no record in {LOCK_NAME} (not protected against drift): `textfrag pin --write` "
+                "records them (require_pin: true makes each a problem)"
             )
         errors = [p for p in self.problems if p.error]
         if not errors:
@@ -325,6 +361,14 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
                 embed.anchor = placed.anchor
 
     # -- helpers -------------------------------------------------------------------------------------
+
+    def _guard_page(self) -> tuple[Path, str, int] | None:
+        """The page being rendered, for guard mode: its file, its name, its front matter's lines."""
+        page = self.current_page
+        if page is None or not page.file.abs_src_path:
+            return None
+        front = self.current.front_matter if self.current is not None else 0
+        return Path(page.file.abs_src_path).resolve(), page.file.src_path, front
 
     def _report(self, where: str, err: TextFragError, error: bool) -> None:
         text = err.describe(where)
@@ -404,6 +448,8 @@ class _ExcerptExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
         """Register the tree processors on a page's Markdown instance."""
         register(md, self.plugin, _guarded(lambda work: work()))
+        if self.plugin.guard_host is not None:
+            register_guard(md, self.plugin.guard_host)
 
 
 def _front_matter_lines(page: Page, markdown: str) -> int:

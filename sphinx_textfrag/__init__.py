@@ -24,6 +24,7 @@ from textfrag.i18n import LOCALES
 from textfrag.source import codec_name
 
 from .directive import TxtfragDirective, TxtfragRole
+from .guard import setup_guard
 from .nodes import setup_nodes
 from .state import setup_state
 
@@ -40,6 +41,7 @@ CONFIG_VALUES: tuple[tuple[str, Any, Literal["env"], tuple[type, ...], str], ...
     ("textfrag_caption", "path", "env", (str,), "a block without :caption: has 'path' (file and lines) or 'none'"),
     ("textfrag_context_pages", False, "env", (bool,), "each quoted file gets a highlighted page; excerpts link 'in context'"),
     ("textfrag_require_pin", False, "env", (bool,), "a reference without md5 (unpinned) fails the build, located"),
+    ("textfrag_guard", False, "env", (bool,), "guard mode: each literalinclude is checked by the text textfrag.lock records"),
 )
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -62,6 +64,17 @@ def _check_config(app: Sphinx, config: Config) -> None:
         config.html_static_path.append(static)
 
 
+def _stylesheet(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    """textfrag's stylesheet on the pages that show an excerpt (or a problem in its place), and only
+    there: a page of plain literalincludes (guard mode) is the page Sphinx makes without textfrag."""
+    if doctree is not None and next(doctree.findall(_styled), None) is not None:
+        app.add_css_file("textfrag.css")
+
+
+def _styled(node: Any) -> bool:
+    return any(str(c).startswith("txtfrag") for c in getattr(node, "get", lambda *_: ())("classes", ()) or ())
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the configuration values, the directive, the role, the nodes and the events."""
     for name, default, rebuild, types, _doc in CONFIG_VALUES:
@@ -69,9 +82,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _check_config)
     app.add_directive("txtfrag", TxtfragDirective)
     app.add_role("txtfrag", TxtfragRole())
-    app.add_css_file("textfrag.css")
+    app.connect("html-page-context", _stylesheet)
     # what readers see (captions, labels, the stale mark) in the project's language, through Sphinx's i18n
     app.add_message_catalog("textfrag", LOCALES)
     setup_nodes(app)
+    setup_guard(app)
     metadata = setup_state(app)
     return {"version": textfrag.__version__, "parallel_read_safe": True, "parallel_write_safe": True, **metadata}

@@ -63,6 +63,8 @@ class BuildState:
     unpinned: dict[str, int] = field(default_factory=dict)
     #: docname -> quoted path -> the 1-based line ranges it quotes (for the context pages)
     ranges: dict[str, dict[str, set[tuple[int, int]]]] = field(default_factory=dict)
+    #: docname -> how many of its guarded includes have no record in textfrag.lock (guard mode)
+    unrecorded: dict[str, int] = field(default_factory=dict)
 
 
 _STATE = "textfrag_state"
@@ -177,6 +179,7 @@ def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     state.deps.pop(docname, None)
     state.ranges.pop(docname, None)
     state.unpinned.pop(docname, None)
+    state.unrecorded.pop(docname, None)
 
 
 def on_env_merge_info(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
@@ -185,9 +188,12 @@ def on_env_merge_info(app: Sphinx, env: BuildEnvironment, docnames: set[str], ot
     mine_deps, their_deps = state_of(env).deps, state_of(other).deps
     mine_ranges, their_ranges = state_of(env).ranges, state_of(other).ranges
     mine_unpinned, their_unpinned = state_of(env).unpinned, state_of(other).unpinned
+    mine_unrecorded, their_unrecorded = state_of(env).unrecorded, state_of(other).unrecorded
     for docname in docnames:
         if docname in their_unpinned:
             mine_unpinned[docname] = their_unpinned[docname]
+        if docname in their_unrecorded:
+            mine_unrecorded[docname] = their_unrecorded[docname]
         if docname in theirs:
             mine[docname] = theirs[docname]
         if docname in their_deps:
@@ -255,6 +261,13 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
                 {str(app.env.doc2path(d, False)): (n, str(app.env.doc2path(d))) for d, n in state.unpinned.items() if n}
             ),
         )
+    unrecorded = sum(state.unrecorded.values())
+    if unrecorded and not app.config.textfrag_require_pin:  # guard mode: counted, never listed one by one
+        logger.info(
+            "textfrag: %s no record in textfrag.lock (not protected against drift): `textfrag pin --write` records "
+            "them (textfrag_require_pin = True makes each a problem)",
+            f"{unrecorded} include has" if unrecorded == 1 else f"{unrecorded} includes have",
+        )
     if errors:
         logger.error(
             "%s; the build fails (textfrag_on_stale = 'warning' makes stale references warnings)",
@@ -272,4 +285,4 @@ def setup_state(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", guarded(on_env_purge_doc))
     app.connect("env-merge-info", guarded(on_env_merge_info))
     app.connect("build-finished", guarded(on_build_finished))
-    return {"env_version": 4}  # 2: one BuildState object; 3: with the quoted ranges; 4: the unpinned counts
+    return {"env_version": 5}  # 2: one BuildState object; 3: with the quoted ranges; 4: the unpinned counts; 5: unrecorded

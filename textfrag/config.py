@@ -44,6 +44,16 @@ class BuildConfig:
     on_stale: str = "error"
     #: whether a reference without md5 fails the build (textfrag.pin)
     require_pin: bool = False
+    #: guard mode (textfrag.guard): the build's literalinclude, snippets and markdown-include includes are
+    #: recorded and checked by the text they show
+    guard: bool = False
+    #: where the engines find included files: Sphinx's source folder, MkDocs' docs folder
+    srcdir: Path | None = None
+    #: Sphinx's source_encoding (literalinclude's, without :encoding:)
+    source_encoding: str = "utf-8-sig"
+    #: the options of pymdownx.snippets and of markdown-include when the build enables them (None: it does not)
+    snippets: dict[str, Any] | None = None
+    markdown_include: dict[str, Any] | None = None
 
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
@@ -85,7 +95,7 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id
-            if name.startswith("textfrag_") or name == "highlight_language":
+            if name.startswith("textfrag_") or name in ("highlight_language", "source_encoding"):
                 try:
                     values[name] = ast.literal_eval(node.value)
                 except ValueError:
@@ -103,6 +113,9 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         values.get("highlight_language"),
         str(values.get("textfrag_on_stale", "error")),
         bool(values.get("textfrag_require_pin", False)),
+        guard=bool(values.get("textfrag_guard", False)),
+        srcdir=path.parent,
+        source_encoding=str(values.get("source_encoding") or "utf-8-sig"),
     )
 
 
@@ -129,16 +142,32 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
             break
     if isinstance(data, dict) and isinstance(data.get("plugins"), dict):  # the mapping form of plugins:
         options = data["plugins"].get("textfrag") or {}
-    if not options and isinstance(data, dict):  # the Markdown extension's options (Zensical, ProperDocs)
+    extensions: dict[str, Any] = {}
+    if isinstance(data, dict):
         for entry in data.get("markdown_extensions") or []:
-            if isinstance(entry, dict) and isinstance(entry.get("textfrag"), dict):
-                options = entry["textfrag"]
-    return _from_options(path, options)  # (the root as the plugin takes it: from the folder of mkdocs.yml)
+            name, given = (
+                (entry, {})
+                if isinstance(entry, str)
+                else next(iter(entry.items()), ("", {}))
+                if isinstance(entry, dict)
+                else ("", {})
+            )
+            extensions[str(name)] = given if isinstance(given, dict) else {}
+    if not options and isinstance(extensions.get("textfrag"), dict):  # the Markdown extension's (Zensical, ProperDocs)
+        options = extensions["textfrag"]
+    docs = data.get("docs_dir") if isinstance(data, dict) else None
+    return _from_options(path, options, extensions, str(docs or "docs"))  # (the root from the folder of mkdocs.yml)
 
 
-def _from_options(path: Path, options: dict[str, Any]) -> BuildConfig:
+def _from_options(
+    path: Path, options: dict[str, Any], extensions: dict[str, Any] | None = None, docs_dir: str = "docs"
+) -> BuildConfig:
     """The settings of the MkDocs plugin's or the Markdown extension's options, the root from the folder
-    of their configuration file."""
+    of their configuration file; ``extensions``: the Markdown extensions the build enables, by name, with
+    their options (guard mode reads pymdownx.snippets' and markdown-include's)."""
+    extensions = extensions or {}
+    snippets = next((extensions[n] for n in ("pymdownx.snippets",) if n in extensions), None)
+    included = next((extensions[n] for n in ("markdown_include.include", "markdown_include") if n in extensions), None)
     return BuildConfig(
         path,
         path.parent / str(options.get("root") or "."),
@@ -147,6 +176,10 @@ def _from_options(path: Path, options: dict[str, Any]) -> BuildConfig:
         dict(options.get("pdi_map") or {}),
         on_stale=str(options.get("on_stale") or "error"),
         require_pin=bool(options.get("require_pin")),
+        guard=bool(options.get("guard")),
+        srcdir=path.parent / docs_dir,
+        snippets=dict(snippets) if snippets is not None else None,
+        markdown_include=dict(included) if included is not None else None,
     )
 
 
@@ -169,7 +202,10 @@ def _zensical(path: Path, text: str) -> BuildConfig:
         value = parent.get(key)
         return value if isinstance(value, dict) else {}
 
-    return _from_options(path, table(table(table(data, "project"), "markdown_extensions"), "textfrag"))
+    project = table(data, "project")
+    extensions = table(project, "markdown_extensions")
+    docs = project.get("docs_dir")
+    return _from_options(path, table(extensions, "textfrag"), extensions, str(docs or "docs"))
 
 
 def snippet_settings(path: Path) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,7 +71,8 @@ class _File:
 
     rel: str
     charset: str
-    wanted: dict[str, Fragment] = field(default_factory=dict)  # str(fragment) -> fragment
+    #: str(fragment) -> fragment; or a key -> a test of a version (guard mode: what an include showed)
+    wanted: dict[str, Fragment | Callable[[Source], bool]] = field(default_factory=dict)
     found: dict[str, list[Version]] = field(default_factory=dict)
     blobs: set[str] = field(default_factory=set)  # blob ids already hashed
     versions: int = 0
@@ -90,12 +92,19 @@ class _File:
         return True
 
 
-def _has_md5(fragment: Fragment) -> bool:
-    return any(c.name == "md5" for c in fragment.known_checks)
+def _has_md5(fragment: Fragment | Callable[[Source], bool]) -> bool:
+    """Whether one version is all that is wanted (an md5 names one; a test is met by the newest)."""
+    return not isinstance(fragment, Fragment) or any(c.name == "md5" for c in fragment.known_checks)
 
 
-def described(old: Source, fragment: Fragment) -> bool:
-    """Whether ``old`` is the version the reference's checks describe (its md5 first, else its length)."""
+def described(old: Source, fragment: Fragment | Callable[[Source], bool]) -> bool:
+    """Whether ``old`` is the version the reference's checks describe (its md5 first, else its length),
+    or the version a test wants."""
+    if not isinstance(fragment, Fragment):
+        try:
+            return fragment(old)
+        except TextFragError:
+            return False
     checks = fragment.known_checks
     md5s = [c for c in checks if c.name == "md5"]
     wanted = md5s or [c for c in checks if c.name == "length"]
@@ -230,6 +239,25 @@ class History:
             if missing and not f.missing:
                 f.missing = True
                 f.searched.clear()
+
+    def want_matching(self, top: Path, rel: str, key: str, test: Callable[[Source], bool], charset: str) -> None:
+        """Ask for the newest version of ``rel`` for which ``test`` holds (guard mode: the version in which
+        an include showed the text it records), under ``key``."""
+        with self._lock:
+            f = self._files.setdefault((top, rel), _File(rel, charset))
+            if key not in f.wanted:
+                f.wanted[key] = test
+                if f.searched:
+                    f.blobs.clear()
+                    f.versions = 0
+
+    def matching(self, top: Path, rel: str, key: str) -> list[Version]:
+        """The versions found for :meth:`want_matching`'s ``key``, newest first (searching if not yet done)."""
+        self.search()
+        f = self._files[(top, rel)]
+        if key not in f.found and f.born and f.versions < MAX_VERSIONS:
+            self._follow(top, f)
+        return f.found.get(key, [])
 
     def versions(self, top: Path, rel: str, fragment: Fragment) -> list[Version]:
         """The versions that ``fragment``'s checks describe, newest first (searching if not yet done)."""

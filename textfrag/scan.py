@@ -18,7 +18,7 @@ import re
 from bisect import bisect_right
 from typing import Literal, NamedTuple
 
-FoundKind = Literal["directive", "role", "image", "link", "definition", "file"]
+FoundKind = Literal["directive", "role", "image", "link", "definition", "file", "include"]
 
 __all__ = [
     *("Directive", "code_directives"),

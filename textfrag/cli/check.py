@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..docfiles import doc_files
 from ..errors import StaleError, TextFragError
@@ -33,6 +33,9 @@ from ._base import (
 )
 from ._digest import _cores, _Digester
 from ._scan import _Scan, _scan, _targets
+
+if TYPE_CHECKING:
+    from ._guard import GuardRun
 
 
 def add_parser(sub: Any) -> None:
@@ -85,12 +88,22 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tally = _in_parts(args, progress) if targets is None else None
     if tally is None:
         tally = _check_here(args, targets, progress)
+    guarded = _guard_run(args, _cache(args))
+    includes = guarded.check(args, targets) if guarded is not None else None
+    if includes is not None:  # (guard mode: the build's literalinclude/snippets includes, beside the references)
+        tally.findings += includes.findings
+        tally.problems += includes.problems
     problems = tally.problems
     stale = sum(isinstance(e, StaleError) for _, e in problems)
     bad = sum(e.exit_code != STALE for _, e in problems)
-    said = f"{tally.total} reference{'s' if tally.total != 1 else ''} in {_plural(tally.docs, 'file')}"
+    said = f"{tally.total} reference{'s' if tally.total != 1 else ''}"
+    if includes is not None:
+        said += f" and {_plural(includes.count, 'include')}"
+    said += f" in {_plural(tally.docs, 'file')}"
     summary = f"textfrag check: {said}: " + (f"{stale} stale, {bad} bad" if problems else "all current")
     summary += _unpinned_note(tally.unpinned)
+    if includes is not None and guarded is not None:
+        summary += _unrecorded_note(includes.unrecorded, guarded.lock_shown)
     if tally.warned:
         summary += f"; {_plural(tally.warned, 'warning')} (hidden text)"
     _finish(args, tally.findings, problems, summary, out, err)
@@ -230,3 +243,19 @@ def _judged(
         if progress is not None:
             progress.show(_checked(i, total, tally.searched))
     return tally
+
+
+def _guard_run(args: argparse.Namespace, cache: SourceCache) -> GuardRun | None:
+    """Guard mode, when the build's configuration switches it on (only then is its machinery imported)."""
+    config = getattr(args, "build_config", None)
+    if config is None or not config.guard:
+        return None
+    from ._guard import guard_run
+
+    return guard_run(args, cache)
+
+
+def _unrecorded_note(count: int, lock: str) -> str:
+    from ._guard import unrecorded_note
+
+    return unrecorded_note(count, lock)

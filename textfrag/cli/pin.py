@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from ..rewrite import DocText
+    from ..source import SourceCache
+    from ._guard import GuardRun
 
 from ..errors import StaleError, TextFragError, spell
 from ..pin import is_pinned
 from ..scan import Found
-from ._base import BAD, OK, STALE, _cache, _common, _finding, _finish, _output, _plural, _terminal
+from ._base import BAD, OK, STALE, _cache, _common, _finding, _finish, _output, _plural, _terminal, _write_diff
 from ._scan import _scan, _targets, _write_or_show, _written_names
 
 
@@ -86,6 +88,17 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for f, why in sorted(left, key=lambda item: (item[0].file, item[0].line)):
             print(f"{style.paint(spell(f'{f.file}:{f.line}'), 'bold')}: {spell(f.text)}: left as it is: {why}", file=err)
     files = len({k[0] for k in pinning})
+    recorded = ""
+    guarded = _guard_run(args, cache)
+    if guarded is not None:  # (guard mode: what each include shows, recorded in the lock file)
+        includes, count = guarded.pin(args, targets)
+        findings += includes.findings
+        problems += includes.problems
+        lock = guarded.lock_shown
+        if not args.write and count and args.format not in ("json", "sarif"):
+            _write_diff(out, guarded.lock_diff())
+        recorded = f"; {'recorded' if args.write else 'would record'} {_plural(count, 'include')} in {lock}"
+        recorded += "" if args.write or not count else " (run with --write)"
     stale = sum(isinstance(e, StaleError) for _, e in problems)
     bad = sum(e.exit_code != STALE for _, e in problems)
     done = (
@@ -93,8 +106,18 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.write
         else f"{_plural(len(pinning), 'reference')} would be pinned in {_plural(files, 'file')} (run with --write)"
     )
-    summary = f"textfrag pin: {scan.summary()}: {done}; {len(left)} left as they are, {stale} stale, {bad} bad"
+    summary = f"textfrag pin: {scan.summary()}: {done}{recorded}; {len(left)} left as they are, {stale} stale, {bad} bad"
     _finish(args, findings, problems, summary, out, err)
     if bad:
         return BAD
     return STALE if stale else OK
+
+
+def _guard_run(args: argparse.Namespace, cache: SourceCache) -> GuardRun | None:
+    """Guard mode, when the build's configuration switches it on (only then is its machinery imported)."""
+    config = getattr(args, "build_config", None)
+    if config is None or not config.guard:
+        return None
+    from ._guard import guard_run
+
+    return guard_run(args, cache)

@@ -6,13 +6,17 @@ import argparse
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
+    from ..guard import GuardedInclude, IncludeRepair
     from ..rewrite import DocText
+    from ..source import SourceCache
+    from ._guard import GuardRun
 
 from ..errors import StaleError, TextFragError, UnpinnedError, spell, spell_lines
 from ..fragment import Reference
 from ..optiontable import Syntax
 from ..pin import is_pinned
 from ..quote import prefetch_history
+from ..report import Finding
 from ._base import (
     BAD,
     OK,
@@ -147,8 +151,16 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"{place}: {spell(ref.text)}: {how} -> {style.paint(spell(new), 'green')}", file=err)
             if accepting and drift.diff:
                 print(style.diff(spell_lines(drift.diff)), file=err)
+    guarded = _guard_run(args, cache)
+    include_findings: list[Finding] = []
+    repairs: list[tuple[str, GuardedInclude, IncludeRepair]] = []
+    if guarded is not None:  # (guard mode: moved and renamed includes repaired; with --accept, changed ones recorded)
+        includes, repairs = guarded.update(args, targets, docs, places, err)
+        problems.extend(includes.problems)
+        include_findings = includes.findings
     written = _write_or_show(args, docs, out, problems)
     kept = _written_names(docs, problems)
+    repaired = guarded.commit(repairs, set(written)) if guarded is not None and args.write else len(repairs)
     for key in [k for k in rewritten if k[0] not in kept]:
         del rewritten[key]  # (its file could not be written)
     moved = len(rewritten) - accepted - repinned
@@ -160,7 +172,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     left = sum(isinstance(e, StaleError) for _, e in problems)
     unpinned = sum(not p for p in pins.values())
     bad = sum(e.exit_code != STALE for _, e in problems)
-    remaining = left + (0 if args.write else len(rewritten)) + (unpinned if args.require_pin else 0)
+    remaining = left + (0 if args.write else len(rewritten) + len(repairs)) + (unpinned if args.require_pin else 0)
     files = len(written) if args.write else len([d for d in docs.values() if d.edits])
     what = _plural(moved, "moved reference")
     what += f", {repinned} whose line endings, BOM or charset changed" if repinned else ""
@@ -169,6 +181,9 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         head = f"rewrote {what} in {_plural(files, 'file')}"
     else:
         head = f"{what} would be rewritten in {_plural(files, 'file')} (run with --write)"
+    if guarded is not None:
+        head += f"; {_plural(repaired, 'include')} {'repaired' if args.write else 'to repair'}"
+        head += f" (in {guarded.lock_shown})" if repaired else ""
     summary = f"textfrag update: {scan.summary()}: {head}; {left} stale left as they are, {bad} bad"
     summary += _unpinned_note(unpinned)
     failed = {(f.file, f.start): e for f, e in problems}
@@ -178,7 +193,18 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if error is None and (not args.write or (f.file, f.start) not in rewritten):
             error = moved_to.get((f.file, f.start))  # still stale until written
         findings.append(_finding(f, error, pins[(f.file, f.start)]))
+    findings += include_findings
     _finish(args, findings, problems, summary, out, err)
     if bad:
         return BAD
     return STALE if remaining else OK
+
+
+def _guard_run(args: argparse.Namespace, cache: SourceCache) -> GuardRun | None:
+    """Guard mode, when the build's configuration switches it on (only then is its machinery imported)."""
+    config = getattr(args, "build_config", None)
+    if config is None or not config.guard:
+        return None
+    from ._guard import guard_run
+
+    return guard_run(args, cache)

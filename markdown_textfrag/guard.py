@@ -1,0 +1,139 @@
+"""Guard mode in Python-Markdown (``guard: true`` on the MkDocs plugin or on the ``textfrag`` extension, in
+MkDocs, ProperDocs and Zensical): the page's ``pymdownx.snippets`` and markdown-include includes are left
+to their extensions, which put in the page exactly what they put without textfrag; before they run, what
+each include puts in the page is asked of the extension itself and judged against its record in
+``textfrag.lock`` by the core (textfrag.guard.judge_include), as ``check`` judges it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from markdown import Markdown
+from markdown.preprocessors import Preprocessor
+
+from textfrag import SourceCache, TextFragError
+from textfrag.guard import GuardContext, GuardedInclude, Lock, find_guarded, judge_include, shown_text
+from textfrag.guard.includes import MARKDOWN_INCLUDE
+from textfrag.guard.judge import Explainer
+
+__all__ = ["GuardHost", "GuardPreprocessor", "register_guard", "PRIORITY"]
+
+#: before markdown-include (101) and pymdownx.snippets (32), which change the lines
+PRIORITY = 110
+
+
+@dataclass
+class GuardHost:
+    """What the guard of one page needs of its host (the MkDocs plugin, or the extension's document)."""
+
+    #: the page's file (None: the host does not know it, and nothing is guarded)
+    page: Callable[[], tuple[Path, str, int] | None]
+    lock: Callable[[], Lock]
+    cache: Callable[[], SourceCache]
+    report: Callable[[str, TextFragError, bool], None]
+    require_pin: bool = False
+    on_stale: str = "error"
+    #: includes without a record, counted for the end of the build
+    unrecorded: int = 0
+
+
+def register_guard(md: Markdown, host: GuardHost) -> None:
+    """Register the guard on a page's Markdown (once, whichever of the plugin and the extension asks)."""
+    if "textfrag-guard" not in md.preprocessors:
+        md.preprocessors.register(GuardPreprocessor(md, host), "textfrag-guard", PRIORITY)
+
+
+def _markdown_include(md: Markdown) -> Any | None:
+    pp = md.preprocessors["include"] if "include" in md.preprocessors else None
+    return pp if pp is not None and type(pp).__module__.startswith("markdown_include") else None
+
+
+class GuardPreprocessor(Preprocessor):
+    """Judges the page's includes against their records; the lines are unchanged."""
+
+    def __init__(self, md: Markdown, host: GuardHost) -> None:
+        super().__init__(md)
+        self.host = host
+
+    def run(self, lines: list[str]) -> list[str]:
+        """Judge the page's includes; return its lines as they are."""
+        page = self.host.page()
+        snippets = self.md.preprocessors["snippet"] if "snippet" in self.md.preprocessors else None
+        included = _markdown_include(self.md)
+        if page is None or (snippets is None and included is None):
+            return lines
+        doc_path, name, front = page
+        text = "\n".join(lines)
+        found = find_guarded(text, name, ".md", snippets=snippets is not None, markdown_include=included is not None)
+        if not found:
+            return lines
+        lock = self.host.lock()
+        cache = self.host.cache()
+        ctx = _context(self.md, snippets, included, doc_path)
+        doc = lock.doc_name(doc_path)
+        for inc in found:
+            shown = self._shown(inc, text, snippets, included, doc_path, cache, ctx)
+            verdict = judge_include(
+                inc,
+                shown,
+                lock.record(doc, inc.key),
+                require_pin=self.host.require_pin,
+                on_stale=self.host.on_stale,
+                explainer=Explainer(doc_path, cache, ctx),
+                lock=lock.path.name,
+            )
+            self.host.unrecorded += not verdict.pinned
+            where = f"{name}:{inc.line + front}"
+            for problem in verdict.problems:
+                self.host.report(where, problem, True)
+            for warning in verdict.warnings:
+                self.host.report(where, warning, False)
+        return lines
+
+    def _shown(
+        self,
+        inc: GuardedInclude,
+        text: str,
+        snippets: Any,
+        included: Any,
+        doc_path: Path,
+        cache: SourceCache,
+        ctx: GuardContext,
+    ) -> str | TextFragError:
+        """What the extension itself puts in the page for the include; where it puts nothing, why (the
+        core's reading says it: a file that is not there, outside the root)."""
+        try:
+            if inc.kind == MARKDOWN_INCLUDE:
+                out = list(included.run([text[inc.start : inc.end]]))
+                shown = "\n".join(out)
+            else:
+                snippets.seen, snippets.bases, snippets.failed = set(), None, set()
+                out = list(snippets.parse_snippets(["-8<-", inc.argument, "-8<-"]))
+                shown = "\n".join(out).rstrip("\n")
+        except Exception as failed:  # the extension's own error (check_paths, a missing section)
+            return TextFragError(f"{'markdown-include' if inc.kind == MARKDOWN_INCLUDE else 'pymdownx.snippets'}: {failed}")
+        if not out or not shown:
+            try:  # (it put nothing: the file may be gone, or outside the root)
+                shown_text(inc, doc_path, cache, ctx)
+            except TextFragError as why:
+                return why
+        return shown
+
+
+def _context(md: Markdown, snippets: Any, included: Any, doc_path: Path) -> GuardContext:
+    """Where the page's extensions find files, as they are configured (read off their preprocessors)."""
+    values: dict[str, Any] = {"srcdir": doc_path.parent, "tab_length": md.tab_length}
+    if snippets is not None:
+        values["snippet_bases"] = tuple(Path(b) for b in getattr(snippets, "base_path", []))
+        values["snippet_restrict"] = bool(getattr(snippets, "restrict_base_path", True))
+        values["snippet_encoding"] = str(getattr(snippets, "encoding", "utf-8") or "utf-8")
+        values["snippet_dedent"] = bool(getattr(snippets, "dedent_subsections", False))
+    if included is not None:
+        values["include_base"] = Path(str(getattr(included, "base_path", "."))).resolve()
+        values["include_encoding"] = str(getattr(included, "encoding", "utf-8") or "utf-8")
+        values["heading_offset"] = int(getattr(included, "headingOffset", 0) or 0)
+    return GuardContext(**values)

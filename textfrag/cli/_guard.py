@@ -1,0 +1,264 @@
+"""Guard mode in ``check``, ``pin`` and ``update``: the includes of a build that guards them (its
+configuration says ``textfrag_guard = True`` or ``guard: true``), judged, recorded and repaired through
+the core's one judge of an include (textfrag.guard)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from ..docfiles import doc_files, read_text
+from ..errors import StaleError, TextFragError, spell
+from ..guard import GuardContext, GuardedInclude, IncludeRepair, Lock, Shown, find_guarded, judge_include, record_of, shown_text
+from ..guard.judge import Explainer
+from ..report import Finding
+from ..scan import Found
+from ..source import SourceCache
+from ..verdict import Verdict
+from ._base import _plural, _shown
+
+if TYPE_CHECKING:
+    from ..config import BuildConfig
+    from ..rewrite import DocText
+
+__all__ = ["GuardRun", "guard_run", "IncludeTally", "unrecorded_note"]
+
+
+def unrecorded_note(count: int, lock: str) -> str:
+    """The summary's word on includes with no record (counted always, listed with --require-pin)."""
+    if not count:
+        return ""
+    said = f"; {_plural(count, 'include')} unrecorded"
+    return f"{said} (not protected against drift: `textfrag pin --write` records them in {lock})"
+
+
+def guard_run(args: argparse.Namespace, cache: SourceCache) -> GuardRun | None:
+    """The run's guard mode, when the build's configuration switches it on (None otherwise)."""
+    config: BuildConfig | None = getattr(args, "build_config", None)
+    if config is None or not config.guard:
+        return None
+    return GuardRun(config, cache)
+
+
+def context_of(config: BuildConfig) -> GuardContext:
+    """Where the configured engines find included files (relative base paths from the configuration's
+    folder, where the build runs)."""
+    here = config.path.parent
+    snippets = config.snippets or {}
+    bases = snippets.get("base_path", ["."])
+    bases = [bases] if isinstance(bases, str) else list(bases or [])
+    included = config.markdown_include or {}
+    return GuardContext(
+        srcdir=(config.srcdir or here).resolve(),
+        literal_encoding=config.source_encoding,
+        snippet_bases=tuple((here / str(b)).resolve() for b in bases),
+        snippet_restrict=bool(snippets.get("restrict_base_path", True)),
+        snippet_encoding=str(snippets.get("encoding") or "utf-8"),
+        snippet_dedent=bool(snippets.get("dedent_subsections", False)),
+        include_base=(here / str(included.get("base_path", "."))).resolve(),
+        include_encoding=str(included.get("encoding") or "utf-8"),
+        heading_offset=int(included.get("headingOffset") or 0),
+    )
+
+
+@dataclass
+class IncludeTally:
+    """What judging the includes of the documents found."""
+
+    findings: list[Finding] = field(default_factory=list)
+    problems: list[tuple[Found, TextFragError]] = field(default_factory=list)
+    count: int = 0
+    unrecorded: int = 0
+
+
+def found_of(inc: GuardedInclude) -> Found:
+    """An include as the reports place it: at its directive (its file argument's line and column)."""
+    return Found(inc.doc, inc.line, inc.text, inc.start, inc.end, "include", (inc.start, inc.end), "", inc.column)
+
+
+class GuardRun:
+    """One command's guard mode: the lock file, where files are found, the includes of each document."""
+
+    def __init__(self, config: BuildConfig, cache: SourceCache) -> None:
+        self.config = config
+        self.cache = cache
+        self.lock = Lock.beside(config.path)
+        self.ctx = context_of(config)
+
+    @property
+    def lock_shown(self) -> str:
+        return _shown(self.lock.path)
+
+    def includes(self, paths: list[str], max_size: int) -> Iterator[tuple[Path, str, str, list[GuardedInclude] | TextFragError]]:
+        """Each document under ``paths``: its path, its name in the reports, its text and its includes (or
+        why it cannot be read)."""
+        for doc in doc_files(Path(p) for p in paths):
+            shown = _shown(doc)
+            try:
+                text = read_text(doc, shown, max_size)
+            except TextFragError as unreadable:
+                yield doc, shown, "", unreadable
+                continue
+            found = find_guarded(
+                text,
+                shown,
+                doc.suffix,
+                snippets=self.config.snippets is not None,
+                markdown_include=self.config.markdown_include is not None,
+            )
+            yield doc, shown, text, found
+
+    def shown(self, inc: GuardedInclude, doc: Path) -> Shown | TextFragError:
+        try:
+            return shown_text(inc, doc, self.cache, self.ctx)
+        except TextFragError as bad:
+            return bad
+
+    def judge(self, inc: GuardedInclude, doc: Path, *, require_pin: bool = False) -> tuple[Verdict, Shown | TextFragError]:
+        """The one verdict on an include of ``doc`` (its drift explained), and what it shows."""
+        shown = self.shown(inc, doc)
+        record = self.lock.record(self.lock.doc_name(doc), inc.key)
+        verdict = judge_include(
+            inc,
+            shown,
+            record,
+            require_pin=require_pin,
+            explainer=Explainer(doc, self.cache, self.ctx),
+            lock=self.lock_shown,
+        )
+        return verdict, shown
+
+    # -- check -------------------------------------------------------------------------------------------
+
+    def check(self, args: argparse.Namespace, targets: set[tuple[str, int]] | None) -> IncludeTally:
+        """Every include of the documents under the paths, judged; ``targets`` (FILE:LINE) limit them."""
+        tally = IncludeTally()
+        every = (args.format or "") == "json"
+        for doc, _, _, includes in self.includes(args.paths, args.max_size):
+            if isinstance(includes, TextFragError):
+                continue  # (said by the references' reading)
+            for inc in includes:
+                if targets is not None and (inc.doc, inc.line) not in targets:
+                    continue
+                verdict, _ = self.judge(inc, doc, require_pin=args.require_pin)
+                tally.count += 1
+                tally.unrecorded += not verdict.pinned
+                f = found_of(inc)
+                for problem in verdict.problems:
+                    tally.problems.append((f, problem))
+                    tally.findings.append(Finding(f.file, f.line, f.column, f.text, problem, (), verdict.pinned))
+                if not verdict.problems and every:
+                    tally.findings.append(Finding(f.file, f.line, f.column, f.text, None, (), verdict.pinned))
+        return tally
+
+    # -- pin ---------------------------------------------------------------------------------------------
+
+    def pin(self, args: argparse.Namespace, targets: set[tuple[str, int]] | None) -> tuple[IncludeTally, int]:
+        """Record what every unrecorded include shows (and forget the records of includes no longer
+        there, in the documents under the paths); the lock file written with ``--write``. The number of
+        includes recorded."""
+        tally = IncludeTally()
+        recorded = 0
+        for doc, _, _, includes in self.includes(args.paths, args.max_size):
+            if isinstance(includes, TextFragError):
+                continue
+            name = self.lock.doc_name(doc)
+            if targets is None:
+                self.lock.keep_only(name, {inc.key for inc in includes})
+            for inc in includes:
+                tally.count += 1
+                f = found_of(inc)
+                if self.lock.record(name, inc.key) is not None or (targets is not None and (inc.doc, inc.line) not in targets):
+                    tally.findings.append(Finding(f.file, f.line, f.column, f.text, None, (), True))
+                    continue
+                shown = self.shown(inc, doc)
+                if isinstance(shown, TextFragError):
+                    problem = shown.with_reference(inc.text)
+                    tally.problems.append((f, problem))
+                    tally.findings.append(Finding(f.file, f.line, f.column, f.text, problem, (), False))
+                    continue
+                self.lock.put(name, inc.key, record_of(shown.text))
+                recorded += 1
+                tally.findings.append(Finding(f.file, f.line, f.column, f.text, None, (), bool(args.write)))
+        if args.write and self.lock.changed:
+            self.lock.write()
+        return tally, recorded
+
+    def lock_diff(self) -> str:
+        """The lock file's change, as a patch (``pin`` without ``--write``)."""
+        import difflib
+
+        before = self.lock.path.read_text(encoding="utf-8") if self.lock.path.exists() else ""
+        name = self.lock_shown
+        return "".join(difflib.unified_diff(before.splitlines(True), self.lock.text().splitlines(True), f"a/{name}", f"b/{name}"))
+
+    # -- update ------------------------------------------------------------------------------------------
+
+    def update(
+        self,
+        args: argparse.Namespace,
+        targets: set[tuple[str, int]] | None,
+        docs: dict[str, DocText],
+        places: list[str],
+        err: TextIO,
+    ) -> tuple[IncludeTally, list[tuple[str, GuardedInclude, IncludeRepair]]]:
+        """The repairs of the stale includes: moved and renamed ones, and with ``--accept`` the changed
+        ones (what they show now recorded); their edits added to ``docs``. The problems left, and the
+        repairs made (written to the lock file by :meth:`commit` once the documents are written)."""
+        from ..rewrite import read_doc
+
+        tally = IncludeTally()
+        repairs: list[tuple[str, GuardedInclude, IncludeRepair]] = []
+        for doc, shown_name, read, includes in self.includes(args.paths, args.max_size):
+            if isinstance(includes, TextFragError):
+                continue
+            name = self.lock.doc_name(doc)
+            for inc in includes:
+                tally.count += 1
+                verdict, _ = self.judge(inc, doc, require_pin=args.require_pin)
+                tally.unrecorded += not verdict.pinned
+                f = found_of(inc)
+                targeted = targets is None or (inc.doc, inc.line) in targets
+                problem = verdict.problem
+                repair = problem.outcome if isinstance(problem, StaleError) else None
+                if not isinstance(repair, IncludeRepair) or not targeted or (repair.accept and not args.accept):
+                    for p in verdict.problems:
+                        tally.problems.append((f, p))
+                        tally.findings.append(Finding(f.file, f.line, f.column, f.text, p, (), verdict.pinned))
+                    if not verdict.problems:
+                        tally.findings.append(Finding(f.file, f.line, f.column, f.text, None, (), verdict.pinned))
+                    continue
+                if repair.edits:
+                    if shown_name not in docs:
+                        try:
+                            docs[shown_name] = read_doc(doc, shown_name, args.max_size, within=places)
+                        except TextFragError as unreadable:
+                            tally.problems.append((f, unreadable))
+                            continue
+                    if docs[shown_name].text[inc.start : inc.end] != read[inc.start : inc.end]:
+                        tally.problems.append(
+                            (f, TextFragError(f"{inc.doc} changed while textfrag was reading it; it is left as it is"))
+                        )
+                        continue
+                    docs[shown_name].edits.extend(repair.edits)
+                repairs.append((name, inc, repair))
+                tally.findings.append(Finding(f.file, f.line, f.column, f.text, None if args.write else problem, (), True))
+                if args.format not in ("json", "sarif"):
+                    how = "accepted" if repair.accept else problem.drift if isinstance(problem, StaleError) else "repaired"
+                    print(f"{spell(f'{inc.doc}:{inc.line}')}: {spell(inc.text)}: {how} -> {spell(repair.key)}", file=err)
+        return tally, repairs
+
+    def commit(self, repairs: list[tuple[str, GuardedInclude, IncludeRepair]], written: set[str]) -> int:
+        """Record the repairs whose documents were written (or that edit no document) in the lock file."""
+        done = 0
+        for name, inc, repair in repairs:
+            if repair.edits and inc.doc not in written:
+                continue
+            self.lock.rename(name, inc.key, repair.key, repair.record)
+            done += 1
+        if self.lock.changed:
+            self.lock.write()
+        return done

@@ -1,0 +1,34 @@
+"""Guard mode: the includes a project already has (``literalinclude``, ``pymdownx.snippets``,
+markdown-include), left as they are and protected as ``txtfrag:`` references are.
+
+``textfrag pin --write`` records, in the lock file beside the build's configuration (``textfrag.lock``),
+the length and md5 of the text each include shows; the build, ``check`` and the editor compare what it
+shows now with what was recorded, through the one verdict (:func:`judge_include`), and explain a
+difference from git history: moved (``update --write`` gives the include its new lines), renamed (its
+new path), changed (with the diff; ``update --accept --write`` records the reviewed text).
+
+- :mod:`.includes`: the includes of a document, found as their engines find them, each with its key;
+- :mod:`.shown`: what an include shows, computed as its engine computes it (no engine imported);
+- :mod:`.lock`: the lock file;
+- :mod:`.judge`: the verdict on one include, its drift and its repair.
+"""
+
+from __future__ import annotations
+
+from .includes import GuardedInclude, find_guarded
+from .judge import IncludeRepair, judge_include, record_of
+from .lock import LOCK_NAME, Lock
+from .shown import GuardContext, Shown, shown_text
+
+__all__ = [
+    "GuardContext",
+    "GuardedInclude",
+    "IncludeRepair",
+    "LOCK_NAME",
+    "Lock",
+    "Shown",
+    "find_guarded",
+    "judge_include",
+    "record_of",
+    "shown_text",
+]

@@ -1,0 +1,214 @@
+"""The includes of a document that guard mode protects, found where their engines find them.
+
+- ``literalinclude`` in reStructuredText and in MyST (```` ```{literalinclude} PATH ````), outside code,
+  comments and literal blocks, as Sphinx reads it (textfrag.migrate's reading);
+- ``pymdownx.snippets``: ``--8<-- "file"`` (``"file:5:9"``, ``"file:5"``, ``"file:name"``...) on a line of its
+  own, and each path line of a block between two ``-8<-`` lines, on any line, code fences included (the
+  snippets preprocessor runs before Markdown reads the page), not when escaped (``;--8<--``);
+- markdown-include: every ``{!file!}`` and ``{!file!lines=5-9 12}`` of a line.
+
+Each include has a key: what it selects as written (the kind, the file as written, the options that
+change what it shows), which is what its record is kept under in the lock file. Moving an include in its
+document, or changing how it is displayed (a caption, highlighted lines, numbering), changes no key.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..migrate import find_includes
+from ..scan import MD_SUFFIXES, LineIndex
+
+__all__ = ["GuardedInclude", "find_guarded", "SELECTING", "LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE"]
+
+LITERALINCLUDE, SNIPPET, MARKDOWN_INCLUDE = "literalinclude", "snippet", "include"
+
+#: literalinclude's options that change the text it shows, in the order its reader applies them
+SELECTING: tuple[str, ...] = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "dedent")
+SELECTING += ("tab-width", "encoding", "prepend", "append", "diff")
+
+
+@dataclass(frozen=True)
+class GuardedInclude:
+    """One include as written: where it is, what it names, and the offsets ``update`` rewrites."""
+
+    doc: str  # the document as shown
+    line: int  # 1-based
+    column: int  # 1-based
+    kind: str  # LITERALINCLUDE, SNIPPET or MARKDOWN_INCLUDE
+    #: the file as written: literalinclude's argument, the snippet's path with its lines or section
+    #: (``src/app.py:5:9``), markdown-include's file
+    argument: str
+    #: literalinclude's options as written (name, value); markdown-include's ``lines``
+    options: tuple[tuple[str, str], ...]
+    start: int  # offsets of the whole include in the document
+    end: int
+    argument_span: tuple[int, int]
+    #: (name, start, end) of each option's value in the document
+    option_spans: tuple[tuple[str, int, int], ...] = ()
+
+    def option(self, name: str) -> str | None:
+        """The value of an option as written (None: not given)."""
+        return next((value for key, value in self.options if key == name), None)
+
+    @property
+    def key(self) -> str:
+        """What the include selects, as written: its record's key in the lock file."""
+        if self.kind == LITERALINCLUDE:
+            given = dict(self.options)
+            said = "".join(f" :{name}: {_written(name, given[name])}".rstrip() for name in SELECTING if name in given)
+            return f"literalinclude {self.argument}{said}"
+        if self.kind == MARKDOWN_INCLUDE:
+            lines = self.option("lines")
+            return f"include {self.argument}" + (f" lines={' '.join(lines.split())}" if lines else "")
+        return f"snippet {self.argument}"
+
+    @property
+    def text(self) -> str:
+        """The include in a message (its key: what it selects)."""
+        return self.key
+
+
+def _written(name: str, value: str) -> str:
+    """An option's value in a key: as written, a number as the number it is (``:dedent: 04`` is 4, as
+    Sphinx reads it, so that a build and ``check`` name an include alike)."""
+    value = " ".join(value.split())
+    if name in ("dedent", "tab-width") and value.lstrip("+-").isdigit():
+        return str(int(value))
+    return value
+
+
+def find_guarded(
+    text: str, doc: str, suffix: str, *, snippets: bool = False, markdown_include: bool = False
+) -> list[GuardedInclude]:
+    """The includes of a document (reStructuredText or Markdown/MyST by ``suffix``), in order:
+    literalinclude always; in Markdown, pymdownx.snippets' and markdown-include's when the build enables
+    those extensions (``--8<--`` is text otherwise)."""
+    out = _literalincludes(text, doc, suffix)
+    if suffix.lower() in MD_SUFFIXES:
+        if snippets and "8<-" in text:
+            out += _snippets(text, doc)
+        if markdown_include and "{!" in text:
+            out += _markdown_includes(text, doc)
+    out.sort(key=lambda i: i.start)
+    return out
+
+
+def _place(lines: LineIndex, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of ``offset``."""
+    return lines.line_at(offset), offset - lines.line_start(offset) + 1
+
+
+#: an include is a short line: longer ones are not read (the engines' own patterns backtrack on them)
+MAX_LINE = 4096
+
+
+_OPTION_VALUE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*?))?[ \t]*\r?$", re.MULTILINE)
+_ARGUMENT = re.compile(r"(?:literalinclude[ ]?::|\{literalinclude\})[ \t]*(.*?)[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+
+
+def _literalincludes(text: str, doc: str, suffix: str) -> list[GuardedInclude]:
+    if "literalinclude" not in text.lower():
+        return []
+    lines = LineIndex(text)
+    out = []
+    for inc in find_includes(text, doc, suffix):
+        if "(body)" in inc.options or not inc.argument:
+            continue  # (a MyST directive with a body: MyST-Parser refuses it; nothing is shown)
+        a = _ARGUMENT.search(text, inc.start, inc.end if inc.end > inc.start else len(text))
+        if a is None:
+            continue
+        spans = tuple(
+            (
+                o.group(1),
+                o.start(2) if o.group(2) is not None else o.end(1) + 1,
+                o.end(2) if o.group(2) is not None else o.end(1) + 1,
+            )
+            for o in _OPTION_VALUE.finditer(text, a.end(), inc.end)
+        )
+        line, column = _place(lines, a.start(1))
+        options = tuple((name, value) for name, value in inc.options.items())
+        out.append(GuardedInclude(doc, line, column, LITERALINCLUDE, inc.argument, options, inc.start, inc.end, a.span(1), spans))
+    return out
+
+
+# pymdownx.snippets' own patterns (pymdownx/snippets.py): an include on a line of its own, or a block marker
+_ALL_SNIPPETS = re.compile(
+    r"""^(?P<space>[ \t]*)(?P<escape>;*)(?P<all>(?P<inline_marker>-{1,}8<-{1,}[ \t]+)"""
+    r"""(?P<snippet>(?:"(?:\\"|[^"\n\r])+?"|'(?:\\'|[^'\n\r])+?'))(?![ \t])|(?P<block_marker>-{1,}8<-{1,})(?![ \t]))\r?$"""
+)
+_BLOCK_PATH = re.compile(r"^(?P<space>[ \t]*)(?P<snippet>.*?)\r?$")
+
+
+def snippet_lines(text: str) -> list[tuple[int, str, int, int]]:
+    """(line offset, the line, start and end of the path in the text) of each snippet include of a page's
+    lines, read as pymdownx.snippets reads them at the top level."""
+    out = []
+    block = False
+    offset = 0
+    for line in text.split("\n"):
+        start = offset
+        offset += len(line) + 1
+        if ("8<-" not in line and not block) or len(line) > MAX_LINE:
+            continue
+        m = _ALL_SNIPPETS.match(line)
+        if m is not None:
+            if m.group("escape") or (block and m.group("inline_marker")):
+                continue  # (escaped: text; an inline include directly in a block is ignored)
+            if m.group("inline_marker"):
+                raw = m.group("snippet")[1:-1]
+                lead = len(raw) - len(raw.lstrip())
+                path = raw.strip()
+                at = start + m.start("snippet") + 1 + lead
+                if path and not path.startswith(";"):
+                    out.append((start, line, at, at + len(path)))
+                continue
+            block = not block
+            continue
+        if not block:
+            continue
+        b = _BLOCK_PATH.match(line)
+        assert b is not None
+        raw = b.group("snippet")
+        path = raw.strip()
+        if not path or path.startswith(";"):
+            continue
+        at = start + b.start("snippet") + (len(raw) - len(raw.lstrip()))
+        out.append((start, line, at, at + len(path)))
+    return out
+
+
+def _snippets(text: str, doc: str) -> list[GuardedInclude]:
+    lines = LineIndex(text)
+    out = []
+    for start, line, a, b in snippet_lines(text):
+        number, column = _place(lines, a)
+        end = start + len(line.rstrip("\r"))
+        out.append(GuardedInclude(doc, number, column, SNIPPET, text[a:b], (), start, end, (a, b)))
+    return out
+
+
+# markdown-include's own pattern (markdown_include/include.py)
+_INCLUDE = re.compile(r"{!\s*(.+?)\s*!((\blines\b)=([0-9 -]+))?\}")
+
+
+def _markdown_includes(text: str, doc: str) -> list[GuardedInclude]:
+    lines = LineIndex(text)
+    out = []
+    offset = 0
+    for line in text.split("\n"):
+        start = offset
+        offset += len(line) + 1
+        if "{!" not in line or len(line) > MAX_LINE:
+            continue
+        for m in _INCLUDE.finditer(line):
+            number, column = _place(lines, start + m.start(1))
+            options = (("lines", m.group(4)),) if m.group(2) is not None else ()
+            spans = (("lines", start + m.start(4), start + m.end(4)),) if m.group(2) is not None else ()
+            span = (start + m.start(1), start + m.end(1))
+            inc = GuardedInclude(
+                doc, number, column, MARKDOWN_INCLUDE, m.group(1), options, start + m.start(), start + m.end(), span, spans
+            )
+            out.append(inc)
+    return out

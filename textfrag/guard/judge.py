@@ -1,0 +1,441 @@
+"""The verdict on a guarded include: what it shows now against what was recorded, and why they differ.
+
+:func:`judge_include` is the one judge of an include, as :func:`textfrag.verdict.judge` is of a
+reference: the Sphinx and Markdown adapters give it what their engine showed, ``check``, ``update`` and
+the language server what :mod:`textfrag.guard.shown` computes, and they only translate its
+:class:`~textfrag.verdict.Verdict`. A difference is explained by :class:`Explainer`, from the file as it
+is and from git history:
+
+- *moved*: the recorded text is shown by the same include with its lines moved (``:lines: 5-7`` ->
+  ``6-8``, ``"file:5:7"`` -> ``"file:6:8"``, ``lines=5-7`` -> ``lines=6-8``; ``:lineno-start:`` kept with
+  the file's numbers): ``update --write`` writes that;
+- *renamed*: the file was renamed (git history, the index, the work tree): the include names the new
+  path (and shows the recorded text there, else it also changed);
+- *changed*: the text differs; the diff from the version git history has of the recorded text, and
+  ``update --accept --write`` records what it shows now;
+- *unknown*: neither can be told (no history; the clone is shallow).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import PathError, StaleError, TextFragError, UnpinnedError
+from ..verdict import Verdict
+from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, SNIPPET, GuardedInclude
+from .shown import GuardContext, Shown, line_num_spec, literal_of_lines, resolve, shown_text
+
+if TYPE_CHECKING:
+    from ..source import SourceCache
+
+__all__ = ["IncludeRepair", "Explainer", "UnrecordedError", "judge_include", "record_of"]
+
+
+def record_of(text: str) -> str:
+    """``length=N;md5=HEX`` of a shown text (code points; UTF-8 bytes hashed), RFC 5147's checks."""
+    return f"length={len(text)};md5={hashlib.md5(text.encode('utf-8', 'surrogatepass')).hexdigest()}"
+
+
+class UnrecordedError(UnpinnedError):
+    """A guarded include with no record (``--require-pin``): a change of what it shows would go unnoticed."""
+
+    def __init__(self, *, reference: str | None = None, lock: str = "textfrag.lock") -> None:
+        super().__init__(reference=reference)
+        self.message = (
+            f"unrecorded: {lock} has no record of what the include shows, so a change of it would go unnoticed; "
+            "`textfrag pin --write` records it"
+        )
+        self.args = (self.message,)
+
+
+@dataclasses.dataclass(frozen=True)
+class IncludeRepair:
+    """What ``update`` writes for an include: edits of its document and its record under its new key."""
+
+    #: (start, end, new text) in the document
+    edits: tuple[tuple[int, int, str], ...]
+    #: the include's key once edited, and its record then
+    key: str
+    record: str
+    #: only with ``--accept`` (the text changed: a person reviews it first)
+    accept: bool = False
+
+
+def judge_include(
+    inc: GuardedInclude,
+    shown: Shown | str | TextFragError,
+    record: str | None,
+    *,
+    require_pin: bool = False,
+    on_stale: str = "error",
+    explainer: Explainer | None = None,
+    lock: str = "textfrag.lock",
+) -> Verdict:
+    """The verdict on ``inc``: what it shows now (its text, as the engine showed it or as
+    :func:`~textfrag.guard.shown_text` computes it; or why it shows nothing) against its ``record``."""
+    v = Verdict(inc.text)
+    v.pinned = record is not None
+    problem: TextFragError | None = None
+    if isinstance(shown, TextFragError):
+        problem = shown.with_reference(inc.text)
+        if record is not None and explainer is not None and isinstance(shown, PathError) and shown.no_such_file:
+            problem = explainer.missing(inc, record, shown)
+    elif record is None:
+        problem = UnrecordedError(reference=inc.text, lock=lock) if require_pin else None
+    elif record_of(text := shown if isinstance(shown, str) else shown.text) != record:
+        said = _said(record, text)
+        problem = StaleError(f"it shows other text than {lock} records ({said})", reference=inc.text)
+        if explainer is not None:
+            problem = explainer.stale(inc, record, text, problem)
+    if problem is not None:
+        if isinstance(problem, StaleError) and on_stale == "warning":
+            v.warnings.append(problem)
+        else:
+            v.problems.append(problem)
+    return v
+
+
+def _said(record: str, now: str) -> str:
+    length = record.split(";", 1)[0].partition("=")[2]
+    return f"length {length} recorded, {len(now)} now" if length != str(len(now)) else "the same length, another md5"
+
+
+class Explainer:
+    """Explains a stale include from its file and git history; makes its repair."""
+
+    def __init__(self, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> None:
+        self.doc_path, self.cache, self.ctx = doc_path, cache, ctx
+
+    # -- moved, changed ------------------------------------------------------------------------------------
+
+    def stale(self, inc: GuardedInclude, record: str, now: str, stale: StaleError) -> StaleError:
+        """``stale`` with its drift said: moved (and the repair), changed (and the diff), or unknown;
+        ``now``: what the include shows now."""
+        try:
+            path = resolve(inc, self.doc_path, self.cache, self.ctx)
+            moved = self._moved(inc, record, path)
+        except TextFragError:
+            return stale
+        shown = Shown(now, path, None)
+        if isinstance(moved, IncludeRepair):
+            now = _lines_of(moved.key, inc)
+            out = stale.explained(
+                f"; moved: the recorded text is shown{now} (new include: {moved.key})", drift="moved", new_reference=moved.key
+            )
+            out.outcome = moved
+            return out
+        accept = IncludeRepair((), inc.key, record_of(shown.text), accept=True)
+        old = self._recorded_text(inc, record, shown.path)
+        if isinstance(old, str):
+            diff = _diff(old, shown.text, shown.path)
+            why = "changed: what it shows differs from the recorded text (git history has it; the diff below)"
+            if moved is not None:
+                why += f"; {moved}"
+            out = stale.explained(
+                f"; {why}; `textfrag update --accept --write` records it once reviewed", drift="changed", diff=diff
+            )
+            out.outcome = accept
+            return out
+        why = old if old else "the recorded text is not in the file's git history"
+        tail = f"; {moved}" if moved else ""
+        out = stale.explained(
+            f"; moved or changed is unknown: {why}{tail}; `textfrag update --accept --write` records what it shows now "
+            "once reviewed",
+            drift="unknown",
+        )
+        out.outcome = accept
+        return out
+
+    def _moved(self, inc: GuardedInclude, record: str, path: str) -> IncludeRepair | str | None:
+        """The repair of an include whose recorded text its file (``path``) still holds at other lines;
+        a sentence when it holds it more than once; None when it does not (or the include does not count
+        lines)."""
+        shifts = _shiftable(inc, self.ctx)
+        if shifts is None:
+            return None
+        text = self._text(inc, path)
+        found = [d for d in shifts(text, record)]
+        if not found:
+            return None
+        if len(found) > 1:
+            return f"the recorded text is in the file {len(found)} times now, so where it moved is not known"
+        return self._shifted(inc, found[0], record, text)
+
+    def _text(self, inc: GuardedInclude, rel: str) -> str:
+        charset = inc.option("encoding") if inc.kind == LITERALINCLUDE else None
+        charset = charset or (self.ctx.snippet_encoding if inc.kind == SNIPPET else None)
+        reader = self.cache.with_charset(charset) if charset else self.cache
+        return reader.get(rel, rel).text
+
+    def _shifted(self, inc: GuardedInclude, d: int, record: str, text: str) -> IncludeRepair:
+        """The include with its lines moved by ``d``: the document's edits and its new key."""
+        edits: list[tuple[int, int, str]] = []
+        if inc.kind == LITERALINCLUDE:
+            spec = inc.option("lines") or ""
+            first = line_num_spec(spec, len(text.splitlines())) if spec else [0]
+            new_spec = shift_line_spec(spec, d)
+            for name, start, end in inc.option_spans:
+                if name == "lines":
+                    edits.append((start, end, new_spec))
+                elif name == "lineno-start" and (inc.option("lineno-start") or "").strip() == str(first[0] + 1):
+                    edits.append((start, end, str(first[0] + 1 + d)))
+            options = tuple((k, new_spec if k == "lines" else v) for k, v in inc.options)
+            new = dataclasses.replace(inc, options=options)
+        elif inc.kind == SNIPPET:
+            argument = shift_snippet_spec(inc.argument, d)
+            edits.append((*inc.argument_span, argument))
+            new = dataclasses.replace(inc, argument=argument)
+        else:
+            from .snippets import shift_include_lines
+
+            spec = shift_include_lines(inc.option("lines") or "", d)
+            edits += [(start, end, spec) for name, start, end in inc.option_spans if name == "lines"]
+            new = dataclasses.replace(inc, options=(("lines", spec),))
+        return IncludeRepair(tuple(edits), new.key, record)
+
+    def _recorded_text(self, inc: GuardedInclude, record: str, rel: str) -> str | None:
+        """The text the include showed when it was recorded, from git history; a sentence saying why it
+        cannot be looked up (no git, a shallow clone); None when history does not have it."""
+        from ..history import NoGit
+        from ..quote import _history
+        from ..source import Source
+        from .shown import shown_of_text
+
+        if inc.kind == LITERALINCLUDE and inc.option("diff") is not None:
+            return None
+        history = _history(self.cache)
+        try:
+            where = history.locate(Path(os.path.realpath(os.path.join(self.cache.real_root, rel))))
+            if where is None:
+                return "the file is not in a git work tree, so its history cannot tell"
+            top, path = where
+
+            def showed(old: Source) -> bool:
+                return record_of(shown_of_text(inc, old.text, self.ctx)[0]) == record
+
+            history.want_matching(top, path, f"include:{inc.key}:{record}", showed, self.cache.charset)
+            found = history.matching(top, path, f"include:{inc.key}:{record}")
+            if not found:
+                if history.shallow(top):
+                    return "the clone is shallow (`git fetch --unshallow`, or `fetch-depth: 0` in CI)"
+                return None
+            return shown_of_text(inc, found[0].source.text, self.ctx)[0]
+        except NoGit as no:
+            return str(no)
+
+    # -- a file that is not there --------------------------------------------------------------------------
+
+    def missing(self, inc: GuardedInclude, record: str, err: PathError) -> TextFragError:
+        """``no such file``, with what git says became of the file: renamed (and then the include with its
+        new path, moved or changed there too), or deleted."""
+        from ..drift import why_missing
+        from ..history import NoGit
+        from ..quote import _history
+
+        real = self._would_be(inc)
+        if real is None:
+            return err.with_reference(inc.text)
+        history = _history(self.cache)
+        try:
+            where = history.locate(Path(real))
+            if where is None:
+                return err.with_reference(inc.text)
+            top, rel = where
+            history.want(top, rel, None, self.cache.charset, missing=True)
+            fate = history.fate(top, rel)
+        except NoGit:
+            return err.with_reference(inc.text)
+        if fate is None:
+            return err.with_reference(inc.text)
+        said = f"{err.message}; {why_missing(fate, rel)}"
+        if fate.renamed_to is None:
+            return PathError(said, reference=inc.text)
+        argument = self._new_argument(inc, str(top / fate.renamed_to))
+        if argument is None:
+            return PathError(said, reference=inc.text)
+        new = dataclasses.replace(inc, argument=argument)
+        edits = ((*inc.argument_span, argument),)
+        try:
+            now = shown_text(new, self.doc_path, self.cache, self.ctx)
+        except TextFragError as bad:
+            return PathError(f"{said}; the include with its new path shows nothing: {bad.message}", reference=inc.text)
+        if record_of(now.text) == record:
+            out = StaleError(f"{said} (new include: {new.key})", reference=inc.text, drift="moved", new_reference=new.key)
+            out.outcome = IncludeRepair(edits, new.key, record)
+            return out
+        out = StaleError(
+            f"{said}, and what the include shows there differs from the record (new include: {new.key}); "
+            "`textfrag update --accept --write` writes the new path and records it once reviewed",
+            reference=inc.text,
+            drift="changed",
+            new_reference=new.key,
+        )
+        out.outcome = IncludeRepair(edits, new.key, record_of(now.text), accept=True)
+        return out
+
+    def _would_be(self, inc: GuardedInclude) -> str | None:
+        """The real path a missing include's file had."""
+        if inc.kind == LITERALINCLUDE:
+            arg = inc.argument
+            target = (self.ctx.srcdir / arg.lstrip("/")) if arg.startswith("/") else (self.doc_path.parent / arg)
+            return os.path.realpath(target)
+        if inc.kind == MARKDOWN_INCLUDE:
+            from .snippets import _include_file
+
+            return os.path.realpath(_include_file(inc.argument, self.ctx))
+        from .snippets import split_path
+
+        path = split_path(inc.argument)[0].strip()
+        for base in self.ctx.snippet_bases:
+            if base.is_dir():
+                return os.path.realpath(base / path)
+        return None
+
+    def _new_argument(self, inc: GuardedInclude, new_real: str) -> str | None:
+        """How the include names the file's new path, in the form it names files (``/x``, ``../x``)."""
+        if inc.kind == LITERALINCLUDE:
+            if inc.argument.startswith("/"):
+                return "/" + Path(os.path.relpath(new_real, os.path.realpath(self.ctx.srcdir))).as_posix()
+            return Path(os.path.relpath(new_real, os.path.realpath(self.doc_path.parent))).as_posix()
+        if inc.kind == MARKDOWN_INCLUDE:
+            if os.path.isabs(inc.argument):
+                return new_real
+            return Path(os.path.relpath(new_real, os.path.realpath(self.ctx.include_base))).as_posix()
+        from .snippets import split_path
+
+        _, ranges, section = split_path(inc.argument)
+        for base in self.ctx.snippet_bases:
+            real_base = os.path.realpath(base)
+            if base.is_dir() and new_real.startswith(real_base.rstrip(os.sep) + os.sep):
+                return Path(os.path.relpath(new_real, real_base)).as_posix() + (ranges or section or "")
+        return None
+
+
+def _lines_of(key: str, inc: GuardedInclude) -> str:
+    """`` at lines 6-8`` from a moved include's new key, where it says lines."""
+    if inc.kind == LITERALINCLUDE and ":lines:" in key:
+        return f" at :lines: {key.split(':lines:', 1)[1].split(' :', 1)[0].strip()}"
+    return ""
+
+
+def _diff(old: str, new: str, path: str) -> str:
+    from ..diffs import visible_diff
+
+    return visible_diff(old.splitlines(True), new.splitlines(True), f"{path} (recorded)", f"{path} (now)")
+
+
+# -- moving an include's lines ----------------------------------------------------------------------------
+
+
+def _shiftable(inc: GuardedInclude, ctx: GuardContext) -> Callable[[str, str], list[int]] | None:
+    """A search of the shifts (``d``, nearest first) at which the include, its lines moved by ``d``,
+    shows a recorded text; None for an include that follows its text by itself (an object, markers, a
+    section) or shows a whole file. The file is split once; each shift costs the lines it shows."""
+    if inc.kind == LITERALINCLUDE:
+        options = dict(inc.options)
+        spec = options.get("lines") or ""
+        if not spec or {"pyobject", "start-after", "start-at", "end-before", "end-at", "diff"} & set(options):
+            return None
+
+        def literal(text: str, record: str) -> list[int]:
+            normal = text.replace("\r\n", "\n").replace("\r", "\n")
+            if "tab-width" in options:
+                normal = normal.expandtabs(int(options["tab-width"]))
+            lines = normal.splitlines(True)
+            return _search(len(lines), record, lambda d: literal_of_lines(options, lines, shift_line_spec(spec, d)))
+
+        return literal
+    if inc.kind == SNIPPET:
+        from .snippets import _joined, _Snippets, _Target
+
+        target = _Target(inc.argument)
+        if not target.start or target.section is not None or ctx.snippet_dedent:
+            return None
+        if any((s is not None and s < 0) or (e is not None and e < 0) for s, e in zip(target.start, target.end, strict=True)):
+            return None
+        select = _Snippets(None, ctx).select
+
+        def snippet(text: str, record: str) -> list[int]:
+            normal = text.replace("\r\n", "\n").replace("\r", "\n")
+            lines = normal.split("\n") if normal else []
+            return _search(len(lines), record, lambda d: _joined(select(lines, _Target(shift_snippet_spec(inc.argument, d)))))
+
+        return snippet
+    include_spec = inc.option("lines")
+    if include_spec is None or ctx.heading_offset:
+        return None
+    from .snippets import _insert, _wanted, shift_include_lines
+
+    def included(text: str, record: str) -> list[int]:
+        original = text.splitlines(True)
+        assert include_spec is not None
+        return _search(
+            len(original),
+            record,
+            lambda d: "\n".join(_insert(_wanted(shift_include_lines(include_spec, d), original), ctx).splitlines()),
+        )
+
+    return included
+
+
+def _search(total: int, record: str, shown: Callable[[int], str]) -> list[int]:
+    """The shifts at which ``shown(d)`` is the recorded text, nearest first."""
+    length = record.split(";", 1)[0].partition("=")[2]
+    found = []
+    for d in _nearest(total):
+        try:
+            text = shown(d)
+        except (TextFragError, IndexError, ValueError):
+            continue
+        if str(len(text)) == length and record_of(text) == record:
+            found.append(d)
+    return found
+
+
+def _nearest(total: int) -> list[int]:
+    """Every shift within the file, nearest first (1, -1, 2, -2, ...); at most 20,000 lines each way."""
+    limit = min(total, 20_000)
+    out = []
+    for k in range(1, limit + 1):
+        out += [k, -k]
+    return out
+
+
+def shift_line_spec(spec: str, d: int) -> str:
+    """literalinclude's ``:lines:`` with every line moved by ``d``, written as it was (``5-7`` ->
+    ``6-8``, ``10-`` -> ``11-``, ``-3`` -> ``2-4``)."""
+    parts = []
+    for part in spec.split(","):
+        a, dash, b = part.strip().partition("-")
+        if not dash:
+            if int(a) + d < 1:
+                raise TextFragError("moved before the start of the file")
+            parts.append(str(int(a) + d))
+            continue
+        start = int(a or 1) + d
+        if start < 1:
+            raise TextFragError("moved before the start of the file")
+        parts.append(f"{start}-{int(b) + d if b else ''}")
+    return ",".join(parts)
+
+
+def shift_snippet_spec(spec: str, d: int) -> str:
+    """A snippet's ``file:5:9`` (``file:5``, ``file:1:3,8:9``) with every line moved by ``d``."""
+    from .snippets import split_path
+
+    path, ranges, _ = split_path(spec)
+    if not ranges:
+        return spec
+    parts = []
+    for nums in ranges[1:].split(","):
+        a, colon, b = nums.partition(":")
+        start = int(a or 1) + d
+        if start < 1:
+            raise TextFragError("moved before the start of the file")
+        parts.append(f"{start}{colon}{int(b) + d if b else ''}")
+    return f"{path}:{','.join(parts)}"

@@ -1,0 +1,308 @@
+"""What a guarded include shows, computed as its engine computes it, with no engine imported.
+
+- ``literalinclude``: Sphinx's ``LiteralIncludeReader``: the file read in the include's encoding with
+  its line endings as ``\\n``, tabs expanded by ``:tab-width:``, then ``:pyobject:``, the start and end
+  markers, ``:lines:``, ``:dedent:``, ``:prepend:`` and ``:append:`` in that order; ``:diff:`` is the
+  unified diff of two files (its two header lines, which name the files by their paths on the machine
+  that builds, left out);
+- ``pymdownx.snippets``: the lines it puts in the page for one include: the file's lines, its line ranges
+  or its section, with the snippets nested in them expanded;
+- markdown-include: the text it puts in place of ``{!file!}`` (its lines, nested includes expanded).
+
+Files are read through the build's :class:`~textfrag.source.SourceCache` (each once), found as the
+engine finds them (Sphinx's ``/path`` from the source folder, snippets' base paths), and never outside
+the root. The text is what the engine puts in the page, with ``\\n`` between lines; its length and md5
+are what the lock file records (:func:`textfrag.guard.record_of`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import PathError, TextFragError
+from ..source import SourceCache
+from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, GuardedInclude
+
+__all__ = ["GuardContext", "Shown", "shown_text", "shown_of_text", "resolve", "literalinclude_lines", "literal_of_lines"]
+
+
+@dataclass(frozen=True)
+class GuardContext:
+    """Where a build's engines find included files, and how they read them (from its configuration)."""
+
+    #: Sphinx: the source folder (literalinclude's ``/path`` starts there); MkDocs: the docs folder
+    srcdir: Path
+    #: Sphinx's ``source_encoding`` (literalinclude's encoding without ``:encoding:``)
+    literal_encoding: str = "utf-8-sig"
+    #: pymdownx.snippets: its base paths (absolute), restrict_base_path, encoding, dedent_subsections
+    snippet_bases: tuple[Path, ...] = ()
+    snippet_restrict: bool = True
+    snippet_encoding: str = "utf-8"
+    snippet_dedent: bool = False
+    tab_length: int = 4
+    #: markdown-include: its base path and encoding, headingOffset
+    include_base: Path = field(default_factory=Path.cwd)
+    include_encoding: str = "utf-8"
+    heading_offset: int = 0
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What an include shows: the text, and where it comes from."""
+
+    text: str
+    #: the file it shows (under the root), the first one read
+    path: str
+    #: the 1-based lines of that file it shows, when it shows them as they are in the file, in order
+    lines: tuple[int, ...] | None
+    #: every file read (under the root): a build depends on each
+    files: tuple[str, ...] = ()
+
+
+def _normal(text: str) -> str:
+    """The text as a file opened in text mode reads it: every line ending as ``\\n``."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _read(cache: SourceCache, rel: str, charset: str | None) -> str:
+    reader = cache.with_charset(charset) if charset else cache
+    return _normal(reader.get(rel, rel).text)
+
+
+def resolve(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
+    """The file (under the root) an include names, found as its engine finds it; :class:`PathError`
+    when there is none or it is outside the root."""
+    arg = inc.argument if argument is None else argument
+    if inc.kind == LITERALINCLUDE:
+        # Sphinx's relfn2path: "/x" from the source folder, "x" from the document's folder
+        target = (ctx.srcdir / arg.lstrip("/")) if arg.startswith("/") else (doc_path.parent / arg)
+        return _under_root(str(target), arg, cache)
+    if inc.kind == MARKDOWN_INCLUDE:
+        name = os.path.expanduser(arg)
+        included = name if os.path.isabs(name) else os.path.normpath(os.path.join(ctx.include_base, name))
+        return _under_root(included, arg, cache)
+    path = _snippet_path(arg)[0]
+    found = _snippet_file(path, ctx)
+    if found is None:
+        missing = PathError(f"no such file under the snippets' base_path: {path}")
+        missing.no_such_file = True
+        raise missing
+    return _under_root(found, path, cache)
+
+
+def _under_root(target: str, written: str, cache: SourceCache) -> str:
+    real_root = os.path.realpath(cache.root)
+    real = os.path.realpath(target)
+    normal = os.path.normpath(os.path.abspath(target))
+    if not os.path.lexists(normal):
+        missing = PathError(f"no such file: {written}")
+        missing.no_such_file = True
+        raise missing
+    if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
+        raise PathError(
+            f"{written} is outside the textfrag root ({cache.root}): guard mode reads nothing outside it "
+            "(set the root: --root, textfrag_root, root:)"
+        )
+    return os.path.relpath(real, real_root).replace(os.sep, "/")
+
+
+def shown_text(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
+    """What ``inc`` (in the document at ``doc_path``) shows now; :class:`TextFragError` when it shows
+    nothing (a file that is not there, an object or a marker not found), in its engine's terms."""
+    if inc.kind == LITERALINCLUDE:
+        return _literalinclude(inc, doc_path, cache, ctx)
+    if inc.kind == MARKDOWN_INCLUDE:
+        return _markdown_include(inc, doc_path, cache, ctx)
+    from .snippets import snippet_shown
+
+    return snippet_shown(inc, cache, ctx)
+
+
+def shown_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+    """What ``inc`` shows of the file whose text is ``text`` (another version of it, in history), with
+    its line numbers moved by ``shift`` (where a moved include would show the same text); and the
+    1-based lines it shows. One file only (no ``:diff:``, nested snippets read as they are now)."""
+    if inc.kind == LITERALINCLUDE:
+        return literalinclude_lines(dict(inc.options), _normal(text), shift)
+    if inc.kind == MARKDOWN_INCLUDE:
+        from .snippets import markdown_include_of_text
+
+        return markdown_include_of_text(inc, text, ctx, shift)
+    from .snippets import snippet_of_text
+
+    return snippet_of_text(inc, text, ctx, shift)
+
+
+# -- literalinclude ------------------------------------------------------------------------------------
+
+_PAIRS = (
+    *(("lineno-match", "lineno-start"), ("lineno-match", "append"), ("lineno-match", "prepend")),
+    *(("start-after", "start-at"), ("end-before", "end-at"), ("diff", "pyobject"), ("diff", "lineno-start")),
+    *(("diff", "lineno-match"), ("diff", "lines"), ("diff", "start-after"), ("diff", "end-before")),
+    *(("diff", "start-at"), ("diff", "end-at")),
+)
+
+
+def _literalinclude(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
+    options = dict(inc.options)
+    for a, b in _PAIRS:
+        if a in options and b in options:
+            raise TextFragError(f'literalinclude refuses both "{a}" and "{b}" options')
+    charset = options.get("encoding") or ctx.literal_encoding
+    if charset.lower().replace("_", "-") in ("utf-8-sig", "utf8-sig"):
+        charset = ""  # (the cache's own UTF-8, a BOM read as one)
+    rel = resolve(inc, doc_path, cache, ctx)
+    if "diff" in options:
+        old = resolve(inc, doc_path, cache, ctx, options["diff"])
+        width = _int(options["tab-width"], "tab-width") if "tab-width" in options else None
+        new_lines = _tabs(_read(cache, rel, charset), width).splitlines(True)
+        old_lines = _tabs(_read(cache, old, charset), width).splitlines(True)
+        diff = list(difflib.unified_diff(old_lines, new_lines, old, rel))
+        return Shown("".join(diff[2:]), rel, None, (rel, old))
+    text, lines = literalinclude_lines(options, _read(cache, rel, charset))
+    return Shown(text, rel, lines, (rel,))
+
+
+def literalinclude_lines(options: dict[str, str], text: str, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+    """What literalinclude shows of ``text`` (line endings ``\\n``) with ``options`` (as written), and
+    the file's 1-based lines it shows; ``shift`` moves ``:lines:`` by that many lines. Sphinx's reader,
+    filter by filter."""
+    if "tab-width" in options:
+        text = text.expandtabs(_int(options["tab-width"], "tab-width"))
+    lines = text.splitlines(True)
+    numbers = list(range(1, len(lines) + 1))
+    pyobject = options.get("pyobject")
+    if pyobject:
+        from ..intent import python_objects, signature_cut
+
+        objects = python_objects(text)
+        if pyobject not in objects:
+            raise TextFragError(f"literalinclude finds no object named {pyobject!r} in the file")
+        first, last, name_line = objects[pyobject]
+        if last > name_line and signature_cut(text, name_line):
+            last = name_line  # (Sphinx's finder ends a signature written over several lines at its first ':')
+        lines, numbers = lines[first - 1 : last], numbers[first - 1 : last]
+    for name, after in (("start-at", False), ("start-after", True)):
+        start = options.get(name)
+        if name in options and start:
+            at = next((i for i, line in enumerate(lines) if start in line), None)
+            if at is None:
+                raise TextFragError(f"{name} pattern not found: {start}")
+            lines, numbers = lines[at + after :], numbers[at + after :]
+            break
+    for name, inclusive in (("end-at", True), ("end-before", False)):
+        end = options.get(name)
+        if name in options and end:
+            at = next((i for i, line in enumerate(lines) if end in line and (inclusive or i > 0)), None)
+            if at is None:
+                raise TextFragError(f"{name} pattern not found: {end}")
+            lines, numbers = lines[: at + inclusive], numbers[: at + inclusive]
+            break
+    spec = options.get("lines")
+    if spec:
+        wanted = [n + shift for n in line_num_spec(spec, len(lines) - shift)]
+        if shift and any(n < 0 for n in wanted):
+            raise TextFragError("moved before the start of the file")
+        lines = [lines[n] for n in wanted if n < len(lines)]
+        numbers = [numbers[n] for n in wanted if n < len(numbers)]
+        if not lines:
+            raise TextFragError(f"Line spec {spec!r}: no lines pulled from include file")
+    if "dedent" in options:
+        value = options["dedent"].strip()
+        lines = _dedent(lines, _int(value, "dedent") if value else None)
+    shown = "".join(lines)
+    if options.get("prepend"):
+        shown = options["prepend"] + "\n" + shown
+    if options.get("append"):
+        shown = shown + options["append"] + "\n"
+    return shown, tuple(numbers)
+
+
+def literal_of_lines(options: dict[str, str], lines: list[str], spec: str) -> str:
+    """What literalinclude shows with only ``:lines: spec`` selecting (and ``:dedent:``, ``:prepend:``,
+    ``:append:``), of a file's lines already split: each moved include tried costs what it shows."""
+    chosen = [lines[n] for n in line_num_spec(spec, len(lines)) if n < len(lines)]
+    if not chosen:
+        raise TextFragError(f"Line spec {spec!r}: no lines pulled from include file")
+    if "dedent" in options:
+        value = options["dedent"].strip()
+        chosen = _dedent(chosen, _int(value, "dedent") if value else None)
+    shown = "".join(chosen)
+    if options.get("prepend"):
+        shown = options["prepend"] + "\n" + shown
+    if options.get("append"):
+        shown = shown + options["append"] + "\n"
+    return shown
+
+
+def _tabs(text: str, width: int | None) -> str:
+    return text if width is None else text.expandtabs(width)
+
+
+def _int(value: str, name: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise TextFragError(f"literalinclude's :{name}: must be a whole number, not {value!r}") from None
+
+
+def line_num_spec(spec: str, total: int) -> list[int]:
+    """Sphinx's ``parse_line_num_spec``: the 0-based numbers a ``:lines:`` spec names, as it reads them
+    (``0`` is -1, the last line, as there)."""
+    items: list[int] = []
+    for part in spec.split(","):
+        try:
+            ends = part.strip().split("-")
+            if ends == ["", ""]:
+                raise ValueError
+            if len(ends) == 1:
+                items.append(int(ends[0]) - 1)
+            elif len(ends) == 2:
+                start = int(ends[0] or 1)
+                end = int(ends[1] or max(start, total))
+                if start > end or end - start > 10**7:
+                    raise ValueError
+                items.extend(range(start - 1, end))
+            else:
+                raise ValueError
+        except ValueError:
+            raise TextFragError(f"invalid line number spec: {spec!r}") from None
+    return items
+
+
+def _dedent(lines: list[str], dedent: int | None) -> list[str]:
+    """Sphinx's ``dedent_lines``."""
+    if dedent is None:
+        return textwrap.dedent("".join(lines)).splitlines(True)
+    out = []
+    for line in lines:
+        new = line[dedent:]
+        if line.endswith("\n") and not new:
+            new = "\n"
+        out.append(new)
+    return out
+
+
+# -- pymdownx.snippets and markdown-include: textfrag.guard.snippets -------------------------------------
+
+
+def _snippet_path(spec: str) -> tuple[str, str | None, str | None]:
+    from .snippets import split_path
+
+    return split_path(spec)
+
+
+def _snippet_file(path: str, ctx: GuardContext) -> str | None:
+    from .snippets import snippet_file
+
+    return snippet_file(path, ctx)
+
+
+def _markdown_include(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
+    from .snippets import markdown_include_shown
+
+    return markdown_include_shown(inc, cache, ctx)
