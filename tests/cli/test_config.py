@@ -133,3 +133,22 @@ def test_make_finds_the_project_as_check_does_and_prints_its_form(tmp_path: Path
     assert "using the configuration in ../mkdocs.yml (root: ..)" in r.stderr
     rst = run("make", "--form", "rst", "--pyobject", "hello", "src/app.py", cwd=root / "docs")
     assert rst.stdout.splitlines()[1] == "   :pyobject: hello"
+
+
+def test_a_build_that_requires_pins_makes_check_require_them(sphinx_project: Path) -> None:
+    """One verdict: ``textfrag_require_pin = True`` fails the build on an unpinned reference, so check,
+    which reads the build's configuration, fails it too (it counted it and passed before)."""
+    conf = sphinx_project / "docs" / "conf.py"
+    (sphinx_project / "docs" / "index.rst").write_text("T\n=\n\n.. txtfrag:: src/app.py#line=2,4\n", encoding="utf-8")
+    assert run("check", cwd=sphinx_project / "docs").returncode == 0
+    conf.write_text(conf.read_text() + "textfrag_require_pin = True\n", encoding="utf-8")
+    r = run("check", cwd=sphinx_project / "docs")
+    assert r.returncode == 1
+    assert "index.rst:4: src/app.py#line=2,4: unpinned: the reference has no md5" in r.stderr
+    build = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", "docs", "docs/_build"],
+        cwd=sphinx_project,
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 1 and "unpinned" in build.stderr

@@ -64,6 +64,8 @@ class IncludeRepair:
     record: str
     #: only with ``--accept`` (the text changed: a person reviews it first)
     accept: bool = False
+    #: where the recorded text is now, in words
+    said: str = ""
 
 
 def judge_include(
@@ -123,16 +125,25 @@ class Explainer:
             return stale
         shown = Shown(now, path, None)
         if isinstance(moved, IncludeRepair):
-            now = _lines_of(moved.key, inc)
             out = stale.explained(
-                f"; moved: the recorded text is shown{now} (new include: {moved.key})", drift="moved", new_reference=moved.key
+                f"; moved: {moved.said} (new include: {moved.key}); `textfrag update --write` writes it",
+                drift="moved",
+                new_reference=moved.key,
             )
             out.outcome = moved
             return out
         accept = IncludeRepair((), inc.key, record_of(shown.text), accept=True)
         old = self._recorded_text(inc, record, shown.path)
-        if isinstance(old, str):
-            diff = _diff(old, shown.text, shown.path)
+        if isinstance(old, tuple):
+            old_text, old_lines, commit = old
+            try:
+                from .shown import shown_of_text
+
+                now_lines = shown_of_text(inc, self._text(inc, shown.path), self.ctx)[1]
+            except TextFragError:
+                now_lines = None
+            recorded = f"{shown.path}{_span(old_lines)} (recorded, {commit})"
+            diff = _diff(old_text, shown.text, recorded, f"{shown.path}{_span(now_lines)} (now)")
             why = "changed: what it shows differs from the recorded text (git history has it; the diff below)"
             if moved is not None:
                 why += f"; {moved}"
@@ -196,18 +207,20 @@ class Explainer:
             spec = shift_include_lines(inc.option("lines") or "", d)
             edits += [(start, end, spec) for name, start, end in inc.option_spans if name == "lines"]
             new = dataclasses.replace(inc, options=(("lines", spec),))
-        return IncludeRepair(tuple(edits), new.key, record)
+        down = f"{abs(d)} line{'s' if abs(d) != 1 else ''} {'further down' if d > 0 else 'further up'}"
+        return IncludeRepair(tuple(edits), new.key, record, said=f"the recorded text is in the file {down}")
 
-    def _recorded_text(self, inc: GuardedInclude, record: str, rel: str) -> str | None:
-        """The text the include showed when it was recorded, from git history; a sentence saying why it
-        cannot be looked up (no git, a shallow clone); None when history does not have it."""
+    def _recorded_text(self, inc: GuardedInclude, record: str, rel: str) -> tuple[str, tuple[int, ...] | None, str] | str | None:
+        """The text the include showed when it was recorded, from git history, with the file's lines it
+        showed and the commit; a sentence saying why it cannot be looked up (no git, a shallow clone);
+        None when history does not have it."""
         from ..history import NoGit
         from ..quote import _history
         from ..source import Source
         from .shown import shown_of_text
 
         if inc.kind == LITERALINCLUDE and inc.option("diff") is not None:
-            return None
+            return "a diff of two files is recorded as a whole, and one of them changed"
         history = _history(self.cache)
         try:
             where = history.locate(Path(os.path.realpath(os.path.join(self.cache.real_root, rel))))
@@ -224,7 +237,8 @@ class Explainer:
                 if history.shallow(top):
                     return "the clone is shallow (`git fetch --unshallow`, or `fetch-depth: 0` in CI)"
                 return None
-            return shown_of_text(inc, found[0].source.text, self.ctx)[0]
+            text, lines = shown_of_text(inc, found[0].source.text, self.ctx)
+            return text, lines, found[0].commit[:10]
         except NoGit as no:
             return str(no)
 
@@ -316,17 +330,21 @@ class Explainer:
         return None
 
 
-def _lines_of(key: str, inc: GuardedInclude) -> str:
-    """`` at lines 6-8`` from a moved include's new key, where it says lines."""
-    if inc.kind == LITERALINCLUDE and ":lines:" in key:
-        return f" at :lines: {key.split(':lines:', 1)[1].split(' :', 1)[0].strip()}"
-    return ""
-
-
-def _diff(old: str, new: str, path: str) -> str:
+def _diff(old: str, new: str, before: str, after: str) -> str:
+    """The diff of what an include showed and shows (a last line without its ending, in both, is given one:
+    it is no difference)."""
     from ..diffs import visible_diff
 
-    return visible_diff(old.splitlines(True), new.splitlines(True), f"{path} (recorded)", f"{path} (now)")
+    if not old.endswith("\n") and not new.endswith("\n"):
+        old, new = old + "\n", new + "\n"
+    return visible_diff(old.splitlines(True), new.splitlines(True), before, after)
+
+
+def _span(lines: tuple[int, ...] | None) -> str:
+    """`` lines 5-7`` (1-based) of a run of a file's lines; nothing when they are not one run."""
+    if not lines or list(lines) != list(range(lines[0], lines[0] + len(lines))):
+        return ""
+    return f" line {lines[0]}" if len(lines) == 1 else f" lines {lines[0]}-{lines[-1]}"
 
 
 # -- moving an include's lines ----------------------------------------------------------------------------
