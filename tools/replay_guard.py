@@ -1,0 +1,225 @@
+"""Replay a real project's history under guard mode (issue 34): its literalinclude includes recorded at one
+commit, its documentation then kept as it was while the files it includes move on through later commits
+(the way includes rot), and at each later commit what ``textfrag check`` says compared with what Sphinx's
+own LiteralIncludeReader shows.
+
+    .venv/bin/python tools/replay_guard.py REPO --docs DOCS --start COMMIT [--end COMMIT] [--steps 12]
+
+REPO is a git repository (a clone or a mirror); DOCS the folder of its conf.py (``docs``, ``doc/tutorials``).
+At each step every recorded include is one of: current (Sphinx shows the recorded text and check says
+current), moved (check says moved, ``update --write`` gives it lines at which Sphinx shows the recorded
+text again: "repaired to the same text"), changed (check says stale, Sphinx shows other text: caught),
+a silent pass (Sphinx shows other text and check says current: there must be none) or a false alarm.
+Nothing of the project is kept: it is cloned into a temporary folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
+
+
+def textfrag(folder: Path, *args: str) -> tuple[int, str, str]:
+    from textfrag.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(list(args), stdout=out, stderr=err)
+    finally:
+        os.chdir(before)
+    return code, out.getvalue(), err.getvalue()
+
+
+def sphinx_shows(docs: Path, doc: Path, inc: object) -> str | None:
+    """What Sphinx's LiteralIncludeReader shows for an include (None: it shows nothing)."""
+    from sphinx.config import Config
+    from sphinx.directives.code import LiteralIncludeReader
+    from sphinx.pycode import ModuleAnalyzer
+
+    ModuleAnalyzer.cache.clear()  # (it keeps a file's objects by its name: here the file changes between steps)
+
+    options: dict[str, object] = dict(inc.options)  # type: ignore[attr-defined]
+    for name in ("dedent", "tab-width", "lineno-start"):
+        if name in options:
+            value = str(options[name]).strip()
+            options[name] = int(value) if value else None
+    arg = inc.argument  # type: ignore[attr-defined]
+    path = docs / arg.lstrip("/") if arg.startswith("/") else doc.parent / arg
+    if "diff" in options:
+        diff = str(options["diff"])
+        options["diff"] = str(docs / diff.lstrip("/") if diff.startswith("/") else doc.parent / diff)
+    try:
+        text, _ = LiteralIncludeReader(str(path), options, Config({"source_encoding": "utf-8-sig"}, {})).read()
+    except Exception:
+        return None
+    if "diff" in options:
+        lines = text.splitlines(True)
+        text = "".join(lines[2:]) if lines and lines[0].startswith("--- ") else text
+    return text
+
+
+def includes_of(docs: Path) -> list[tuple[Path, object]]:
+    from textfrag.docfiles import doc_files
+    from textfrag.guard import find_guarded
+
+    found = []
+    for doc in doc_files([docs]):
+        if "_build" in doc.parts:
+            continue
+        try:
+            text = doc.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            continue
+        found += [(doc, inc) for inc in find_guarded(text, str(doc.relative_to(docs)), doc.suffix)]
+    return found
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("repo", type=Path)
+    p.add_argument("--docs", required=True)
+    p.add_argument("--start", required=True)
+    p.add_argument("--end", default="HEAD")
+    p.add_argument("--steps", type=int, default=12)
+    p.add_argument(
+        "--only",
+        nargs="*",
+        default=None,
+        help="check out only these folders, without images (a snapshot whose large files are absent)",
+    )
+    p.add_argument("--details", action="store_true", help="say what became of each include at each step")
+    p.add_argument("--keep", type=Path, default=None, help="work in this folder (kept) instead of a temporary one")
+    a = p.parse_args()
+    work = a.keep or Path(tempfile.mkdtemp(prefix="replay-"))
+    clone = work / "repo"
+    if not clone.exists():
+        subprocess.run(["git", "clone", "-q", "--no-checkout", str(a.repo.resolve()), str(clone)], check=True)
+    start = git(clone, "rev-parse", a.start).strip()
+    end = git(clone, "rev-parse", a.end).strip()
+
+    def checkout(commit: str) -> None:
+        if not a.only:
+            git(clone, "checkout", "-q", "-f", commit)
+            return
+        # the folders only, their images left out: the index and HEAD at the commit (for git history)
+        for folder in a.only:
+            shutil.rmtree(clone / folder, ignore_errors=True)
+        git(clone, "read-tree", commit)
+        git(clone, "update-ref", "--no-deref", "HEAD", commit)
+        spec = [*a.only, *(f":(exclude,glob)**/*.{x}" for x in ("png", "jpg", "jpeg", "gif", "pcd", "ply", "pdf", "svg", "PNG", "JPG"))]
+        archive = subprocess.run(["git", "archive", commit, "--", *spec], cwd=clone, check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x"], cwd=clone, input=archive, check=True)
+
+    docs = clone / a.docs
+    documents = [
+        line
+        for line in git(clone, "ls-tree", "-r", "--name-only", start, "--", a.docs).splitlines()
+        if line.endswith((".rst", ".md", ".txt")) or line.endswith("/conf.py")
+    ]
+
+    def freeze() -> None:
+        """The documentation as it was recorded (its files at the start), the files it includes as they are."""
+        for name in documents:
+            blob = subprocess.run(["git", "show", f"{start}:{name}"], cwd=clone, check=True, capture_output=True).stdout
+            (clone / name).parent.mkdir(parents=True, exist_ok=True)
+            (clone / name).write_bytes(blob)
+
+    checkout(start)
+    # textfrag's settings in a file of their own beside the project's conf.py (which may not parse in this
+    # Python: an old project's); its folder is the source folder, as conf.py's
+    conf = docs / "conf_textfrag.py"
+    top_rel = os.path.relpath(clone, docs)
+    addition = f"textfrag_guard = True\ntextfrag_root = {top_rel!r}\n"
+    conf.write_text(addition, encoding="utf-8")
+    code, out, err = textfrag(docs, "pin", "--write", "--config", "conf_textfrag.py")
+    if code not in (0, 1, 2) or not (docs / "textfrag.lock").exists():
+        sys.exit(f"pin failed ({code}): {err[-3000:]}")
+    broken = [line for line in err.splitlines() if ": literalinclude " in line]
+    print(f"{len(broken)} includes show nothing at the start (not recorded): {broken[:3]}")
+    print(f"recorded at {start[:10]} ({git(clone, 'log', '-1', '--format=%cs', start).strip()}): {out.strip()}")
+    recorded = (docs / "textfrag.lock").read_text(encoding="utf-8")
+    lock = json.loads(recorded)["includes"]
+    truth: dict[tuple[str, str], str] = {}
+    for doc, inc in includes_of(docs):
+        name = doc.relative_to(docs).as_posix()
+        if inc.key in lock.get(name, {}):  # type: ignore[attr-defined]
+            shown = sphinx_shows(docs, doc, inc)
+            if shown is not None:
+                truth[(name, inc.key)] = shown  # type: ignore[attr-defined]
+    print(f"{len(truth)} includes recorded that Sphinx shows ({sum(len(r) for r in lock.values())} records)")
+    commits = git(clone, "rev-list", "--reverse", "--first-parent", f"{start}..{end}").split()
+    picks = [commits[round(i * (len(commits) - 1) / max(1, a.steps - 1))] for i in range(a.steps)] if commits else []
+    totals: Counter[str] = Counter()
+    for commit in dict.fromkeys(picks):
+        checkout(commit)
+        freeze()  # (the documentation as it was recorded, and its records)
+        conf.write_text(addition, encoding="utf-8")
+        (docs / "textfrag.lock").write_text(recorded, encoding="utf-8")
+        code, out, err = textfrag(docs, "check", "--config", "conf_textfrag.py", "--format", "json")
+        results = {(r["document"], r["reference"]): r for r in json.loads(out)["results"]}
+        row: Counter[str] = Counter()
+        moved: list[tuple[str, str]] = []
+        for doc, inc in includes_of(docs):
+            name = doc.relative_to(docs).as_posix()
+            key = (name, inc.key)  # type: ignore[attr-defined]
+            if key not in truth:
+                continue
+            r = results.get((os.path.relpath(doc, docs), inc.key))  # type: ignore[attr-defined]
+            said = "current" if r is None or r["status"] == "current" else r.get("drift") or r["status"]
+            same = sphinx_shows(docs, doc, inc) == truth[key]
+            if a.details:
+                print(f"    {name}:{inc.line}: {inc.key}: {said}, Sphinx shows {'the same' if same else 'other'} text")  # type: ignore[attr-defined]
+            if same and said == "current":
+                row["current"] += 1
+            elif not same and said == "current":
+                row["SILENT PASS"] += 1
+                print(f"  silent pass: {name}: {inc.key}")  # type: ignore[attr-defined]
+            elif same:
+                row["FALSE ALARM"] += 1
+                print(f"  false alarm: {name}: {inc.key}: {r}")  # type: ignore[attr-defined]
+            elif said == "moved":
+                row["moved"] += 1
+                moved.append(key)
+            else:
+                row[f"caught ({said})"] += 1
+        if moved:
+            textfrag(docs, "update", "--write", "--config", "conf_textfrag.py")
+            lock_now = json.loads((docs / "textfrag.lock").read_text())["includes"]
+            repaired = 0
+            for doc, inc in includes_of(docs):
+                name = doc.relative_to(docs).as_posix()
+                if inc.key not in lock_now.get(name, {}):  # type: ignore[attr-defined]
+                    continue
+                for old_name, old_key in moved:
+                    if old_name == name and sphinx_shows(docs, doc, inc) == truth[(old_name, old_key)]:
+                        repaired += 1
+                        break
+            row["moved, repaired to the same text"] += min(repaired, len(moved))
+            freeze()
+        when = git(clone, "log", "-1", "--format=%cs", commit).strip()
+        print(f"{commit[:10]} {when}: " + ", ".join(f"{k} {v}" for k, v in sorted(row.items())))
+        totals.update(row)
+    print("over all steps: " + ", ".join(f"{k} {v}" for k, v in sorted(totals.items())))
+    if a.keep is None:
+        shutil.rmtree(work, ignore_errors=True)
+    sys.exit(1 if totals["SILENT PASS"] else 0)
+
+
+if __name__ == "__main__":
+    main()
