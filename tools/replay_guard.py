@@ -122,7 +122,8 @@ def main() -> None:
             shutil.rmtree(clone / folder, ignore_errors=True)
         git(clone, "read-tree", commit)
         git(clone, "update-ref", "--no-deref", "HEAD", commit)
-        spec = [*a.only, *(f":(exclude,glob)**/*.{x}" for x in ("png", "jpg", "jpeg", "gif", "pcd", "ply", "pdf", "svg", "PNG", "JPG"))]
+        images = ("png", "jpg", "jpeg", "gif", "pcd", "ply", "pdf", "svg", "PNG", "JPG")
+        spec = [*a.only, *(f":(exclude,glob)**/*.{x}" for x in images)]
         archive = subprocess.run(["git", "archive", commit, "--", *spec], cwd=clone, check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x"], cwd=clone, input=archive, check=True)
 
