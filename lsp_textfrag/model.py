@@ -20,6 +20,18 @@ from pathlib import Path
 from textfrag import SourceCache, TextFragError, parse_reference
 from textfrag.config import BuildConfig
 from textfrag.fragment import Reference
+from textfrag.guard import (
+    LOCK_NAME,
+    GuardContext,
+    GuardedInclude,
+    Lock,
+    Shown,
+    context_of,
+    find_guarded,
+    judge_include,
+    shown_text,
+)
+from textfrag.guard.judge import Explainer, found_of
 from textfrag.options import Option, options_of, with_option_references, written_options
 from textfrag.pin import is_pinned
 from textfrag.quote import quoted_path
@@ -57,6 +69,9 @@ class Finding:
     #: the charset its directive's ``:encoding:`` reads the file in
     charset: str | None
     options: list[Option]
+    #: guard mode: the include this finding is about (``ref`` is then None), and its lock file
+    include: GuardedInclude | None = None
+    lock: Lock | None = None
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -95,6 +110,10 @@ class Project:
         self._parsed: dict[str, tuple[Reference, bool, str | None] | TextFragError] = {}
         #: document -> its last scan (Markdown), to scan an edit of it in part
         self._scans: dict[str, MarkdownScan] = {}
+        #: guard mode (the build's configuration switches it on): where its engines find files, and its
+        #: lock file, read again when it changed on disk
+        self.guard: GuardContext | None = context_of(config) if config is not None and config.guard else None
+        self._lock_file: tuple[tuple[int, int] | None, Lock] | None = None
 
     def cache_for(self, charset: str | None) -> SourceCache:
         return self.cache if charset is None else self.cache.with_charset(charset)
@@ -107,13 +126,15 @@ class Project:
                 self._memo.pop(key, None)
             self._stamps.pop(rel, None)
 
-    def _fresh(self, rel: str) -> None:
-        """Forget ``rel`` when its size or mtime changed since it was read."""
+    def _fresh(self, rel: str) -> bool:
+        """Forget ``rel`` when its size or mtime changed since it was read; whether it did."""
         stamp = _stamp(self.root / rel)
         with self._lock:
-            if rel in self._stamps and self._stamps[rel] != stamp:
+            changed = rel in self._stamps and self._stamps[rel] != stamp
+            if changed:
                 self.forget(rel)
             self._stamps[rel] = stamp
+        return changed
 
     def quoted(self, ref: Reference) -> str | None:
         """The path under the root that ``ref`` quotes (None: it names none)."""
@@ -176,6 +197,55 @@ class Project:
                     self._memo_of.setdefault(rel or "", set()).add(key)
             problem, hidden = memo
             out.append(Finding(f, ref, problem, pinned, hidden, charset, options))
+        if self.guard is not None:
+            out += self._includes(text, name, suffix)
+        return out
+
+    def lock(self) -> Lock:
+        """The build's lock file (guard mode), read again when it changed on disk (``pin --write``)."""
+        assert self.config is not None
+        path = self.config.path.parent / LOCK_NAME
+        stamp = _stamp(path)
+        if self._lock_file is None or self._lock_file[0] != stamp:
+            self._lock_file = (stamp, Lock.read(path))
+        return self._lock_file[1]
+
+    def _includes(self, text: str, name: str, suffix: str) -> list[Finding]:
+        """Guard mode: every include of the document, judged as ``check`` and the build judge it."""
+        assert self.guard is not None and self.config is not None
+        found = find_guarded(
+            text,
+            name,
+            suffix,
+            snippets=self.config.snippets is not None,
+            markdown_include=self.config.markdown_include is not None,
+        )
+        if not found:
+            return []
+        try:
+            lock = self.lock()
+        except TextFragError as bad:
+            return [Finding(found_of(found[0]), None, bad, False, None, None, [], found[0])]
+        doc = Path(name)
+        out = []
+        for inc in found:
+            shown: Shown | TextFragError
+            try:
+                shown = shown_text(inc, doc, self.cache, self.guard)
+                if any(self._fresh(rel) for rel in shown.files):  # (a file changed on disk since it was read)
+                    shown = shown_text(inc, doc, self.cache, self.guard)
+            except TextFragError as bad:
+                shown = bad
+            verdict = judge_include(
+                inc,
+                shown,
+                lock.record(lock.doc_name(doc), inc.key),
+                require_pin=self.require_pin,
+                on_stale=self.on_stale,
+                explainer=Explainer(doc, self.cache, self.guard),
+                lock=lock.path.name,
+            )
+            out.append(Finding(found_of(inc), None, verdict.problem, verdict.pinned, None, None, [], inc, lock))
         return out
 
 

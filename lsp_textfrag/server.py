@@ -27,13 +27,14 @@ from textfrag.config import nearest_config
 from textfrag.docfiles import doc_files, read_text
 from textfrag.errors import StaleError, internal_error_report, spell
 from textfrag.excerpt import excerpt_of
+from textfrag.guard import Lock
 from textfrag.present import lines_label
 from textfrag.quote import quote
 from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES
 
 from .complete import _complete, _typed_reference
 from .model import Finding, Lines, Project, suffix_for
-from .protocol import _diagnostics, _edit_for, _range, _workspace_edit
+from .protocol import _diagnostics, _edit_for, _range, _workspace_edit, include_fix
 
 __all__ = ["TextfragServer", "serve"]
 
@@ -420,6 +421,17 @@ def _register(ls: TextfragServer) -> None:
                 if f.found.end < a or f.found.start >= max(b, a + 1):
                     continue
                 for accept in (False, True):
+                    guarded = include_fix(f, project, accept=accept)
+                    if guarded is not None:
+                        title, changes, lock = guarded
+                        out.append(
+                            lsp.CodeAction(
+                                title=title,
+                                kind=lsp.CodeActionKind.QuickFix,
+                                edit=_workspace_edit(doc, lines, changes, lock),
+                                is_preferred=not accept,
+                            )
+                        )
                     fix = _edit_for(f, project, accept=accept)
                     if fix is None:
                         continue
@@ -436,16 +448,21 @@ def _register(ls: TextfragServer) -> None:
                     )
         if not only or any(k.startswith(lsp.CodeActionKind.SourceFixAll) or k == lsp.CodeActionKind.Source for k in only):
             edits: list[tuple[int, int, str]] = []
+            lock_after: Lock | None = None
             for f in findings:  # moves and pins: what needs no review (an accept does)
                 fix = _edit_for(f, project, accept=False)
                 if fix is not None:
                     edits.extend(fix[1])
-            if edits:
+                guarded = include_fix(f, project, accept=False, onto=lock_after)
+                if guarded is not None:  # (guard mode: the records of every fix, in one lock file)
+                    edits.extend(guarded[1])
+                    lock_after = guarded[2]
+            if edits or (lock_after is not None and lock_after.changed):
                 out.append(
                     lsp.CodeAction(
                         title="Update moved and pin unpinned references (textfrag)",
                         kind=lsp.CodeActionKind.SourceFixAll,
-                        edit=_workspace_edit(doc, lines, edits),
+                        edit=_workspace_edit(doc, lines, edits, lock_after),
                     )
                 )
         return out

@@ -74,7 +74,21 @@ def sphinx_shows(docs: Path, doc: Path, inc: object) -> str | None:
     return text
 
 
-def includes_of(docs: Path) -> list[tuple[Path, object]]:
+def snippets_show(base: Path, options: dict[str, object], inc: object) -> str | None:
+    """What pymdownx.snippets itself puts in the page for an include (None: nothing)."""
+    import markdown
+
+    md = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
+    pp = md.preprocessors["snippet"]
+    pp.seen, pp.bases, pp.failed = set(), None, set()
+    try:
+        out = pp.parse_snippets(["-8<-", inc.argument, "-8<-"])  # type: ignore[attr-defined]
+    except Exception:
+        return None
+    return "\n".join(out).rstrip("\n") if out else None
+
+
+def includes_of(docs: Path, snippets: bool = False) -> list[tuple[Path, object]]:
     from textfrag.docfiles import doc_files
     from textfrag.guard import find_guarded
 
@@ -86,7 +100,7 @@ def includes_of(docs: Path) -> list[tuple[Path, object]]:
             text = doc.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError):
             continue
-        found += [(doc, inc) for inc in find_guarded(text, str(doc.relative_to(docs)), doc.suffix)]
+        found += [(doc, inc) for inc in find_guarded(text, str(doc.relative_to(docs)), doc.suffix, snippets=snippets)]
     return found
 
 
@@ -97,6 +111,12 @@ def main() -> None:
     p.add_argument("--start", required=True)
     p.add_argument("--end", default="HEAD")
     p.add_argument("--steps", type=int, default=12)
+    p.add_argument(
+        "--mkdocs",
+        default=None,
+        metavar="BASE",
+        help="an MkDocs site's pymdownx.snippets includes (their base_path, from the repository's top), not Sphinx's",
+    )
     p.add_argument(
         "--only",
         nargs="*",
@@ -142,50 +162,65 @@ def main() -> None:
             (clone / name).write_bytes(blob)
 
     checkout(start)
-    # textfrag's settings in a file of their own beside the project's conf.py (which may not parse in this
-    # Python: an old project's); its folder is the source folder, as conf.py's
-    conf = docs / "conf_textfrag.py"
-    top_rel = os.path.relpath(clone, docs)
-    addition = f"textfrag_guard = True\ntextfrag_root = {top_rel!r}\n"
-    conf.write_text(addition, encoding="utf-8")
-    code, out, err = textfrag(docs, "pin", "--write", "--config", "conf_textfrag.py")
-    if code not in (0, 1, 2) or not (docs / "textfrag.lock").exists():
+    if a.mkdocs is None:
+        # textfrag's settings in a file of their own beside the project's conf.py (which may not parse in this
+        # Python: an old project's); its folder is the source folder, as conf.py's
+        folder, config, paths = docs, "conf_textfrag.py", ["."]
+        settings = f"textfrag_guard = True\ntextfrag_root = {os.path.relpath(clone, docs)!r}\n"
+        snippet_options: dict[str, object] = {}
+    else:
+        folder, config, paths = clone, "textfrag-replay.yml", [a.docs]
+        snippet_options = {"base_path": [str(clone / a.mkdocs)], "restrict_base_path": False}
+        settings = (
+            f"site_name: replay\ndocs_dir: {a.docs}\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+            f"      base_path: [{a.mkdocs!r}]\n      restrict_base_path: false\n  - textfrag:\n      guard: true\n"
+        )
+
+    def shows(doc: Path, inc: object) -> str | None:
+        return sphinx_shows(docs, doc, inc) if a.mkdocs is None else snippets_show(clone, snippet_options, inc)
+
+    def name_of(doc: Path) -> str:
+        return doc.relative_to(folder).as_posix()
+
+    (folder / config).write_text(settings, encoding="utf-8")
+    code, out, err = textfrag(folder, "pin", "--write", "--config", config, *paths)
+    if code not in (0, 1, 2) or not (folder / "textfrag.lock").exists():
         sys.exit(f"pin failed ({code}): {err[-3000:]}")
-    broken = [line for line in err.splitlines() if ": literalinclude " in line]
+    broken = [line for line in err.splitlines() if ": literalinclude " in line or ": snippet " in line]
     print(f"{len(broken)} includes show nothing at the start (not recorded): {broken[:3]}")
     print(f"recorded at {start[:10]} ({git(clone, 'log', '-1', '--format=%cs', start).strip()}): {out.strip()}")
-    recorded = (docs / "textfrag.lock").read_text(encoding="utf-8")
+    recorded = (folder / "textfrag.lock").read_text(encoding="utf-8")
     lock = json.loads(recorded)["includes"]
     truth: dict[tuple[str, str], str] = {}
-    for doc, inc in includes_of(docs):
-        name = doc.relative_to(docs).as_posix()
+    for doc, inc in includes_of(docs, a.mkdocs is not None):
+        name = name_of(doc)
         if inc.key in lock.get(name, {}):  # type: ignore[attr-defined]
-            shown = sphinx_shows(docs, doc, inc)
+            shown = shows(doc, inc)
             if shown is not None:
                 truth[(name, inc.key)] = shown  # type: ignore[attr-defined]
-    print(f"{len(truth)} includes recorded that Sphinx shows ({sum(len(r) for r in lock.values())} records)")
+    print(f"{len(truth)} includes recorded that their engine shows ({sum(len(r) for r in lock.values())} records)")
     commits = git(clone, "rev-list", "--reverse", "--first-parent", f"{start}..{end}").split()
     picks = [commits[round(i * (len(commits) - 1) / max(1, a.steps - 1))] for i in range(a.steps)] if commits else []
     totals: Counter[str] = Counter()
     for commit in dict.fromkeys(picks):
         checkout(commit)
         freeze()  # (the documentation as it was recorded, and its records)
-        conf.write_text(addition, encoding="utf-8")
-        (docs / "textfrag.lock").write_text(recorded, encoding="utf-8")
-        code, out, err = textfrag(docs, "check", "--config", "conf_textfrag.py", "--format", "json")
+        (folder / config).write_text(settings, encoding="utf-8")
+        (folder / "textfrag.lock").write_text(recorded, encoding="utf-8")
+        code, out, err = textfrag(folder, "check", "--config", config, "--format", "json", *paths)
         results = {(r["document"], r["reference"]): r for r in json.loads(out)["results"]}
         row: Counter[str] = Counter()
         moved: list[tuple[str, str]] = []
-        for doc, inc in includes_of(docs):
-            name = doc.relative_to(docs).as_posix()
+        for doc, inc in includes_of(docs, a.mkdocs is not None):
+            name = name_of(doc)
             key = (name, inc.key)  # type: ignore[attr-defined]
             if key not in truth:
                 continue
-            r = results.get((os.path.relpath(doc, docs), inc.key))  # type: ignore[attr-defined]
+            r = results.get((os.path.relpath(doc, folder), inc.key))  # type: ignore[attr-defined]
             said = "current" if r is None or r["status"] == "current" else r.get("drift") or r["status"]
-            same = sphinx_shows(docs, doc, inc) == truth[key]
+            same = shows(doc, inc) == truth[key]
             if a.details:
-                print(f"    {name}:{inc.line}: {inc.key}: {said}, Sphinx shows {'the same' if same else 'other'} text")  # type: ignore[attr-defined]
+                print(f"    {name}:{inc.line}: {inc.key}: {said}, the engine shows {'the same' if same else 'other'} text")  # type: ignore[attr-defined]
             if same and said == "current":
                 row["current"] += 1
             elif not same and said == "current":
@@ -200,15 +235,15 @@ def main() -> None:
             else:
                 row[f"caught ({said})"] += 1
         if moved:
-            textfrag(docs, "update", "--write", "--config", "conf_textfrag.py")
-            lock_now = json.loads((docs / "textfrag.lock").read_text())["includes"]
+            textfrag(folder, "update", "--write", "--config", config, *paths)
+            lock_now = json.loads((folder / "textfrag.lock").read_text())["includes"]
             repaired = 0
-            for doc, inc in includes_of(docs):
-                name = doc.relative_to(docs).as_posix()
+            for doc, inc in includes_of(docs, a.mkdocs is not None):
+                name = name_of(doc)
                 if inc.key not in lock_now.get(name, {}):  # type: ignore[attr-defined]
                     continue
                 for old_name, old_key in moved:
-                    if old_name == name and sphinx_shows(docs, doc, inc) == truth[(old_name, old_key)]:
+                    if old_name == name and shows(doc, inc) == truth[(old_name, old_key)]:
                         repaired += 1
                         break
             row["moved, repaired to the same text"] += min(repaired, len(moved))

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..docfiles import doc_files, read_text
 from ..errors import StaleError, TextFragError, spell
-from ..guard import GuardContext, GuardedInclude, IncludeRepair, Lock, Shown, find_guarded, judge_include, record_of, shown_text
-from ..guard.judge import Explainer
+from ..guard import GuardedInclude, IncludeRepair, Lock, Shown, context_of, find_guarded, judge_include, record_of, shown_text
+from ..guard.judge import Explainer, found_of
 from ..report import Finding
 from ..scan import Found
 from ..source import SourceCache
@@ -43,27 +43,6 @@ def guard_run(args: argparse.Namespace, cache: SourceCache) -> GuardRun | None:
     return GuardRun(config, cache)
 
 
-def context_of(config: BuildConfig) -> GuardContext:
-    """Where the configured engines find included files (relative base paths from the configuration's
-    folder, where the build runs)."""
-    here = config.path.parent
-    snippets = config.snippets or {}
-    bases = snippets.get("base_path", ["."])
-    bases = [bases] if isinstance(bases, str) else list(bases or [])
-    included = config.markdown_include or {}
-    return GuardContext(
-        srcdir=(config.srcdir or here).resolve(),
-        literal_encoding=config.source_encoding,
-        snippet_bases=tuple((here / str(b)).resolve() for b in bases),
-        snippet_restrict=bool(snippets.get("restrict_base_path", True)),
-        snippet_encoding=str(snippets.get("encoding") or "utf-8"),
-        snippet_dedent=bool(snippets.get("dedent_subsections", False)),
-        include_base=(here / str(included.get("base_path", "."))).resolve(),
-        include_encoding=str(included.get("encoding") or "utf-8"),
-        heading_offset=int(included.get("headingOffset") or 0),
-    )
-
-
 @dataclass
 class IncludeTally:
     """What judging the includes of the documents found."""
@@ -72,11 +51,6 @@ class IncludeTally:
     problems: list[tuple[Found, TextFragError]] = field(default_factory=list)
     count: int = 0
     unrecorded: int = 0
-
-
-def found_of(inc: GuardedInclude) -> Found:
-    """An include as the reports place it: at its directive (its file argument's line and column)."""
-    return Found(inc.doc, inc.line, inc.text, inc.start, inc.end, "include", (inc.start, inc.end), "", inc.column)
 
 
 class GuardRun:
@@ -127,7 +101,7 @@ class GuardRun:
             record,
             require_pin=require_pin,
             explainer=Explainer(doc, self.cache, self.ctx),
-            lock=self.lock_shown,
+            lock=self.lock.path.name,  # (the same words in check, the build and the editor)
         )
         return verdict, shown
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from .includes import GuardedInclude, find_guarded
 from .judge import IncludeRepair, judge_include, record_of
 from .lock import LOCK_NAME, Lock
-from .shown import GuardContext, Shown, shown_text
+from .shown import GuardContext, Shown, context_of, shown_text
 
 __all__ = [
     "GuardContext",
@@ -27,6 +27,7 @@ __all__ = [
     "LOCK_NAME",
     "Lock",
     "Shown",
+    "context_of",
     "find_guarded",
     "judge_include",
     "record_of",

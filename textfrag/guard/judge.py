@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import PathError, StaleError, TextFragError, UnpinnedError
+from ..scan import Found
 from ..verdict import Verdict
 from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, SNIPPET, GuardedInclude
 from .shown import GuardContext, Shown, line_num_spec, literal_of_lines, resolve, shown_text
@@ -33,7 +34,12 @@ from .shown import GuardContext, Shown, line_num_spec, literal_of_lines, resolve
 if TYPE_CHECKING:
     from ..source import SourceCache
 
-__all__ = ["IncludeRepair", "Explainer", "UnrecordedError", "judge_include", "record_of"]
+__all__ = ["IncludeRepair", "Explainer", "UnrecordedError", "found_of", "judge_include", "record_of"]
+
+
+def found_of(inc: GuardedInclude) -> Found:
+    """An include as the reports place it: at its directive (its file argument's line and column)."""
+    return Found(inc.doc, inc.line, inc.text, inc.start, inc.end, "include", (inc.start, inc.end), "", inc.column)
 
 
 def record_of(text: str) -> str:

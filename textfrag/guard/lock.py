@@ -84,6 +84,12 @@ class Lock:
         """The lock file beside a build's configuration file."""
         return cls.read(config.parent / LOCK_NAME)
 
+    def copy(self) -> Lock:
+        """Another lock file object with the same records, to change apart (an editor's proposed fix)."""
+        other = Lock(self.path, {doc: dict(records) for doc, records in self.entries.items()})
+        other._written = self._written
+        return other
+
     def doc_name(self, doc: Path) -> str:
         """How the lock file names a document: its path from the lock file's folder, with ``/``."""
         return Path(os.path.relpath(os.path.abspath(doc), os.path.abspath(self.path.parent))).as_posix()

@@ -22,12 +22,19 @@ import os
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import PathError, TextFragError
 from ..source import SourceCache
 from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, GuardedInclude
 
-__all__ = ["GuardContext", "Shown", "shown_text", "shown_of_text", "resolve", "literalinclude_lines", "literal_of_lines"]
+if TYPE_CHECKING:
+    from ..config import BuildConfig
+
+__all__ = [
+    *("GuardContext", "Shown", "context_of", "shown_text", "shown_of_text", "resolve"),
+    *("literalinclude_lines", "literal_of_lines"),
+]
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,27 @@ class GuardContext:
     include_base: Path = field(default_factory=Path.cwd)
     include_encoding: str = "utf-8"
     heading_offset: int = 0
+
+
+def context_of(config: BuildConfig) -> GuardContext:
+    """Where a build's configured engines find included files (its relative base paths from the folder of
+    its configuration, where the build runs): ``check``, ``update``, ``pin`` and the language server."""
+    here = config.path.parent
+    snippets = config.snippets or {}
+    bases = snippets.get("base_path", ["."])
+    bases = [bases] if isinstance(bases, str) else list(bases or [])
+    included = config.markdown_include or {}
+    return GuardContext(
+        srcdir=(config.srcdir or here).resolve(),
+        literal_encoding=config.source_encoding,
+        snippet_bases=tuple((here / str(b)).resolve() for b in bases),
+        snippet_restrict=bool(snippets.get("restrict_base_path", True)),
+        snippet_encoding=str(snippets.get("encoding") or "utf-8"),
+        snippet_dedent=bool(snippets.get("dedent_subsections", False)),
+        include_base=(here / str(included.get("base_path", "."))).resolve(),
+        include_encoding=str(included.get("encoding") or "utf-8"),
+        heading_offset=int(included.get("headingOffset") or 0),
+    )
 
 
 @dataclass(frozen=True)
