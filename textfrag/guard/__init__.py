@@ -15,10 +15,11 @@ new path), changed (with the diff; ``update --accept --write`` records the revie
 
 from __future__ import annotations
 
+from .context import GuardContext, Shown, context_of
 from .includes import GuardedInclude, find_guarded
 from .judge import IncludeRepair, judge_include, record_of
 from .lock import LOCK_NAME, Lock
-from .shown import GuardContext, Shown, context_of, shown_text
+from .shown import shown_text
 
 __all__ = [
     "GuardContext",

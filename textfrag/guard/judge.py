@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING
 from ..errors import PathError, StaleError, TextFragError, UnpinnedError
 from ..scan import Found
 from ..verdict import Verdict
+from .context import GuardContext, Shown
 from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, SNIPPET, GuardedInclude
-from .shown import GuardContext, Shown, line_num_spec, literal_of_lines, resolve, shown_text
+from .shown import line_num_spec, literal_of_lines, resolve, shown_text
 
 if TYPE_CHECKING:
     from ..source import SourceCache

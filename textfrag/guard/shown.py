@@ -20,75 +20,18 @@ from __future__ import annotations
 import difflib
 import os
 import textwrap
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import PathError, TextFragError
 from ..source import SourceCache
+from .context import GuardContext, Shown, under_root
 from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, GuardedInclude
 
 if TYPE_CHECKING:
-    from ..config import BuildConfig
+    pass
 
-__all__ = [
-    *("GuardContext", "Shown", "context_of", "shown_text", "shown_of_text", "resolve"),
-    *("literalinclude_lines", "literal_of_lines"),
-]
-
-
-@dataclass(frozen=True)
-class GuardContext:
-    """Where a build's engines find included files, and how they read them (from its configuration)."""
-
-    #: Sphinx: the source folder (literalinclude's ``/path`` starts there); MkDocs: the docs folder
-    srcdir: Path
-    #: Sphinx's ``source_encoding`` (literalinclude's encoding without ``:encoding:``)
-    literal_encoding: str = "utf-8-sig"
-    #: pymdownx.snippets: its base paths (absolute), restrict_base_path, encoding, dedent_subsections
-    snippet_bases: tuple[Path, ...] = ()
-    snippet_restrict: bool = True
-    snippet_encoding: str = "utf-8"
-    snippet_dedent: bool = False
-    tab_length: int = 4
-    #: markdown-include: its base path and encoding, headingOffset
-    include_base: Path = field(default_factory=Path.cwd)
-    include_encoding: str = "utf-8"
-    heading_offset: int = 0
-
-
-def context_of(config: BuildConfig) -> GuardContext:
-    """Where a build's configured engines find included files (its relative base paths from the folder of
-    its configuration, where the build runs): ``check``, ``update``, ``pin`` and the language server."""
-    here = config.path.parent
-    snippets = config.snippets or {}
-    bases = snippets.get("base_path", ["."])
-    bases = [bases] if isinstance(bases, str) else list(bases or [])
-    included = config.markdown_include or {}
-    return GuardContext(
-        srcdir=(config.srcdir or here).resolve(),
-        literal_encoding=config.source_encoding,
-        snippet_bases=tuple((here / str(b)).resolve() for b in bases),
-        snippet_restrict=bool(snippets.get("restrict_base_path", True)),
-        snippet_encoding=str(snippets.get("encoding") or "utf-8"),
-        snippet_dedent=bool(snippets.get("dedent_subsections", False)),
-        include_base=(here / str(included.get("base_path", "."))).resolve(),
-        include_encoding=str(included.get("encoding") or "utf-8"),
-        heading_offset=int(included.get("headingOffset") or 0),
-    )
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What an include shows: the text, and where it comes from."""
-
-    text: str
-    #: the file it shows (under the root), the first one read
-    path: str
-    #: the 1-based lines of that file it shows, when it shows them as they are in the file, in order
-    lines: tuple[int, ...] | None
-    #: every file read (under the root): a build depends on each
-    files: tuple[str, ...] = ()
+__all__ = ["shown_text", "shown_of_text", "resolve", "literalinclude_lines", "literal_of_lines"]
 
 
 def _normal(text: str) -> str:
@@ -108,34 +51,18 @@ def resolve(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardC
     if inc.kind == LITERALINCLUDE:
         # Sphinx's relfn2path: "/x" from the source folder, "x" from the document's folder
         target = (ctx.srcdir / arg.lstrip("/")) if arg.startswith("/") else (doc_path.parent / arg)
-        return _under_root(str(target), arg, cache)
+        return under_root(str(target), arg, cache)
     if inc.kind == MARKDOWN_INCLUDE:
         name = os.path.expanduser(arg)
         included = name if os.path.isabs(name) else os.path.normpath(os.path.join(ctx.include_base, name))
-        return _under_root(included, arg, cache)
+        return under_root(included, arg, cache)
     path = _snippet_path(arg)[0]
     found = _snippet_file(path, ctx)
     if found is None:
         missing = PathError(f"no such file under the snippets' base_path: {path}")
         missing.no_such_file = True
         raise missing
-    return _under_root(found, path, cache)
-
-
-def _under_root(target: str, written: str, cache: SourceCache) -> str:
-    real_root = os.path.realpath(cache.root)
-    real = os.path.realpath(target)
-    normal = os.path.normpath(os.path.abspath(target))
-    if not os.path.lexists(normal):
-        missing = PathError(f"no such file: {written}")
-        missing.no_such_file = True
-        raise missing
-    if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
-        raise PathError(
-            f"{written} is outside the textfrag root ({cache.root}): guard mode reads nothing outside it "
-            "(set the root: --root, textfrag_root, root:)"
-        )
-    return os.path.relpath(real, real_root).replace(os.sep, "/")
+    return under_root(found, path, cache)
 
 
 def shown_text(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:

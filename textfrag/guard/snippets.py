@@ -13,8 +13,8 @@ import textwrap
 
 from ..errors import PathError, TextFragError
 from ..source import SourceCache
+from .context import GuardContext, Shown, under_root
 from .includes import GuardedInclude
-from .shown import GuardContext, Shown
 
 __all__ = [
     *("split_path", "snippet_file", "snippet_shown", "snippet_of_text"),
@@ -117,10 +117,8 @@ class _Snippets:
         self.total = 0
 
     def read(self, filename: str, written: str) -> list[str]:
-        from .shown import _under_root
-
         assert self.cache is not None
-        rel = _under_root(filename, written, self.cache)
+        rel = under_root(filename, written, self.cache)
         reader = self.cache.with_charset(self.ctx.snippet_encoding) if self.ctx.snippet_encoding else self.cache
         text = reader.get(rel, rel).text.replace("\r\n", "\n").replace("\r", "\n")
         lines = text.split("\n") if text else []
@@ -355,9 +353,7 @@ def _run(lines: list[str], cache: SourceCache, ctx: GuardContext, files: list[st
 
 
 def _included(name: str, cache: SourceCache, ctx: GuardContext, files: list[str], depth: int) -> list[str]:
-    from .shown import _under_root
-
-    rel = _under_root(_include_file(name, ctx), name, cache)
+    rel = under_root(_include_file(name, ctx), name, cache)
     if rel not in files:
         files.append(rel)
     reader = cache.with_charset(ctx.include_encoding) if ctx.include_encoding else cache
