@@ -21,15 +21,11 @@ import difflib
 import os
 import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..errors import PathError, TextFragError
 from ..source import SourceCache
 from .context import GuardContext, Shown, under_root
 from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, GuardedInclude
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["shown_text", "shown_of_text", "resolve", "literalinclude_lines", "literal_of_lines"]
 
