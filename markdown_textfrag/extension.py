@@ -29,7 +29,7 @@ import threading
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markdown import Extension, Markdown
 from markdown.postprocessors import Postprocessor
@@ -45,7 +45,11 @@ from textfrag.present import identity, source_url
 
 from . import render
 from .embed import Embedder, PageState, front_matter_lines, is_alone, place, register, settle
-from .guard import GuardHost, register_guard
+
+if TYPE_CHECKING:
+    from textfrag.guard import Lock
+
+    from .guard import GuardHost
 
 __all__ = ["MarkdownProblems", "TextfragExtension", "makeExtension"]
 
@@ -122,6 +126,8 @@ def _zensical_command() -> str:
 
 _CACHES: dict[tuple[Any, ...], tuple[SourceCache, dict[str, tuple[int, int]]]] = {}
 _CACHES_LOCK = threading.Lock()
+#: guard mode's lock files, by path: (their size and mtime when read, their records)
+_LOCKS: dict[str, tuple[tuple[int, int], Lock]] = {}
 
 
 def _shared_cache(
@@ -182,6 +188,8 @@ class TextfragExtension(Extension):
         md.preprocessors.register(_Start(md, document), "textfrag-start", 40)  # before whitespace is normalized
         register(md, document, document.guard)
         if self.getConfig("guard"):  # (before markdown-include and pymdownx.snippets change the lines)
+            from .guard import register_guard
+
             register_guard(md, document.guard_host())
         md.treeprocessors.register(_Rendered(md, document), "textfrag-rendered", -1000)  # after every other
         md.postprocessors.register(_Finish(md, document), "textfrag-finish", 0)
@@ -257,6 +265,10 @@ class _Document:
     def guard_host(self) -> GuardHost:
         """What guard mode asks of this host: the page (known before the document starts: the guard runs
         before the includes are expanded), the lock file beside the site's configuration, the cache."""
+        from textfrag.guard import Lock
+
+        from .guard import GuardHost
+
         seen: dict[str, Any] = {}
 
         def page() -> tuple[Path, str, int] | None:
@@ -264,9 +276,16 @@ class _Document:
             seen["root"] = root
             return (path.resolve(), name, front) if path is not None else None
 
-        def lock() -> Lock:
+        def lock() -> Lock:  # (read once, and again when it changed: the extension has no build to keep it for)
             base = Path(self.zensical.config.get("root_dir") or ".") if self.zensical is not None else Path.cwd()
-            return Lock.read(base / LOCK_NAME)
+            path = (base / LOCK_NAME).resolve()
+            stamp = _stamp(str(path))
+            with _CACHES_LOCK:
+                kept = _LOCKS.get(str(path))
+                if kept is None or kept[0] != stamp:
+                    kept = (stamp, Lock.read(path))
+                    _LOCKS[str(path)] = kept
+            return kept[1]
 
         def report(where: str, err: TextFragError, error: bool) -> None:
             if self.state is None:  # (the guard runs before the document starts: its problems wait for it)

@@ -1,8 +1,9 @@
 """Guard mode in Python-Markdown (``guard: true`` on the MkDocs plugin or on the ``textfrag`` extension, in
 MkDocs, ProperDocs and Zensical): the page's ``pymdownx.snippets`` and markdown-include includes are left
 to their extensions, which put in the page exactly what they put without textfrag; before they run, what
-each include puts in the page is asked of the extension itself and judged against its record in
-``textfrag.lock`` by the core (textfrag.guard.judge_include), as ``check`` judges it.
+each include puts in the page is read by the core with the extensions' own settings (read off their
+preprocessors: base paths, encoding, dedent) and judged against its record in ``textfrag.lock``
+(textfrag.guard.judge_include), as ``check`` reads and judges it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from markdown.preprocessors import Preprocessor
 
 from textfrag import SourceCache, TextFragError
 from textfrag.guard import GuardContext, GuardedInclude, Lock, find_guarded, judge_include, shown_text
-from textfrag.guard.includes import MARKDOWN_INCLUDE
 from textfrag.guard.judge import Explainer
 
 __all__ = ["GuardHost", "GuardPreprocessor", "register_guard", "PRIORITY"]
@@ -104,24 +104,12 @@ class GuardPreprocessor(Preprocessor):
         cache: SourceCache,
         ctx: GuardContext,
     ) -> str | TextFragError:
-        """What the extension itself puts in the page for the include; where it puts nothing, why (the
-        core's reading says it: a file that is not there, outside the root)."""
+        """What the include puts in the page, as the core reads it with the extension's own settings (the
+        build's cache reads each file once; the suite holds this reading to the extension's own output)."""
         try:
-            if inc.kind == MARKDOWN_INCLUDE:
-                out = list(included.run([text[inc.start : inc.end]]))
-                shown = "\n".join(out)
-            else:
-                snippets.seen, snippets.bases, snippets.failed = set(), None, set()
-                out = list(snippets.parse_snippets(["-8<-", inc.argument, "-8<-"]))
-                shown = "\n".join(out).rstrip("\n")
-        except Exception as failed:  # the extension's own error (check_paths, a missing section)
-            return TextFragError(f"{'markdown-include' if inc.kind == MARKDOWN_INCLUDE else 'pymdownx.snippets'}: {failed}")
-        if not out or not shown:
-            try:  # (it put nothing: the file may be gone, or outside the root)
-                shown_text(inc, doc_path, cache, ctx)
-            except TextFragError as why:
-                return why
-        return shown
+            return shown_text(inc, doc_path, cache, ctx).text
+        except TextFragError as why:
+            return why
 
 
 def _context(md: Markdown, snippets: Any, included: Any, doc_path: Path) -> GuardContext:

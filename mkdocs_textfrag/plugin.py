@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from markdown import Extension, Markdown
 from mkdocs.config import base
@@ -50,14 +50,16 @@ from mkdocs.utils import get_relative_url
 import textfrag
 from markdown_textfrag import render
 from markdown_textfrag.embed import Embedder, PageState, front_matter_lines, is_alone, place, register, settle
-from markdown_textfrag.guard import GuardHost, register_guard
 from textfrag import Quote, SourceCache, TextFragError
 from textfrag.errors import internal_error_report
 from textfrag.excerpt import failure_summary
-from textfrag.guard import LOCK_NAME, Lock
 from textfrag.i18n import translator
 from textfrag.pin import generated_note
 from textfrag.present import identity, source_url
+
+if TYPE_CHECKING:
+    from markdown_textfrag.guard import GuardHost
+    from textfrag.guard import Lock
 
 log = logging.getLogger("mkdocs.plugins.textfrag")
 
@@ -152,10 +154,10 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         self.key = secrets.token_hex(8)
         #: quoted path -> the 1-based line ranges quoted (context pages)
         self.ranges: dict[str, set[tuple[int, int]]] = {}
-        #: guard mode: its host, and the records of this build
+        #: guard mode: its host, and the records of this build (textfrag.lock beside mkdocs.yml)
         self.guard_host: GuardHost | None = None
-        self.lock_path = Path(LOCK_NAME)
-        self.lock = Lock(self.lock_path)
+        self.lock_path = Path("textfrag.lock")
+        self.lock: Lock | None = None
 
     # -- build lifecycle -----------------------------------------------------------------------------
 
@@ -189,11 +191,14 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             translate=translator(str(theme.get("language") or theme.get("locale") or "") or None),
             context=self._context if self.config.context_pages else None,
         )
-        if self.config.guard:
+        if self.config.guard:  # (only a guarded site pays for importing guard mode)
+            from markdown_textfrag.guard import GuardHost
+            from textfrag.guard import LOCK_NAME
+
             self.lock_path = base_dir / LOCK_NAME
             self.guard_host = GuardHost(
                 self._guard_page,
-                lambda: self.lock,
+                self._lock,
                 lambda: self.embedder.cache if self.embedder is not None else cache,
                 self._report,
                 require_pin=self.config.require_pin,
@@ -215,6 +220,8 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         self.problems, self.embeds, self.pages, self.ranges = [], {}, {}, {}
         self.key = secrets.token_hex(8)  # link placeholders no page can contain
         if self.guard_host is not None:  # the records as they are now (pin and update write them)
+            from textfrag.guard import Lock
+
             try:
                 self.lock = Lock.read(self.lock_path)
             except TextFragError as bad:
@@ -298,7 +305,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         if unrecorded and not self.config.require_pin:  # guard mode: counted, never listed one by one
             said = f"{unrecorded} include has" if unrecorded == 1 else f"{unrecorded} includes have"
             log.info(
-                f"textfrag: {said} no record in {LOCK_NAME} (not protected against drift): `textfrag pin --write` "
+                f"textfrag: {said} no record in {self.lock_path.name} (not protected against drift): `textfrag pin --write` "
                 "records them (require_pin: true makes each a problem)"
             )
         errors = [p for p in self.problems if p.error]
@@ -361,6 +368,10 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
                 embed.anchor = placed.anchor
 
     # -- helpers -------------------------------------------------------------------------------------
+
+    def _lock(self) -> Lock:
+        assert self.lock is not None
+        return self.lock
 
     def _guard_page(self) -> tuple[Path, str, int] | None:
         """The page being rendered, for guard mode: its file, its name, its front matter's lines."""
@@ -449,6 +460,8 @@ class _ExcerptExtension(Extension):
         """Register the tree processors on a page's Markdown instance."""
         register(md, self.plugin, _guarded(lambda work: work()))
         if self.plugin.guard_host is not None:
+            from markdown_textfrag.guard import register_guard
+
             register_guard(md, self.plugin.guard_host)
 
 

@@ -59,7 +59,7 @@ class Source:
 
     __slots__ = (
         *("path", "charset", "text", "md5", "size", "bom"),
-        *("_line_starts", "_pairs", "_pair_chars", "_spent", "_has_cr", "_length", "_bidi"),
+        *("_line_starts", "_pairs", "_pair_chars", "_spent", "_has_cr", "_length", "_bidi", "_normal_lines"),
     )
 
     #: Seconds that searches (match(), text directives) may spend on one file in one build, all together.
@@ -77,6 +77,14 @@ class Source:
         self._has_cr: bool | None = None
         self._length: int | None = None
         self._bidi: bool | None = None
+        self._normal_lines: list[str] | None = None
+
+    def normal_lines(self) -> list[str]:
+        """The text as a file opened in text mode reads it, every line ending ``\\n``, split at them (an
+        engine's own reading: literalinclude, pymdownx.snippets); made once, shared: never changed."""
+        if self._normal_lines is None:
+            self._normal_lines = self.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        return self._normal_lines
 
     @contextmanager
     def searching(self) -> Iterator[float]:
@@ -433,6 +441,8 @@ class SourceCache:
         #: the git history drift is explained from (textfrag.history.History), made when first needed
         self.history: Any = None
         self._siblings: dict[str, SourceCache] = {}
+        #: a path as something outside textfrag names it (an include's file) -> its real path: looked up once
+        self.real_paths: dict[str, str] = {}
 
     def with_charset(self, charset: str) -> SourceCache:
         """The cache of this build that reads files in ``charset`` (literalinclude's ``:encoding:``): this
@@ -472,6 +482,7 @@ class SourceCache:
         with self._lock:
             self._entries.pop(path, None)
             self._digests.pop(path, None)
+            self.real_paths.clear()
             siblings = list(self._siblings.values())
             self.history = None
         for sibling in siblings:

@@ -72,10 +72,13 @@ class Shown:
 
 
 def under_root(target: str, written: str, cache: SourceCache) -> str:
-    real_root = os.path.realpath(cache.root)
-    real = os.path.realpath(target)
-    normal = os.path.normpath(os.path.abspath(target))
-    if not os.path.lexists(normal):
+    """The path under the root of the file ``target`` (written ``written`` in the include), its real
+    path inside the root; :class:`PathError` when it is not there or resolves outside the root."""
+    real_root = cache.real_root
+    real = cache.real_paths.get(target)
+    if real is None:
+        real = cache.real_paths.setdefault(target, os.path.realpath(target))
+    if not os.path.lexists(real if real == target else os.path.normpath(os.path.abspath(target))):
         missing = PathError(f"no such file: {written}")
         missing.no_such_file = True
         raise missing

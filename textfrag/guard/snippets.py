@@ -113,15 +113,16 @@ class _Snippets:
         self.cache, self.ctx = cache, ctx
         self.seen: set[str] = set()
         self.files: list[str] = []
-        #: how many lines the first file read has (before its lines are chosen)
+        #: how many lines the first file read has (before its lines are chosen), and what it chose
         self.total = 0
+        self.target: _Target | None = None
 
     def read(self, filename: str, written: str) -> list[str]:
         assert self.cache is not None
         rel = under_root(filename, written, self.cache)
         reader = self.cache.with_charset(self.ctx.snippet_encoding) if self.ctx.snippet_encoding else self.cache
-        text = reader.get(rel, rel).text.replace("\r\n", "\n").replace("\r", "\n")
-        lines = text.split("\n") if text else []
+        source = reader.get(rel, rel)
+        lines = source.normal_lines() if source.text else []
         if not self.files:
             self.total = len(lines)
         if rel not in self.files:
@@ -170,6 +171,8 @@ class _Snippets:
     def expand(self, spec: str, depth: int = 0) -> list[str]:
         """The lines one path spec puts in the page (``parse_snippets`` for a path), nested ones expanded."""
         target = _Target(spec)
+        if depth == 0:
+            self.target = target
         if not target.path:
             return []
         if target.path.lower().startswith(("https://", "http://")):
@@ -259,8 +262,8 @@ def snippet_shown(inc: GuardedInclude, cache: SourceCache, ctx: GuardContext) ->
     if not state.files:
         raise TextFragError(f"the snippet {inc.argument} shows nothing")
     plain = None
-    if len(state.files) == 1 and not ctx.snippet_dedent:
-        plain = _numbers(_Target(inc.argument), state.total)
+    if len(state.files) == 1 and not ctx.snippet_dedent and state.target is not None:
+        plain = _numbers(state.target, state.total)
     return Shown(_joined(lines), state.files[0], plain, tuple(state.files))
 
 
