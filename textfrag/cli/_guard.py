@@ -91,9 +91,40 @@ class GuardRun:
         except TextFragError as bad:
             return bad
 
-    def judge(self, inc: GuardedInclude, doc: Path, *, require_pin: bool = False) -> tuple[Verdict, Shown | TextFragError]:
+    def judged(
+        self, paths: list[str], max_size: int, *, require_pin: bool = False
+    ) -> list[tuple[Path, str, str, GuardedInclude, Verdict]]:
+        """Every include of the documents under ``paths`` and its verdict: what each shows is read first,
+        then git history is searched once for every stale one, then each is judged (drift explained)."""
+        seen: list[tuple[Path, str, str, GuardedInclude, Shown | TextFragError]] = []
+        for doc, shown_name, text, includes in self.includes(paths, max_size):
+            if isinstance(includes, TextFragError):
+                continue
+            seen += [(doc, shown_name, text, inc, self.shown(inc, doc)) for inc in includes]
+        stale = False
+        for doc, _, _, inc, shown in seen:
+            record = self.lock.record(self.lock.doc_name(doc), inc.key)
+            if record is not None and isinstance(shown, Shown) and record_of(shown.text) != record:
+                Explainer(doc, self.cache, self.ctx).prefetch(inc, record)
+                stale = True
+        if stale:
+            from ..history import NoGit
+            from ..quote import _history
+
+            try:
+                _history(self.cache).search()
+            except NoGit:
+                pass
+        return [
+            (doc, name, text, inc, self.judge(inc, doc, shown, require_pin=require_pin)[0])
+            for doc, name, text, inc, shown in seen
+        ]
+
+    def judge(
+        self, inc: GuardedInclude, doc: Path, shown: Shown | TextFragError | None = None, *, require_pin: bool = False
+    ) -> tuple[Verdict, Shown | TextFragError]:
         """The one verdict on an include of ``doc`` (its drift explained), and what it shows."""
-        shown = self.shown(inc, doc)
+        shown = self.shown(inc, doc) if shown is None else shown
         record = self.lock.record(self.lock.doc_name(doc), inc.key)
         verdict = judge_include(
             inc,
@@ -111,21 +142,17 @@ class GuardRun:
         """Every include of the documents under the paths, judged; ``targets`` (FILE:LINE) limit them."""
         tally = IncludeTally()
         every = (args.format or "") == "json"
-        for doc, _, _, includes in self.includes(args.paths, args.max_size):
-            if isinstance(includes, TextFragError):
-                continue  # (said by the references' reading)
-            for inc in includes:
-                if targets is not None and (inc.doc, inc.line) not in targets:
-                    continue
-                verdict, _ = self.judge(inc, doc, require_pin=args.require_pin)
-                tally.count += 1
-                tally.unrecorded += not verdict.pinned
-                f = found_of(inc)
-                for problem in verdict.problems:
-                    tally.problems.append((f, problem))
-                    tally.findings.append(Finding(f.file, f.line, f.column, f.text, problem, (), verdict.pinned))
-                if not verdict.problems and every:
-                    tally.findings.append(Finding(f.file, f.line, f.column, f.text, None, (), verdict.pinned))
+        for _, _, _, inc, verdict in self.judged(args.paths, args.max_size, require_pin=args.require_pin):
+            if targets is not None and (inc.doc, inc.line) not in targets:
+                continue
+            tally.count += 1
+            tally.unrecorded += not verdict.pinned
+            f = found_of(inc)
+            for problem in verdict.problems:
+                tally.problems.append((f, problem))
+                tally.findings.append(Finding(f.file, f.line, f.column, f.text, problem, (), verdict.pinned))
+            if not verdict.problems and every:
+                tally.findings.append(Finding(f.file, f.line, f.column, f.text, None, (), verdict.pinned))
         return tally
 
     # -- pin ---------------------------------------------------------------------------------------------
@@ -186,43 +213,39 @@ class GuardRun:
 
         tally = IncludeTally()
         repairs: list[tuple[str, GuardedInclude, IncludeRepair]] = []
-        for doc, shown_name, read, includes in self.includes(args.paths, args.max_size):
-            if isinstance(includes, TextFragError):
-                continue
+        for doc, shown_name, read, inc, verdict in self.judged(args.paths, args.max_size, require_pin=args.require_pin):
             name = self.lock.doc_name(doc)
-            for inc in includes:
-                tally.count += 1
-                verdict, _ = self.judge(inc, doc, require_pin=args.require_pin)
-                tally.unrecorded += not verdict.pinned
-                f = found_of(inc)
-                targeted = targets is None or (inc.doc, inc.line) in targets
-                problem = verdict.problem
-                repair = problem.outcome if isinstance(problem, StaleError) else None
-                if not isinstance(repair, IncludeRepair) or not targeted or (repair.accept and not args.accept):
-                    for p in verdict.problems:
-                        tally.problems.append((f, p))
-                        tally.findings.append(Finding(f.file, f.line, f.column, f.text, p, (), verdict.pinned))
-                    if not verdict.problems:
-                        tally.findings.append(Finding(f.file, f.line, f.column, f.text, None, (), verdict.pinned))
-                    continue
-                if repair.edits:
-                    if shown_name not in docs:
-                        try:
-                            docs[shown_name] = read_doc(doc, shown_name, args.max_size, within=places)
-                        except TextFragError as unreadable:
-                            tally.problems.append((f, unreadable))
-                            continue
-                    if docs[shown_name].text[inc.start : inc.end] != read[inc.start : inc.end]:
-                        tally.problems.append(
-                            (f, TextFragError(f"{inc.doc} changed while textfrag was reading it; it is left as it is"))
-                        )
+            tally.count += 1
+            tally.unrecorded += not verdict.pinned
+            f = found_of(inc)
+            targeted = targets is None or (inc.doc, inc.line) in targets
+            problem = verdict.problem
+            repair = problem.outcome if isinstance(problem, StaleError) else None
+            if not isinstance(repair, IncludeRepair) or not targeted or (repair.accept and not args.accept):
+                for p in verdict.problems:
+                    tally.problems.append((f, p))
+                    tally.findings.append(Finding(f.file, f.line, f.column, f.text, p, (), verdict.pinned))
+                if not verdict.problems:
+                    tally.findings.append(Finding(f.file, f.line, f.column, f.text, None, (), verdict.pinned))
+                continue
+            if repair.edits:
+                if shown_name not in docs:
+                    try:
+                        docs[shown_name] = read_doc(doc, shown_name, args.max_size, within=places)
+                    except TextFragError as unreadable:
+                        tally.problems.append((f, unreadable))
                         continue
-                    docs[shown_name].edits.extend(repair.edits)
-                repairs.append((name, inc, repair))
-                tally.findings.append(Finding(f.file, f.line, f.column, f.text, None if args.write else problem, (), True))
-                if args.format not in ("json", "sarif"):
-                    how = "accepted" if repair.accept else problem.drift if isinstance(problem, StaleError) else "repaired"
-                    print(f"{spell(f'{inc.doc}:{inc.line}')}: {spell(inc.text)}: {how} -> {spell(repair.key)}", file=err)
+                if docs[shown_name].text[inc.start : inc.end] != read[inc.start : inc.end]:
+                    tally.problems.append(
+                        (f, TextFragError(f"{inc.doc} changed while textfrag was reading it; it is left as it is"))
+                    )
+                    continue
+                docs[shown_name].edits.extend(repair.edits)
+            repairs.append((name, inc, repair))
+            tally.findings.append(Finding(f.file, f.line, f.column, f.text, None if args.write else problem, (), True))
+            if args.format not in ("json", "sarif"):
+                how = "accepted" if repair.accept else problem.drift if isinstance(problem, StaleError) else "repaired"
+                print(f"{spell(f'{inc.doc}:{inc.line}')}: {spell(inc.text)}: {how} -> {spell(repair.key)}", file=err)
         return tally, repairs
 
     def commit(self, repairs: list[tuple[str, GuardedInclude, IncludeRepair]], written: set[str]) -> int:

@@ -33,7 +33,7 @@ from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, SNIPPET, GuardedInclude
 from .shown import line_num_spec, literal_of_lines, resolve, shown_text
 
 if TYPE_CHECKING:
-    from ..source import SourceCache
+    from ..source import Source, SourceCache
 
 __all__ = ["IncludeRepair", "Explainer", "UnrecordedError", "found_of", "judge_include", "record_of"]
 
@@ -217,13 +217,38 @@ class Explainer:
         down = f"{abs(d)} line{'s' if abs(d) != 1 else ''} {'further down' if d > 0 else 'further up'}"
         return IncludeRepair(tuple(edits), new.key, record, said=f"the recorded text is in the file {down}")
 
+    def prefetch(self, inc: GuardedInclude, record: str) -> None:
+        """Ask git history, without searching yet, for the version in which ``inc`` showed ``record``'s
+        text: many stale includes are then looked up in one pass (``history.search()``)."""
+        from ..history import NoGit
+        from ..quote import _history
+
+        if inc.kind == LITERALINCLUDE and inc.option("diff") is not None:
+            return
+        try:
+            rel = resolve(inc, self.doc_path, self.cache, self.ctx)
+            history = _history(self.cache)
+            where = history.locate(Path(os.path.realpath(os.path.join(self.cache.real_root, rel))))
+            if where is not None:
+                history.want_matching(*where, f"include:{inc.key}:{record}", self._showed(inc, record), self.cache.charset)
+        except (TextFragError, NoGit):
+            return
+
+    def _showed(self, inc: GuardedInclude, record: str) -> Callable[[Source], bool]:
+        """Whether a version of the include's file is one in which it showed ``record``'s text."""
+        from .shown import shown_of_text
+
+        def showed(old: Source) -> bool:
+            return record_of(shown_of_text(inc, old.text, self.ctx)[0]) == record
+
+        return showed
+
     def _recorded_text(self, inc: GuardedInclude, record: str, rel: str) -> tuple[str, tuple[int, ...] | None, str] | str | None:
         """The text the include showed when it was recorded, from git history, with the file's lines it
         showed and the commit; a sentence saying why it cannot be looked up (no git, a shallow clone);
         None when history does not have it."""
         from ..history import NoGit
         from ..quote import _history
-        from ..source import Source
         from .shown import shown_of_text
 
         if inc.kind == LITERALINCLUDE and inc.option("diff") is not None:
@@ -234,11 +259,7 @@ class Explainer:
             if where is None:
                 return "the file is not in a git work tree, so its history cannot tell"
             top, path = where
-
-            def showed(old: Source) -> bool:
-                return record_of(shown_of_text(inc, old.text, self.ctx)[0]) == record
-
-            history.want_matching(top, path, f"include:{inc.key}:{record}", showed, self.cache.charset)
+            history.want_matching(top, path, f"include:{inc.key}:{record}", self._showed(inc, record), self.cache.charset)
             found = history.matching(top, path, f"include:{inc.key}:{record}")
             if not found:
                 if history.shallow(top):
