@@ -71,7 +71,11 @@ class GuardPreprocessor(Preprocessor):
         found = find_guarded(text, name, ".md", snippets=snippets is not None, markdown_include=included is not None)
         if not found:
             return lines
-        lock = self.host.lock()
+        try:
+            lock = self.host.lock()
+        except TextFragError as bad:  # (a lock file textfrag did not write: said where it fails the page)
+            self.host.report(name, bad, True)
+            return lines
         cache = self.host.cache()
         ctx = _context(self.md, snippets, included, doc_path)
         doc = lock.doc_name(doc_path)

@@ -21,7 +21,7 @@ from textfrag.guard import LOCK_NAME, GuardContext, GuardedInclude, Lock, judge_
 from textfrag.guard.includes import LITERALINCLUDE
 from textfrag.guard.judge import Explainer
 
-from .state import cache_of, record_bug, record_problem, state_of
+from .state import cache_of, logger, record_bug, record_problem, state_of
 
 __all__ = ["GuardedLiteralInclude", "setup_guard"]
 
@@ -94,11 +94,19 @@ def _shown(result: list[nodes.Node], diff: bool, argument: str) -> str | TextFra
 
 
 class _Guard:
-    """A build's guard mode: the lock file, read once per build, and where literalinclude finds files."""
+    """A build's guard mode: the lock file, read once per build, and where literalinclude finds files.
+    A lock file textfrag cannot read is said once, with its name, and fails the build (its includes are
+    then judged as unrecorded)."""
 
     def __init__(self, app: Sphinx) -> None:
-        self.lock = Lock.beside(Path(app.confdir) / "conf.py")
         self.ctx = GuardContext(srcdir=Path(app.srcdir), literal_encoding=app.config.source_encoding)
+        self.failed = False
+        try:
+            self.lock = Lock.beside(Path(app.confdir) / "conf.py")
+        except TextFragError as bad:
+            logger.error(f"textfrag: {bad.message}", type="textfrag", subtype="lock")
+            self.lock = Lock(Path(app.confdir) / LOCK_NAME)
+            self.failed = True
 
 
 def _guard_of(env: BuildEnvironment) -> _Guard:
@@ -114,12 +122,6 @@ def _start(app: Sphinx, config: Config) -> None:
     if not config.textfrag_guard:
         return
     app.add_directive("literalinclude", GuardedLiteralInclude, override=True)
-    try:
-        app._textfrag_guard = _Guard(app)  # type: ignore[attr-defined]
-    except TextFragError as bad:
-        from sphinx.errors import ConfigError
-
-        raise ConfigError(f"textfrag_guard: {bad.message}") from None
 
 
 def _reread(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
@@ -129,7 +131,15 @@ def _reread(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[st
     return []
 
 
+def _finished(app: Sphinx, exception: BaseException | None) -> None:
+    """A lock file that could not be read fails the build (it was said when it was read)."""
+    guard = getattr(app, "_textfrag_guard", None)
+    if exception is None and isinstance(guard, _Guard) and guard.failed:
+        app.statuscode = 1
+
+
 def setup_guard(app: Sphinx) -> None:
     """Connect the events that switch guard mode on (``textfrag_guard``, declared with the others)."""
     app.connect("config-inited", _start)
     app.connect("env-get-outdated", _reread, priority=400)
+    app.connect("build-finished", _finished)

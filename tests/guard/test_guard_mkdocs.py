@@ -144,3 +144,14 @@ def test_a_snippet_outside_the_root_is_refused(repo: Repo) -> None:
     checked = repo.textfrag("check")
     assert checked.code == 2
     assert "docs/index.md:4: snippet src/app.txt:5:7: src/app.txt is outside the textfrag root" in checked.err
+
+
+@pytest.mark.parametrize("config", [PLUGIN, EXTENSION], ids=["plugin", "extension"])
+def test_a_lock_file_textfrag_did_not_write_fails_the_build_with_its_name(repo: Repo, config: str) -> None:
+    _project(repo, config)
+    repo.write("textfrag.lock", "{not json")
+    built, _ = repo.mkdocs()
+    assert built.returncode == 1
+    assert "textfrag.lock:1: the lock file is not valid JSON" in built.stderr and "Traceback" not in built.stderr
+    checked = repo.textfrag("check")
+    assert checked.code == 2 and "the lock file is not valid JSON" in checked.err

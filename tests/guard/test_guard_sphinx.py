@@ -236,3 +236,33 @@ def test_every_format_reports_an_include_as_a_reference_at_its_directive(repo: R
         assert location["artifactLocation"]["uri"].endswith("index.rst") and location["region"]["startLine"] == 4
     else:
         assert "::error file=index.rst,line=4," in checked.out
+
+
+@pytest.mark.parametrize(
+    ("lock", "said"),
+    [
+        ("{not json", "textfrag.lock:1: the lock file is not valid JSON"),
+        ('{"textfrag.lock": 2, "includes": {}}', "not a textfrag lock file of format 1"),
+        ('{"textfrag.lock": 1, "includes": {"index.rst": {"x": "length=1;md5=zz"}}}', "is not length=N;md5=HEX"),
+        ('{"textfrag.lock": 1, "includes": []}', "not a textfrag lock file of format 1"),
+    ],
+)
+def test_a_lock_file_textfrag_did_not_write_is_a_clear_error_everywhere(repo: Repo, lock: str, said: str) -> None:
+    _project(repo)
+    repo.write("docs/textfrag.lock", lock)
+    for command in (["check"], ["pin", "--write"], ["update", "--write"]):
+        run = repo.textfrag(*command)
+        assert run.code == 2 and said in run.err and "Traceback" not in run.err, (command, run.err)
+    built, _ = repo.sphinx()
+    assert built.returncode != 0 and said in built.stderr and "Traceback" not in built.stderr
+    assert repo.read("docs/textfrag.lock") == lock  # (nothing written over it)
+
+
+def test_an_include_outside_the_root_is_never_read_nor_recorded(repo: Repo) -> None:
+    _project(repo)
+    (repo.root.parent / "secret.txt").write_text("secret\n")
+    repo.write("docs/index.rst", "T\n=\n\n.. literalinclude:: ../../secret.txt\n")
+    pinned = repo.textfrag("pin", "--write")
+    assert pinned.code == 2
+    assert "index.rst:4: literalinclude ../../secret.txt: ../../secret.txt is outside the textfrag root" in pinned.err
+    assert "secret" not in repo.read("docs/textfrag.lock") if repo.lock.exists() else True

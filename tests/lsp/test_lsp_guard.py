@@ -41,7 +41,11 @@ def _apply(text: str, edits: list[lsp.TextEdit]) -> str:
 
     lines = Lines(text)
     spans = [
-        (lines.offset(e.range.start.line, e.range.start.character), lines.offset(e.range.end.line, e.range.end.character), e.new_text)
+        (
+            lines.offset(e.range.start.line, e.range.start.character),
+            lines.offset(e.range.end.line, e.range.end.character),
+            e.new_text,
+        )
         for e in edits
     ]
     for a, b, new in sorted(spans, reverse=True):
@@ -64,7 +68,9 @@ def _run(*argv: str) -> int:
     return main(list(argv), stdout=io.StringIO(), stderr=io.StringIO())
 
 
-async def test_an_unrecorded_include_is_said_and_the_record_fix_writes_what_pin_writes(client: LanguageClient, project: Path) -> None:
+async def test_an_unrecorded_include_is_said_and_the_record_fix_writes_what_pin_writes(
+    client: LanguageClient, project: Path
+) -> None:
     doc = _guarded(project)
     await start(client, project)
     diagnostics = await open_doc(client, doc, RST, "restructuredtext")
