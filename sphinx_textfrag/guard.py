@@ -8,7 +8,7 @@ stale ``txtfrag`` reference does.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -17,11 +17,11 @@ from sphinx.directives.code import LiteralInclude
 from sphinx.environment import BuildEnvironment
 
 from textfrag import TextFragError
-from textfrag.guard import LOCK_NAME, GuardContext, GuardedInclude, Lock, judge_include
-from textfrag.guard.includes import LITERALINCLUDE
-from textfrag.guard.judge import Explainer
 
 from .state import cache_of, logger, record_bug, record_problem, state_of
+
+if TYPE_CHECKING:
+    from textfrag.guard import GuardContext, Lock
 
 __all__ = ["GuardedLiteralInclude", "setup_guard"]
 
@@ -40,6 +40,10 @@ class GuardedLiteralInclude(LiteralInclude):
         return result
 
     def _judge(self, written: dict[str, str], result: list[nodes.Node]) -> None:
+        from textfrag.guard import LOCK_NAME, GuardedInclude, judge_include
+        from textfrag.guard.includes import LITERALINCLUDE
+        from textfrag.guard.judge import Explainer
+
         env = self.env
         guard = _guard_of(env)
         doc_path = Path(env.doc2path(env.docname))
@@ -99,8 +103,11 @@ class _Guard:
     then judged as unrecorded)."""
 
     def __init__(self, app: Sphinx) -> None:
-        self.ctx = GuardContext(srcdir=Path(app.srcdir), literal_encoding=app.config.source_encoding)
+        from textfrag.guard import LOCK_NAME, GuardContext, Lock
+
+        self.ctx: GuardContext = GuardContext(srcdir=Path(app.srcdir), literal_encoding=app.config.source_encoding)
         self.failed = False
+        self.lock: Lock
         try:
             self.lock = Lock.beside(Path(app.confdir) / "conf.py")
         except TextFragError as bad:
