@@ -138,6 +138,11 @@ def test_a_moved_include_fails_the_build_and_check_alike_and_update_repairs_it(r
         "`textfrag update --write` writes it" in checked.err
     )
     assert "moved" in built.stderr and "myst.md:3" in built.stderr and "myst.md:3" in checked.err
+    lock = repo.read("docs/textfrag.lock")
+    dry = repo.textfrag("update")  # (the patch of the document and of the records; nothing written)
+    assert dry.code == 1
+    assert "+   :lines: 6-8" in dry.out and '+      "literalinclude ../src/app.txt :lines: 6-8": ' in dry.out
+    assert repo.read("docs/textfrag.lock") == lock and ":lines: 5-7" in repo.read("docs/index.rst")
     updated = repo.textfrag("update", "--write")
     assert updated.code == 0, updated.err
     rst = repo.read("docs/index.rst")

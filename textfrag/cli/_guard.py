@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ..docfiles import doc_files, read_text
-from ..errors import StaleError, TextFragError, spell
+from ..errors import StaleError, TextFragError, spell, spell_lines
 from ..guard import GuardedInclude, IncludeRepair, Lock, Shown, context_of, find_guarded, judge_include, record_of, shown_text
 from ..guard.judge import Explainer, found_of
 from ..report import Finding
@@ -246,7 +246,22 @@ class GuardRun:
             if args.format not in ("json", "sarif"):
                 how = "accepted" if repair.accept else problem.drift if isinstance(problem, StaleError) else "repaired"
                 print(f"{spell(f'{inc.doc}:{inc.line}')}: {spell(inc.text)}: {how} -> {spell(repair.key)}", file=err)
+                if repair.accept and isinstance(problem, StaleError) and problem.notes:
+                    print(spell_lines(problem.notes), file=err)  # (what is recorded, once reviewed)
         return tally, repairs
+
+    def planned(self, repairs: list[tuple[str, GuardedInclude, IncludeRepair]]) -> str:
+        """The lock file's change the repairs would make, as a patch (``update`` without ``--write``)."""
+        import difflib
+
+        after = self.lock.copy()
+        for name, inc, repair in repairs:
+            after.rename(name, inc.key, repair.key, repair.record)
+        if not after.changed:
+            return ""
+        before = self.lock.path.read_text(encoding="utf-8") if self.lock.path.exists() else ""
+        shown = self.lock_shown
+        return "".join(difflib.unified_diff(before.splitlines(True), after.text().splitlines(True), f"a/{shown}", f"b/{shown}"))
 
     def commit(self, repairs: list[tuple[str, GuardedInclude, IncludeRepair]], written: set[str]) -> int:
         """Record the repairs whose documents were written (or that edit no document) in the lock file."""

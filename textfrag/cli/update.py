@@ -31,6 +31,7 @@ from ._base import (
     _require_pin,
     _terminal,
     _unpinned_note,
+    _write_diff,
 )
 from ._scan import _scan, _stale_after_writing, _targets, _write_or_show, _written_names
 
@@ -159,6 +160,8 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         problems.extend(includes.problems)
         include_findings = includes.findings
     written = _write_or_show(args, docs, out, problems)
+    if guarded is not None and not args.write and repairs and args.format not in ("json", "sarif"):
+        _write_diff(out, guarded.planned(repairs))  # (and the records that would follow them)
     kept = _written_names(docs, problems)
     repaired = guarded.commit(repairs, set(written)) if guarded is not None and args.write else len(repairs)
     for key in [k for k in rewritten if k[0] not in kept]:
