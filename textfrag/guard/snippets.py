@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import textwrap
+from functools import lru_cache
 
 from ..errors import PathError, TextFragError
 from ..source import SourceCache
@@ -69,19 +70,26 @@ class _Target:
     """A snippet's path and what of it is wanted (``parse_snippet_target``)."""
 
     def __init__(self, spec: str) -> None:
-        path, ranges, section = split_path(spec)
-        self.path = path.strip()
-        self.start: list[int | None] = []
-        self.end: list[int | None] = []
-        self.section: str | None = None
-        if ranges:
-            for nums in ranges[1:].split(","):
-                span = nums.split(":")
-                st = int(span[0]) if span[0] else None
-                self.start.append(st if st is None or st < 0 else max(0, st - 1))
-                self.end.append(int(span[1]) if len(span) > 1 and span[1] else None)
-        elif section:
-            self.section = section[1:]
+        path, start, end, section = _target(spec)
+        self.path = path
+        self.start: list[int | None] = list(start)
+        self.end: list[int | None] = list(end)
+        self.section: str | None = section
+
+
+@lru_cache(maxsize=4096)
+def _target(spec: str) -> tuple[str, tuple[int | None, ...], tuple[int | None, ...], str | None]:
+    """(path, starts, ends, section) of a snippet's path spec; the same spec on many pages read once."""
+    path, ranges, section = split_path(spec)
+    start: list[int | None] = []
+    end: list[int | None] = []
+    if ranges:
+        for nums in ranges[1:].split(","):
+            span = nums.split(":")
+            st = int(span[0]) if span[0] else None
+            start.append(st if st is None or st < 0 else max(0, st - 1))
+            end.append(int(span[1]) if len(span) > 1 and span[1] else None)
+    return path.strip(), tuple(start), tuple(end), section[1:] if section and not ranges else None
 
 
 def snippet_file(path: str, ctx: GuardContext) -> str | None:
@@ -177,7 +185,11 @@ class _Snippets:
             return []
         if target.path.lower().startswith(("https://", "http://")):
             raise TextFragError(f"{target.path} is a URL: guard mode reads files under the root, not the web")
-        found = snippet_file(target.path, self.ctx)
+        key = f"\0snippet\0{target.path}"  # (where a path is found, looked up once per build)
+        known = self.cache.real_paths.get(key) if self.cache is not None else None
+        found = (known or None) if known is not None else snippet_file(target.path, self.ctx)
+        if self.cache is not None and known is None:
+            self.cache.real_paths[key] = found or ""
         if found is None:
             missing = PathError(f"no such file under the snippets' base_path: {target.path}")
             missing.no_such_file = True
