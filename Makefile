@@ -19,7 +19,7 @@ EXAMPLE_DEPS := sphinx myst-parser mkdocs mkdocs-material pymdown-extensions Pyg
 # the package under test is the installed wheel: never the source tree on sys.path
 export PYTHONSAFEPATH := 1
 
-.PHONY: test example docs lint dist bench clean catalogs
+.PHONY: test example docs lint dist bench clean catalogs pictures
 .DELETE_ON_ERROR:
 
 $(BIN)/python:
@@ -93,11 +93,16 @@ docs: $(VENV)/.docs-$(SUM) $(VENV)/.wheel
 	@echo
 	@echo "The manual: file://$(CURDIR)/docs/_build/html/index.html"
 
+# the manual's pictures (docs/_static), taken from the example site in the real browser by their test
+pictures: $(VENV)/.test-$(SUM) $(VENV)/.wheel
+	TEXTFRAG_PICTURES=$(CURDIR)/docs/_static $(BIN)/pytest -q tests/browser/test_manual_pictures.py
+
 bench: $(VENV)/.test-$(SUM) $(VENV)/.wheel
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/bench_sphinx.py
 	$(BIN)/python bench/bench_mkdocs.py
+	$(BIN)/python bench/bench_guard.py
 
 clean:
 	rm -rf $(VENV) $(DIST) $(DIST).log build *.egg-info docs/_build example_site/_build example_site/site bench/.tree bench/.work
