@@ -190,11 +190,17 @@ class GuardRun:
 
     def lock_diff(self) -> str:
         """The lock file's change, as a patch (``pin`` without ``--write``)."""
+        return self._patch(self.lock)
+
+    def _patch(self, after: Lock) -> str:
+        """The change from the lock file on disk to ``after``, as a patch (empty when there is none)."""
         import difflib
 
+        if not after.changed:
+            return ""
         before = self.lock.path.read_text(encoding="utf-8") if self.lock.path.exists() else ""
-        name = self.lock_shown
-        return "".join(difflib.unified_diff(before.splitlines(True), self.lock.text().splitlines(True), f"a/{name}", f"b/{name}"))
+        shown = self.lock_shown
+        return "".join(difflib.unified_diff(before.splitlines(True), after.text().splitlines(True), f"a/{shown}", f"b/{shown}"))
 
     # -- update ------------------------------------------------------------------------------------------
 
@@ -252,16 +258,10 @@ class GuardRun:
 
     def planned(self, repairs: list[tuple[str, GuardedInclude, IncludeRepair]]) -> str:
         """The lock file's change the repairs would make, as a patch (``update`` without ``--write``)."""
-        import difflib
-
         after = self.lock.copy()
         for name, inc, repair in repairs:
             after.rename(name, inc.key, repair.key, repair.record)
-        if not after.changed:
-            return ""
-        before = self.lock.path.read_text(encoding="utf-8") if self.lock.path.exists() else ""
-        shown = self.lock_shown
-        return "".join(difflib.unified_diff(before.splitlines(True), after.text().splitlines(True), f"a/{shown}", f"b/{shown}"))
+        return self._patch(after)
 
     def commit(self, repairs: list[tuple[str, GuardedInclude, IncludeRepair]], written: set[str]) -> int:
         """Record the repairs whose documents were written (or that edit no document) in the lock file."""

@@ -45,7 +45,8 @@ class Lock:
     def __init__(self, path: Path, entries: dict[str, dict[str, str]] | None = None) -> None:
         self.path = path
         self.entries: dict[str, dict[str, str]] = entries or {}
-        self._written = json.dumps(self._data(), indent=2) if entries is not None else None
+        #: the file's data as it was read (a file not there: no records), to write only a change
+        self._written: str = json.dumps(self._data(), indent=2)
 
     @classmethod
     def read(cls, path: Path) -> Lock:
