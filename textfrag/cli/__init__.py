@@ -9,11 +9,13 @@ finding about the documentation (exit 1 is what CI takes for drift).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from types import FrameType
 from typing import Any, TextIO
 
@@ -91,7 +93,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         if hasattr(args, "config"):  # (a command that reads no files has nothing to settle)
             _settle(args, err)
         try:
-            return COMMANDS[args.command](args, out, err)
+            with _fewer_collections():
+                return COMMANDS[args.command](args, out, err)
         finally:
             progress.clear()
     except Terminated:
@@ -112,6 +115,21 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """A command run with the cyclic garbage collector woken 1 time in 100 as often as Python's default
+    (700 new objects): a run over a tree makes millions of small objects that live to its end, and
+    collecting them again and again cost 20% of ``check``'s time at 100,000 references (every object
+    freed by its count is freed as before; only cycles wait longer). Restored afterwards (``main`` is
+    also called in a long-lived process)."""
+    before = gc.get_threshold()
+    gc.set_threshold(70_000, 50, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def _lsp(err: TextIO) -> int:

@@ -24,6 +24,10 @@ from ._base import _cache, _shown, _write_diff
 from ._digest import _Digester
 
 
+_Written = tuple[dict[str, str | None] | None, Syntax, Form]
+_Said = tuple[tuple[tuple[str, str | None], ...] | None, Syntax, Form]
+
+
 class _Scan:
     """Every reference found under the paths, and what could not even be parsed."""
 
@@ -36,13 +40,19 @@ class _Scan:
         self.charsets: dict[tuple[str, int], str] = {}
         #: (document, offset) -> the options written with a reference, their syntax and its form (block,
         #: inline), for those not read as the defaults (an inline reference with no option)
-        self.written: dict[tuple[str, int], tuple[dict[str, str | None] | None, Syntax, Form]] = {}
+        #: and the same as a key (what a verdict is kept under)
+        self.written: dict[tuple[str, int], tuple[_Written, _Said]] = {}
         #: the quoted files whose text some verdict reads (an intent, an option checked against the excerpt)
         self.texts: set[str] = set()
 
-    def written_at(self, f: Found) -> tuple[dict[str, str | None] | None, Syntax, Form]:
-        """The options written with ``f``, their syntax and its form, as the core's verdict takes them."""
-        return self.written.get((f.file, f.start)) or (None, "md" if f.kind in ("link", "definition") else "rst", "inline")
+    def written_at(self, f: Found) -> tuple[_Written, _Said]:
+        """The options written with ``f``, their syntax and its form, as the core's verdict takes them;
+        and the same as a key."""
+        known = self.written.get((f.file, f.start))
+        if known is not None:
+            return known
+        plain: _Written = (None, "md" if f.kind in ("link", "definition") else "rst", "inline")
+        return plain, (None, plain[1], plain[2])
 
     def cache_for(self, cache: SourceCache, f: Found) -> SourceCache:
         """The cache that reads ``f``'s file: in its directive's ``:encoding:``, else the run's charset."""
@@ -65,6 +75,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot list the folder {shown}: {error.strerror}"))
         )
 
+    seen: dict[_Said, tuple[_Written, _Said, bool]] = {}
     for doc in doc_files((Path(p) for p in args.paths), unlistable):
         shown = _shown(doc)
         try:
@@ -82,8 +93,14 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             if f.kind in ("directive", "image"):
                 written = written_options(text, f)
                 if written[0] is not None or written[2] == "block":
-                    result.written[(f.file, f.start)] = written
-                    text_read = reads_text(*written)
+                    # the same options written again (an intent on many references) are kept once, and
+                    # whether their verdict reads the quoted text is asked once
+                    said = (tuple(written[0].items()) if written[0] else None, written[1], written[2])
+                    known = seen.get(said)
+                    if known is None:
+                        known = seen[said] = (written, said, reads_text(*written))
+                    result.written[(f.file, f.start)] = known[0], known[1]
+                    text_read = known[2]
             try:
                 ref = parse_reference(f.text)
             except TextFragError as bad_ref:

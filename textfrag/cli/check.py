@@ -172,7 +172,7 @@ class _Worker:
     def __init__(self, shared: dict[str, Any]) -> None:
         self.args = argparse.Namespace(**shared, paths=[])
         self.cache = _cache(self.args)
-        self.judged: dict[tuple[str, object, str, str], Verdict] = {}
+        self.judged: dict[tuple[str, object], Verdict] = {}
 
 
 #: the worker process's own (set by the pool's initializer in each forked worker, which lives only as
@@ -198,7 +198,7 @@ def _judged(
     cache: SourceCache,
     scan: _Scan,
     progress: Progress | None,
-    judged: dict[tuple[str, object, str, str], Verdict] | None = None,
+    judged: dict[tuple[str, object], Verdict] | None = None,
 ) -> _Tally:
     """The core's verdict on every reference of ``scan``, as the findings and problems check reports."""
     tally = _Tally()
@@ -219,8 +219,8 @@ def _judged(
     #: lines on many pages): judged once; bounded, so that memory does not grow with the references
     judged = {} if judged is None else judged
     for i, (f, ref) in enumerate(scan.entries, 1):
-        raw, syntax, form = scan.written_at(f)
-        key = (ref.text, tuple(raw.items()) if raw else None, syntax, form)
+        (raw, syntax, form), said = scan.written_at(f)
+        key = (ref.text, said)
         verdict = judged.get(key)
         if verdict is None:
             verdict = judge(cache, ref, raw, syntax=syntax, form=form, settings=settings, show=False, bidi=not args.allow_bidi)
