@@ -59,7 +59,7 @@ class MarkdownProblems(TextFragError):
     Python-Markdown: ``problems`` holds each ``FILE:LINE: REF: problem`` report."""
 
     def __init__(self, problems: list[str]) -> None:
-        super().__init__(f"{failure_summary(len(problems))}:\n" + "\n".join(problems))
+        super().__init__(f"{failure_summary(problems)}:\n" + "\n".join(problems))
         self.problems = problems
 
 
@@ -105,11 +105,11 @@ def _zensical_exit() -> None:
     """At the end of ``zensical build`` (which has no error interface for extensions): exit 1 when any
     reference failed, after a summary. Output is flushed first, since the interpreter stops here."""
     with _ZENSICAL_LOCK:
-        count = len(_ZENSICAL_FAILURES)
-    if not count:
+        failures = list(_ZENSICAL_FAILURES)
+    if not failures:
         return
     sys.stdout.flush()
-    print(f"{failure_summary(count)}, each reported above; the build fails", file=sys.stderr)
+    print(f"{failure_summary(failures)}, each reported above; the build fails", file=sys.stderr)
     sys.stderr.flush()
     os._exit(1)
 
@@ -416,7 +416,7 @@ class _Document:
             return
         if self.engine is None:
             raise MarkdownProblems(errors)
-        raise _engine_error(self.engine, f"{failure_summary(len(errors))}:\n" + "\n".join(errors))
+        raise _engine_error(self.engine, f"{failure_summary(errors)}:\n" + "\n".join(errors))
 
     def _unwatched(self, quoted: set[str]) -> None:
         """Zensical renders a page again only when the page or a file under ``watch`` changed (a quoted file

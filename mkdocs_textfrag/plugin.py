@@ -312,7 +312,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         if not errors:
             return
         pages = sorted({p.where.rsplit(":", 1)[0] for p in errors})
-        summary = f"{failure_summary(len(errors))}, each reported above (in {', '.join(pages)})"
+        summary = f"{failure_summary([p.text for p in errors])}, each reported above (in {', '.join(pages)})"
         if self.command == "serve":
             log.error(summary)  # serve goes on and shows the problems in the pages
             return

@@ -244,13 +244,13 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         app.statuscode = 1
     read = state.read
     suppressed = set(app.config.suppress_warnings)
-    errors = 0
+    errors: list[str] = []
     for docname in sorted(state.problems):
         for problem in state.problems[docname]:
             if docname not in read:
                 _emit(docname, problem)
             if problem.error and not {WARNING_TYPE, f"{WARNING_TYPE}.{problem.subtype}"} & suppressed:
-                errors += 1
+                errors.append(problem.message)
     unpinned = sum(state.unpinned.values())
     if unpinned and not app.config.textfrag_require_pin:  # counted, never listed one by one
         logger.info(

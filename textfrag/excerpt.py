@@ -10,6 +10,8 @@ link, the elision between pieces, and the state with its message.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -275,9 +277,22 @@ def _within(spec: str, piece: Selection) -> list[int]:
     return out
 
 
-def failure_summary(count: int) -> str:
-    """How every engine counts the references that fail its build."""
-    return f"textfrag: {count} reference{' is' if count == 1 else 's are'} stale or broken"
+def failure_summary(count: int | Sequence[str]) -> str:
+    """How every engine counts what fails its build: a number of references, or the problems as said
+    (``FILE:LINE: REF: problem``, located or not), those of guarded includes counted apart ("2 references
+    and 1 include are stale or broken")."""
+    if isinstance(count, int):
+        total, includes = count, 0
+    else:
+        total, includes = len(count), sum(1 for said in count if _INCLUDE_SAID.match(said))
+    refs = total - includes
+    parts = [f"{refs} reference{'s' if refs != 1 else ''}"] if refs or not includes else []
+    parts += [f"{includes} include{'s' if includes != 1 else ''}"] if includes else []
+    return f"textfrag: {' and '.join(parts)} {'is' if total == 1 else 'are'} stale or broken"
+
+
+#: a problem of a guarded include, as said: its key first (textfrag.guard.includes), after its place
+_INCLUDE_SAID = re.compile(r"(?:[^\n]*?:\d+: )?(?:literalinclude|snippet|include) \S")
 
 
 def stale_notice(q: Quote, _: Translate = str) -> str | None:
