@@ -132,6 +132,10 @@ def raw_of(options: list[Option], edits: Iterable[tuple[int, int, str]] = ()) ->
     return raw
 
 
+#: the mark of an option written again with the same name (textfrag.optiontable says what is wrong)
+WRITTEN_TWICE = "\x00twice"
+
+
 def written_options(text: str, found: Found) -> tuple[dict[str, str | None] | None, Syntax, Form]:
     """The options written with ``found`` as an engine reads them (name -> value as written; None for
     none), the syntax they are written in and whether the excerpt is a block or inline: what the core's
@@ -141,9 +145,14 @@ def written_options(text: str, found: Found) -> tuple[dict[str, str | None] | No
         first_line = text[line_start : found.start]
         syntax: Syntax = "myst" if "{" in first_line and first_line.lstrip()[:1] in "`~:" else "rst"
         options = options_of(text, found) if text[found.start : found.end] == found.text else []
-        return {o.name: o.value or None for o in options} or None, syntax, "block"
+        raw: dict[str, str | None] = {}
+        for o in options:
+            # docutils refuses a directive with an option written twice (MyST-Parser takes the last one)
+            name = o.name + WRITTEN_TWICE if syntax == "rst" and o.name in raw else o.name
+            raw[name] = o.value or None
+        return raw or None, syntax, "block"
     if found.kind == "image" and found.span is not None:
-        raw: dict[str, str | None] = {"alt": found.label} if found.label else {}
+        raw = {"alt": found.label} if found.label else {}
         at = found.span[1]
         if text[at : at + 1] == "{":
             end = text.find("}", at)

@@ -263,3 +263,30 @@ def test_textfrag_options_lists_the_one_table_the_messages_point_to() -> None:
     table = io.StringIO()
     assert main(["options", "--format", "markdown"], stdout=table, stderr=io.StringIO()) == 0
     assert table.getvalue().startswith("| reStructuredText / MyST | Markdown attribute |")
+
+
+def test_an_option_written_twice_fails_check_as_docutils_refuses_the_directive(tmp_path: Path) -> None:
+    """docutils refuses a directive with an option written twice (the page shows its error, not the
+    excerpt); MyST-Parser takes the last one. ``check`` says the same of each."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    (tmp_path / "conf.py").write_text('extensions = ["myst_parser", "sphinx_textfrag"]\n', encoding="utf-8")
+    (tmp_path / "index.rst").write_text(
+        f"T\n=\n\n.. toctree::\n\n   mine\n\n.. txtfrag:: {GREET}\n   :caption: one\n   :caption: two\n", encoding="utf-8"
+    )
+    (tmp_path / "mine.md").write_text(f"# M\n\n```{{txtfrag}} {GREET}\n:caption: one\n:caption: two\n```\n", encoding="utf-8")
+    built = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(tmp_path), str(tmp_path / "_build")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert 'index.rst:8: ERROR: Error in "txtfrag" directive' in built.stderr
+    assert "duplicate option" in built.stderr
+    assert "mine.md" not in built.stderr  # (MyST-Parser: the last one)
+    checked = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--root", str(tmp_path), str(tmp_path)], capture_output=True, text=True
+    )
+    assert checked.returncode == 2, checked.stderr
+    assert re.search(r"index\.rst:8: \S+: duplicate option :caption: \(docutils refuses the directive", checked.stderr)
+    assert "mine.md" not in checked.stderr
