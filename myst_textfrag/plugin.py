@@ -81,6 +81,7 @@ def _settings() -> dict[str, Any]:
         "language": env.get("TEXTFRAG_LANGUAGE") or None,
         "warn_bidi": env.get("TEXTFRAG_WARN_BIDI", "1") not in ("0", "false", "no"),
         "require_pin": env.get("TEXTFRAG_REQUIRE_PIN", "0") not in ("", "0", "false", "no"),
+        "guard": env.get("TEXTFRAG_GUARD", "0").strip().lower() not in ("", "0", "false", "no"),
     }
 
 
@@ -273,20 +274,29 @@ def _problem(err: TextFragError, ref_text: str, line: int, _: Any) -> dict[str, 
 
 
 def transform(tree: dict[str, Any]) -> dict[str, Any]:
-    """A page's tree, unchanged; when the page shows a problem, the build fails listing every problem
-    recorded by this build (every page has been read by now)."""
-    if not any("txtfrag-problem" in (node.get("data") or {}) for node in _walk(tree)):
+    """A page's tree, unchanged; when the page shows a problem (a ``txtfrag`` directive's or role's, or,
+    in guard mode, a literalinclude's), the build fails listing every problem of the build."""
+    here = [n["data"]["txtfrag-problem"] for n in _walk(tree) if "txtfrag-problem" in (n.get("data") or {})]
+    guarded = None
+    if _settings()["guard"]:
+        from .guard import guarded_build  # (only a guarded build pays for guard mode)
+
+        guarded = guarded_build()
+        if guarded is not None:
+            here += guarded.page_problems(tree)
+    if not here:
         return tree
     ledger = _ledger()
     try:
         problems = [json.loads(line) for line in ledger.read_text(encoding="utf-8").splitlines() if line.strip()]
     except OSError:
         problems = []
-    problems += [n["data"]["txtfrag-problem"] for n in _walk(tree) if "txtfrag-problem" in (n.get("data") or {})]
+    problems += here
     # mystmd may transform a page before it has read another (under load it does): the project's pages are
     # judged here too, as check judges them, so that the list is every problem whatever the order
-    unique = list(dict.fromkeys([*problems, *_project_problems()]))
-    raise _Failed("\n".join(unique) + f"\n{failure_summary(len(unique))}; the build fails")
+    project = _project_problems() + (guarded.project_problems() if guarded is not None else [])
+    unique = list(dict.fromkeys([*problems, *project]))
+    raise _Failed("\n".join(unique) + f"\n{failure_summary(unique)}; the build fails")
 
 
 def _project_problems() -> list[str]:

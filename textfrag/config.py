@@ -26,6 +26,7 @@ __all__ = [
     "nearest_config",
     "snippet_settings",
     "sphinx_project_of",
+    "myst_environment",
 ]
 
 
@@ -54,6 +55,8 @@ class BuildConfig:
     #: the options of pymdownx.snippets and of markdown-include when the build enables them (None: it does not)
     snippets: dict[str, Any] | None = None
     markdown_include: dict[str, Any] | None = None
+    #: "mystmd" for a myst.yml (its literalinclude is mystmd's); "" for the others
+    engine: str = ""
 
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
@@ -77,13 +80,17 @@ def read_config(path: Path) -> BuildConfig:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise TextFragError(f"cannot read the configuration {path}: {exc}") from None
+    if path.name in ("myst.yml", "myst.yaml"):
+        return _myst(path)
     if path.suffix == ".py":
         return _sphinx(path, text)
     if path.suffix in (".yml", ".yaml"):  # mkdocs.yml, properdocs.yml: the same plugin and extension options
         return _mkdocs(path, text)
     if path.suffix == ".toml":
         return _zensical(path, text)
-    raise TextFragError(f"--config {path}: expected a Sphinx conf.py, an mkdocs.yml, a properdocs.yml or a zensical.toml")
+    raise TextFragError(
+        f"--config {path}: expected a Sphinx conf.py, an mkdocs.yml, a properdocs.yml, a zensical.toml or a myst.yml"
+    )
 
 
 def _sphinx(path: Path, text: str) -> BuildConfig:
@@ -116,6 +123,47 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         guard=bool(values.get("textfrag_guard", False)),
         srcdir=path.parent,
         source_encoding=str(values.get("source_encoding") or "utf-8-sig"),
+    )
+
+
+def myst_environment(folder: Path) -> dict[str, Any]:
+    """textfrag's settings in a mystmd build: an executable plugin is given no configuration, so
+    ``textfrag-myst`` reads them from the environment, and ``check``, ``pin`` and ``update`` read the same
+    (``TEXTFRAG_ROOT``, default ``folder``, the one of ``myst.yml``, where mystmd runs; ``TEXTFRAG_GUARD=1``
+    guards its literalincludes)."""
+    env = os.environ
+
+    def yes(name: str, default: str = "0") -> bool:
+        return env.get(name, default).strip().lower() not in ("", "0", "false", "no")
+
+    size = env.get("TEXTFRAG_MAX_SIZE") or ""
+    return {
+        "root": (folder / (env.get("TEXTFRAG_ROOT") or ".")).resolve(),
+        "on_stale": env.get("TEXTFRAG_ON_STALE", "error"),
+        "charset": env.get("TEXTFRAG_CHARSET") or None,
+        "source_url": env.get("TEXTFRAG_SOURCE_URL") or None,
+        "max_size": int(size) if size.strip().isdigit() else None,
+        "language": env.get("TEXTFRAG_LANGUAGE") or None,
+        "warn_bidi": yes("TEXTFRAG_WARN_BIDI", "1"),
+        "require_pin": yes("TEXTFRAG_REQUIRE_PIN"),
+        "guard": yes("TEXTFRAG_GUARD"),
+    }
+
+
+def _myst(path: Path) -> BuildConfig:
+    """A ``myst.yml`` naming ``textfrag-myst``: its folder is where mystmd runs; the settings are the
+    plugin's environment (:func:`myst_environment`)."""
+    settings = myst_environment(path.parent)
+    return BuildConfig(
+        path,
+        settings["root"],
+        settings["charset"],
+        settings["max_size"],
+        on_stale=str(settings["on_stale"]),
+        require_pin=settings["require_pin"],
+        guard=settings["guard"],
+        srcdir=path.parent,
+        engine="mystmd",
     )
 
 
@@ -238,7 +286,8 @@ def snippet_settings(path: Path) -> dict[str, Any]:
 
 
 #: the files a build is configured in, in the order they are looked for in a folder
-CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml", "properdocs.yml", "properdocs.yaml", "zensical.toml", "conf.py")
+CONFIG_NAMES: tuple[str, ...] = ("mkdocs.yml", "mkdocs.yaml", "properdocs.yml", "properdocs.yaml", "zensical.toml")
+CONFIG_NAMES += ("conf.py", "myst.yml", "myst.yaml")
 
 
 def nearest_config(document: Path, top: Path | None = None) -> BuildConfig | None:

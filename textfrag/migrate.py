@@ -123,21 +123,50 @@ def _myst_include(text: str, doc: str, number: int, offset: int, fence: str) -> 
     options: dict[str, str] = {}
     end = None
     blank = False
+    yaml = None  # options in a YAML block (``---`` lines around them): None before, True in it, False after
     for at, line in lines:
         stripped = line.strip()
-        if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
+        if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]) and not yaml:
             end = at + len(line)
             break
-        if not stripped:  # blank lines alone are no body (MyST-Parser and mystmd read none); options end
+        if not stripped and not yaml:  # blank lines alone are no body (MyST-Parser and mystmd read none); options end
             blank = True
             continue
+        if stripped == "---" and (yaml or (yaml is None and not options and not blank)):
+            yaml = not yaml
+            continue
+        if yaml:
+            y = _YAML_OPTION.match(line)
+            if y is None:
+                if stripped and not stripped.startswith("#"):
+                    return Include(doc, number, offset, offset, argument, {"(body)": stripped}, indent, indent, fence)
+                continue
+            options[y.group(1)] = yaml_scalar(y.group(2) or "")
+            continue
         o = re.match(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*?))?[ \t]*$", line)
-        if o is None or blank:
+        if o is None or blank or yaml is False:
             return Include(doc, number, offset, offset, argument, {"(body)": stripped}, indent, indent, fence)
         options[o.group(1)] = o.group(2) or ""
     if end is None:
         return None
     return Include(doc, number, offset, end, argument, options, indent, indent, fence)
+
+
+#: an option in a MyST directive's YAML block: ``name: value`` (a value on one line)
+_YAML_OPTION = re.compile(r"^[ \t]*([\w-]+)[ \t]*:(?:[ \t]+(.*?))?[ \t]*\r?$")
+
+
+def yaml_scalar(value: str) -> str:
+    """A YAML scalar on one line as text: quotes taken off (``''`` in single quotes is ``'``), a comment
+    after `` #`` left out; what MyST-Parser and mystmd read as the option's value."""
+    v = value.strip()
+    if len(v) >= 2 and v[0] == v[-1] == "'":
+        return v[1:-1].replace("''", "'")
+    if len(v) >= 2 and v[0] == v[-1] == '"':
+        return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), v[1:-1])
+    if " #" in v:
+        v = v.split(" #", 1)[0].rstrip()
+    return v
 
 
 def highlight_language_of(text: str, before: int, default: str) -> str:

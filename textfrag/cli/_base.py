@@ -67,8 +67,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--config",
         default=None,
         metavar="FILE",
-        help="read the root, charset, size limit and PDI map from a Sphinx conf.py, an mkdocs.yml, a properdocs.yml "
-        "or a zensical.toml "
+        help="read the root, charset, size limit and PDI map from a Sphinx conf.py, an mkdocs.yml, a properdocs.yml, "
+        "a zensical.toml or a myst.yml (with textfrag-myst's TEXTFRAG_* environment) "
         "(check and update find one by themselves when neither --root nor --config is given)",
     )
     p.add_argument("--charset", default=None, metavar="NAME", help="charset of files without a BOM (default: UTF-8)")

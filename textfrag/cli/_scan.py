@@ -23,7 +23,6 @@ from ..verdict import reads_text
 from ._base import _cache, _shown, _write_diff
 from ._digest import _Digester
 
-
 _Written = tuple[dict[str, str | None] | None, Syntax, Form]
 _Said = tuple[tuple[tuple[str, str | None], ...] | None, Syntax, Form]
 

@@ -25,6 +25,8 @@ class GuardContext:
     srcdir: Path
     #: Sphinx's ``source_encoding`` (literalinclude's encoding without ``:encoding:``)
     literal_encoding: str = "utf-8-sig"
+    #: whose literalinclude the build runs: "sphinx" (Sphinx's reader), "mystmd" (mystmd's filter)
+    literal_reader: str = "sphinx"
     #: pymdownx.snippets: its base paths (absolute), restrict_base_path, encoding, dedent_subsections
     snippet_bases: tuple[Path, ...] = ()
     snippet_restrict: bool = True
@@ -48,6 +50,7 @@ def context_of(config: BuildConfig) -> GuardContext:
     return GuardContext(
         srcdir=(config.srcdir or here).resolve(),
         literal_encoding=config.source_encoding,
+        literal_reader="mystmd" if config.engine == "mystmd" else "sphinx",
         snippet_bases=tuple((here / str(b)).resolve() for b in bases),
         snippet_restrict=bool(snippets.get("restrict_base_path", True)),
         snippet_encoding=str(snippets.get("encoding") or "utf-8"),

@@ -27,6 +27,7 @@ LITERALINCLUDE, SNIPPET, MARKDOWN_INCLUDE = "literalinclude", "snippet", "includ
 #: literalinclude's options that change the text it shows, in the order its reader applies them
 SELECTING: tuple[str, ...] = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "dedent")
 SELECTING += ("tab-width", "encoding", "prepend", "append", "diff")
+SELECTING += ("start-line", "end-line")  # (mystmd's)
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class GuardedInclude:
     argument_span: tuple[int, int]
     #: (name, start, end) of each option's value in the document
     option_spans: tuple[tuple[str, int, int], ...] = ()
+    #: the options whose value is followed by spaces on its line, with them (mystmd reads them)
+    trailing: tuple[tuple[str, str], ...] = ()
 
     def option(self, name: str) -> str | None:
         """The value of an option as written (None: not given)."""
@@ -104,7 +107,8 @@ def _place(lines: LineIndex, offset: int) -> tuple[int, int]:
 MAX_LINE = 4096
 
 
-_OPTION_VALUE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*?))?[ \t]*\r?$", re.MULTILINE)
+_OPTION_VALUE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*?))?([ \t]*)\r?$", re.MULTILINE)
+_YAML_VALUE = re.compile(r"^[ \t]*([\w-]+)[ \t]*:(?:[ \t]+(.*?))?[ \t]*\r?$", re.MULTILINE)
 _ARGUMENT = re.compile(r"(?:literalinclude[ ]?::|\{literalinclude\})[ \t]*(.*?)[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -119,17 +123,25 @@ def _literalincludes(text: str, doc: str, suffix: str) -> list[GuardedInclude]:
         a = _ARGUMENT.search(text, inc.start, inc.end if inc.end > inc.start else len(text))
         if a is None:
             continue
+        found = list(_OPTION_VALUE.finditer(text, a.end(), inc.end))
+        if inc.fence and len(found) < len(inc.options):  # (MyST: options in a YAML block)
+            found += [y for y in _YAML_VALUE.finditer(text, a.end(), inc.end) if y.group(1) in inc.options]
         spans = tuple(
             (
                 o.group(1),
                 o.start(2) if o.group(2) is not None else o.end(1) + 1,
                 o.end(2) if o.group(2) is not None else o.end(1) + 1,
             )
-            for o in _OPTION_VALUE.finditer(text, a.end(), inc.end)
+            for o in found
+        )
+        # mystmd keeps the spaces after a value (`:end-before: x  ` looks for "x  "), the others do not
+        trailing = tuple(
+            (o.group(1), o.group(2) + o.group(3)) for o in found if o.re is _OPTION_VALUE and o.group(2) and o.group(3)
         )
         line, column = _place(lines, a.start(1))
         options = tuple((name, value) for name, value in inc.options.items())
-        out.append(GuardedInclude(doc, line, column, LITERALINCLUDE, inc.argument, options, inc.start, inc.end, a.span(1), spans))
+        where = (inc.start, inc.end, a.span(1), spans, trailing)
+        out.append(GuardedInclude(doc, line, column, LITERALINCLUDE, inc.argument, options, *where))
     return out
 
 

@@ -30,7 +30,7 @@ from ..scan import Found
 from ..verdict import Verdict
 from .context import GuardContext, Shown
 from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, SNIPPET, GuardedInclude
-from .shown import line_num_spec, literal_of_lines, resolve, shown_text
+from .shown import line_num_spec, literal_of_lines, resolve, shift_line_spec, shown_text
 
 if TYPE_CHECKING:
     from ..source import Source, SourceCache
@@ -185,6 +185,10 @@ class Explainer:
         return self._shifted(inc, found[0], record, text)
 
     def _text(self, inc: GuardedInclude, rel: str) -> str:
+        if inc.kind == LITERALINCLUDE and self.ctx.literal_reader == "mystmd":
+            from .shown import myst_read
+
+            return myst_read(self.cache, rel)
         charset = inc.option("encoding") if inc.kind == LITERALINCLUDE else None
         charset = charset or (self.ctx.snippet_encoding if inc.kind == SNIPPET else None)
         reader = self.cache.with_charset(charset) if charset else self.cache
@@ -193,7 +197,14 @@ class Explainer:
     def _shifted(self, inc: GuardedInclude, d: int, record: str, text: str) -> IncludeRepair:
         """The include with its lines moved by ``d``: the document's edits and its new key."""
         edits: list[tuple[int, int, str]] = []
-        if inc.kind == LITERALINCLUDE:
+        if inc.kind == LITERALINCLUDE and self.ctx.literal_reader == "mystmd" and not inc.option("lines"):
+            moved = moved_bounds(dict(inc.options), d)  # (mystmd's :start-line: and :end-line:)
+            number = int(inc.option("start-line") or 0) + 1
+            if (inc.option("lineno-start") or "").strip() == str(number):  # (numbered as the file is: kept so)
+                moved["lineno-start"] = str(number + d)
+            edits += [(start, end, moved[name]) for name, start, end in inc.option_spans if name in moved]
+            new = dataclasses.replace(inc, options=tuple((k, moved.get(k, v)) for k, v in inc.options))
+        elif inc.kind == LITERALINCLUDE:
             spec = inc.option("lines") or ""
             first = line_num_spec(spec, len(text.splitlines())) if spec else [0]
             new_spec = shift_line_spec(spec, d)
@@ -382,6 +393,30 @@ def _shiftable(inc: GuardedInclude, ctx: GuardContext) -> Callable[[str, str], l
     """A search of the shifts (``d``, nearest first) at which the include, its lines moved by ``d``,
     shows a recorded text; None for an include that follows its text by itself (an object, markers, a
     section) or shows a whole file. The file is split once; each shift costs the lines it shows."""
+    if inc.kind == LITERALINCLUDE and ctx.literal_reader == "mystmd":
+        from .myst import myst_lines
+
+        written = dict(inc.options)
+        spec = written.get("lines") or ""  # (mystmd reads no other selecting option beside :lines:)
+        if spec:
+
+            def myst(text: str, record: str) -> list[int]:
+                lines = text.split("\n")
+                return _search(
+                    len(lines), record, lambda d: myst_lines({"lines": shift_line_spec(spec, d)}, lines)[0]
+                )
+
+            return myst
+        try:
+            moved_bounds(written, 0)
+        except ValueError:
+            return None  # (no :start-line:/:end-line:, or one that is not a line number)
+
+        def bounds(text: str, record: str) -> list[int]:
+            lines = text.split("\n")
+            return _search(len(lines), record, lambda d: myst_lines(moved_bounds(written, d), lines)[0])
+
+        return bounds
     if inc.kind == LITERALINCLUDE:
         options = dict(inc.options)
         spec = options.get("lines") or ""
@@ -452,22 +487,20 @@ def _nearest(total: int) -> list[int]:
     return out
 
 
-def shift_line_spec(spec: str, d: int) -> str:
-    """literalinclude's ``:lines:`` with every line moved by ``d``, written as it was (``5-7`` ->
-    ``6-8``, ``10-`` -> ``11-``, ``-3`` -> ``2-4``)."""
-    parts = []
-    for part in spec.split(","):
-        a, dash, b = part.strip().partition("-")
-        if not dash:
-            if int(a) + d < 1:
-                raise TextFragError("moved before the start of the file")
-            parts.append(str(int(a) + d))
-            continue
-        start = int(a or 1) + d
-        if start < 1:
-            raise TextFragError("moved before the start of the file")
-        parts.append(f"{start}-{int(b) + d if b else ''}")
-    return ",".join(parts)
+def moved_bounds(options: dict[str, str], d: int) -> dict[str, str]:
+    """mystmd's ``:start-line:`` and ``:end-line:`` (0-based line numbers) moved by ``d``;
+    :class:`ValueError` when there is neither, or one is not a line number or would move before the
+    first line."""
+    out: dict[str, str] = {}
+    for name in ("start-line", "end-line"):
+        value = (options.get(name) or "").strip()
+        if name in options:
+            if not value.isdigit() or int(value) + d < 0:
+                raise ValueError(f"{name} {value!r}")
+            out[name] = str(int(value) + d)
+    if not out:
+        raise ValueError("no start-line or end-line")
+    return out
 
 
 def shift_snippet_spec(spec: str, d: int) -> str:

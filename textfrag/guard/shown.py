@@ -7,7 +7,8 @@
   that builds, left out);
 - ``pymdownx.snippets``: the lines it puts in the page for one include: the file's lines, its line ranges
   or its section, with the snippets nested in them expanded;
-- markdown-include: the text it puts in place of ``{!file!}`` (its lines, nested includes expanded).
+- markdown-include: the text it puts in place of ``{!file!}`` (its lines, nested includes expanded);
+- mystmd's ``literalinclude``: its own filter (textfrag.guard.myst), in a build configured by ``myst.yml``.
 
 Files are read through the build's :class:`~textfrag.source.SourceCache` (each once), found as the
 engine finds them (Sphinx's ``/path`` from the source folder, snippets' base paths), and never outside
@@ -22,12 +23,14 @@ import os
 import textwrap
 from pathlib import Path
 
-from ..errors import PathError, TextFragError
-from ..source import SourceCache
+from ..charsets import same_charset
+from ..errors import DecodeError, PathError, TextFragError
+from ..source import SourceCache, read_under_root
 from .context import GuardContext, Shown, under_root
 from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, GuardedInclude
+from .myst import myst_literal, myst_text
 
-__all__ = ["shown_text", "shown_of_text", "resolve", "literalinclude_lines", "literal_of_lines"]
+__all__ = ["shown_text", "shown_of_text", "resolve", "literalinclude_lines", "literal_of_lines", "myst_read"]
 
 
 def _normal(text: str) -> str:
@@ -38,6 +41,18 @@ def _normal(text: str) -> str:
 def _read(cache: SourceCache, rel: str, charset: str | None) -> str:
     reader = cache.with_charset(charset) if charset else cache
     return _normal(reader.get(rel, rel).text)
+
+
+def myst_read(cache: SourceCache, rel: str) -> str:
+    """The file under the root as mystmd reads it (UTF-8 as it is, a BOM kept; textfrag.guard.myst)."""
+    try:
+        if same_charset(cache.charset, "utf-8"):
+            source = cache.get(rel, rel)
+            if source.bom in (b"", b"\xef\xbb\xbf"):
+                return ("\ufeff" if source.bom else "") + source.text
+    except DecodeError:
+        pass
+    return myst_text(read_under_root(cache.real_root, rel, rel, cache.max_size))
 
 
 def resolve(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
@@ -78,6 +93,11 @@ def shown_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int 
     its line numbers moved by ``shift`` (where a moved include would show the same text); and the
     1-based lines it shows. One file only (no ``:diff:``, nested snippets read as they are now)."""
     if inc.kind == LITERALINCLUDE:
+        if ctx.literal_reader == "mystmd":
+            options = {**dict(inc.options), **dict(inc.trailing)}
+            if shift and options.get("lines"):
+                options["lines"] = shift_line_spec(options["lines"], shift)
+            return myst_literal(options, text)
         return literalinclude_lines(dict(inc.options), _normal(text), shift)
     if inc.kind == MARKDOWN_INCLUDE:
         from .snippets import markdown_include_of_text
@@ -100,6 +120,10 @@ _PAIRS = (
 
 def _literalinclude(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
     options = dict(inc.options)
+    if ctx.literal_reader == "mystmd":
+        rel = resolve(inc, doc_path, cache, ctx)
+        text, lines = myst_literal({**options, **dict(inc.trailing)}, myst_read(cache, rel))
+        return Shown(text, rel, lines, (rel,))
     for a, b in _PAIRS:
         if a in options and b in options:
             raise TextFragError(f'literalinclude refuses both "{a}" and "{b}" options')
@@ -223,6 +247,24 @@ def line_num_spec(spec: str, total: int) -> list[int]:
         except ValueError:
             raise TextFragError(f"invalid line number spec: {spec!r}") from None
     return items
+
+
+def shift_line_spec(spec: str, d: int) -> str:
+    """literalinclude's ``:lines:`` with every line moved by ``d``, written as it was (``5-7`` ->
+    ``6-8``, ``10-`` -> ``11-``, ``-3`` -> ``2-4``)."""
+    parts = []
+    for part in spec.split(","):
+        a, dash, b = part.strip().partition("-")
+        if not dash:
+            if int(a) + d < 1:
+                raise TextFragError("moved before the start of the file")
+            parts.append(str(int(a) + d))
+            continue
+        start = int(a or 1) + d
+        if start < 1:
+            raise TextFragError("moved before the start of the file")
+        parts.append(f"{start}-{int(b) + d if b else ''}")
+    return ",".join(parts)
 
 
 def _dedent(lines: list[str], dedent: int | None) -> list[str]:
