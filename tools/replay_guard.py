@@ -5,7 +5,10 @@ own LiteralIncludeReader shows.
 
     .venv/bin/python tools/replay_guard.py REPO --docs DOCS --start COMMIT [--end COMMIT] [--steps 12]
 
-REPO is a git repository (a clone or a mirror); DOCS the folder of its conf.py (``docs``, ``doc/tutorials``).
+REPO is a git repository (a clone or a mirror); DOCS the folder of its conf.py (``docs``, ``doc/tutorials``),
+or with ``--myst MYST`` (the mystmd command) the folder of its myst.yml: what mystmd shows is then read from
+its own builds (``myst build --site``, a local template, textfrag-myst added to its plugins), and at each
+step the guarded build's failures are compared with check's (one verdict on real history).
 At each step every recorded include is one of: current (Sphinx shows the recorded text and check says
 current), moved (check says moved, ``update --write`` gives it lines at which Sphinx shows the recorded
 text again: "repaired to the same text"), changed (check says stale, Sphinx shows other text: caught),
@@ -88,6 +91,57 @@ def snippets_show(base: Path, options: dict[str, object], inc: object) -> str | 
     return "\n".join(out).rstrip("\n") if out else None
 
 
+def myst_build(folder: Path, myst: str, guard: bool) -> tuple[dict[str, list[str]], str]:
+    """A real ``myst build --site``: page (from the folder) -> the text each literalinclude shows, in order
+    (mystmd's own trees), and what the build said."""
+    env = {**os.environ, "TEXTFRAG_GUARD": "1" if guard else "0"}
+    shutil.rmtree(folder / "_build", ignore_errors=True)
+    r = subprocess.run([myst, "build", "--site"], cwd=folder, capture_output=True, text=True, timeout=1800, env=env)
+    shown: dict[str, list[str]] = {}
+    for page in (folder / "_build" / "site" / "content").glob("*.json"):
+        data = json.loads(page.read_text(encoding="utf-8"))
+        texts: list[str] = []
+        stack = [data.get("mdast")]
+        while stack:
+            node = stack.pop()
+            if not isinstance(node, dict):
+                continue
+            if node.get("type") == "include":
+                if node.get("literal"):
+                    code = [n for n in _nodes(node) if n.get("type") == "code"]
+                    texts.append(code[0].get("value", "") if code else "")
+                continue
+            stack.extend(reversed(node.get("children") or []))
+        shown[str(data.get("location", "")).lstrip("/")] = texts
+    return shown, r.stdout + r.stderr
+
+
+def _nodes(node: dict[str, object]) -> list[dict[str, object]]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            out.append(n)
+            stack.extend(reversed(n.get("children") or []))  # type: ignore[arg-type]
+    return out
+
+
+def myst_settings(folder: Path, plugin: str) -> None:
+    """The project's myst.yml with textfrag-myst among its plugins and a local template (no network)."""
+    import yaml
+
+    path = folder / "myst.yml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    project = config.setdefault("project", {})
+    project["plugins"] = [*(project.get("plugins") or []), {"type": "executable", "path": plugin}]
+    site = config.setdefault("site", {})
+    site["template"] = "./_textfrag_tpl"
+    site.pop("parts", None)
+    (folder / "_textfrag_tpl").mkdir(exist_ok=True)
+    (folder / "_textfrag_tpl" / "template.yml").write_text("jtex: v1\ntitle: local\n", encoding="utf-8")
+    path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+
+
 def includes_of(docs: Path, snippets: bool = False) -> list[tuple[Path, object]]:
     from textfrag.docfiles import doc_files
     from textfrag.guard import find_guarded
@@ -117,6 +171,7 @@ def main() -> None:
         metavar="BASE",
         help="an MkDocs site's pymdownx.snippets includes (their base_path, from the repository's top), not Sphinx's",
     )
+    p.add_argument("--myst", default=None, metavar="MYST", help="a mystmd project's literalincludes, read with this mystmd")
     p.add_argument(
         "--only",
         nargs="*",
@@ -151,7 +206,7 @@ def main() -> None:
     documents = [
         line
         for line in git(clone, "ls-tree", "-r", "--name-only", start, "--", a.docs).splitlines()
-        if line.endswith((".rst", ".md", ".txt")) or line.endswith("/conf.py")
+        if line.endswith((".rst", ".md", ".txt")) or line.endswith(("/conf.py", "/myst.yml"))
     ]
 
     def freeze() -> None:
@@ -162,7 +217,13 @@ def main() -> None:
             (clone / name).write_bytes(blob)
 
     checkout(start)
-    if a.mkdocs is None:
+    plugin = str(Path(sys.executable).parent / "textfrag-myst")
+    if a.myst is not None:
+        os.environ["TEXTFRAG_GUARD"] = "1"  # (textfrag-myst's settings, which check reads as the build does)
+        folder, config, paths = docs, "myst.yml", ["."]
+        settings = ""
+        snippet_options = {}
+    elif a.mkdocs is None:
         # textfrag's settings in a file of their own beside the project's conf.py (which may not parse in this
         # Python: an old project's); its folder is the source folder, as conf.py's
         folder, config, paths = docs, "conf_textfrag.py", ["."]
@@ -176,13 +237,29 @@ def main() -> None:
             f"      base_path: [{a.mkdocs!r}]\n      restrict_base_path: false\n  - textfrag:\n      guard: true\n"
         )
 
+    built: dict[str, list[str]] = {}
+
     def shows(doc: Path, inc: object) -> str | None:
+        if a.myst is not None:  # (the text mystmd put in the page, the include's place among the page's)
+            page = doc.relative_to(docs).as_posix()
+            mine = [i for d, i in includes_of(docs) if d == doc]
+            texts = built.get(page, [])
+            at = mine.index(inc)
+            return texts[at] if len(texts) == len(mine) else None
         return sphinx_shows(docs, doc, inc) if a.mkdocs is None else snippets_show(clone, snippet_options, inc)
 
     def name_of(doc: Path) -> str:
         return doc.relative_to(folder).as_posix()
 
-    (folder / config).write_text(settings, encoding="utf-8")
+    def configure() -> None:
+        if a.myst is not None:
+            myst_settings(folder, plugin)
+        else:
+            (folder / config).write_text(settings, encoding="utf-8")
+
+    configure()
+    if a.myst is not None:
+        built.update(myst_build(folder, a.myst, guard=False)[0])
     code, out, err = textfrag(folder, "pin", "--write", "--config", config, *paths)
     if code not in (0, 1, 2) or not (folder / "textfrag.lock").exists():
         sys.exit(f"pin failed ({code}): {err[-3000:]}")
@@ -205,10 +282,20 @@ def main() -> None:
     for commit in dict.fromkeys(picks):
         checkout(commit)
         freeze()  # (the documentation as it was recorded, and its records)
-        (folder / config).write_text(settings, encoding="utf-8")
+        configure()
         (folder / "textfrag.lock").write_text(recorded, encoding="utf-8")
         code, out, err = textfrag(folder, "check", "--config", config, "--format", "json", *paths)
         results = {(r["document"], r["reference"]): r for r in json.loads(out)["results"]}
+        if a.myst is not None:  # what mystmd shows now, and whether the guarded build fails what check fails
+            built.clear()
+            built.update(myst_build(folder, a.myst, guard=False)[0])
+            said = myst_build(folder, a.myst, guard=True)[1]
+            failing = {(r["document"], r["reference"]) for r in results.values() if r["status"] != "current"}
+            in_build = {(d, k) for d, k in failing if f"{d}:" in said and f": {k}: " in said}
+            print(
+                f"  the guarded build fails {len(in_build)} of the {len(failing)} includes check fails"
+                + ("" if "the build fails" in said or not failing else "; it passed")
+            )
         row: Counter[str] = Counter()
         moved: list[tuple[str, str]] = []
         for doc, inc in includes_of(docs, a.mkdocs is not None):
@@ -236,6 +323,9 @@ def main() -> None:
                 row[f"caught ({said})"] += 1
         if moved:
             textfrag(folder, "update", "--write", "--config", config, *paths)
+            if a.myst is not None:
+                built.clear()
+                built.update(myst_build(folder, a.myst, guard=False)[0])
             lock_now = json.loads((folder / "textfrag.lock").read_text())["includes"]
             repaired = 0
             for doc, inc in includes_of(docs, a.mkdocs is not None):
