@@ -99,16 +99,43 @@ def _engine_error(engine: str | None, message: str) -> Exception:
 _ZENSICAL_FAILURES: list[str] = []
 _ZENSICAL_UNWATCHED: set[str] = set()
 _ZENSICAL_LOCK = threading.Lock()
+#: what ``zensical build`` says at its end: references without md5, includes without a record (guard mode),
+#: and whether the summary is registered to run at exit
+_ZENSICAL_UNPROTECTED = {"references": 0, "includes": 0, "registered": 0}
+
+
+def _zensical_at_exit() -> None:
+    """Have the end-of-build summary said when ``zensical build`` ends (once; under the lock)."""
+    if not _ZENSICAL_UNPROTECTED["registered"]:
+        _ZENSICAL_UNPROTECTED["registered"] = 1
+        atexit.register(_zensical_exit)
 
 
 def _zensical_exit() -> None:
-    """At the end of ``zensical build`` (which has no error interface for extensions): exit 1 when any
-    reference failed, after a summary. Output is flushed first, since the interpreter stops here."""
+    """At the end of ``zensical build`` (which has no error interface for extensions): the references and
+    includes not protected against drift, counted; then exit 1 when any failed, after a summary. Output is
+    flushed first, since the interpreter stops here."""
     with _ZENSICAL_LOCK:
         failures = list(_ZENSICAL_FAILURES)
-    if not failures:
-        return
+        references, includes = _ZENSICAL_UNPROTECTED["references"], _ZENSICAL_UNPROTECTED["includes"]
     sys.stdout.flush()
+    if references:
+        said = f"{references} reference is" if references == 1 else f"{references} references are"
+        print(
+            f"textfrag: {said} not protected against drift (no md5): `textfrag pin --write` pins them "
+            "(require_pin: true makes each a problem)",
+            file=sys.stderr,
+        )
+    if includes:
+        said = f"{includes} include has" if includes == 1 else f"{includes} includes have"
+        print(
+            f"textfrag: {said} no record in {LOCK_NAME} (not protected against drift): `textfrag pin --write` "
+            "records them (require_pin: true makes each a problem)",
+            file=sys.stderr,
+        )
+    if not failures:
+        sys.stderr.flush()
+        return
     print(f"{failure_summary(failures)}, each reported above; the build fails", file=sys.stderr)
     sys.stderr.flush()
     os._exit(1)
@@ -190,7 +217,8 @@ class TextfragExtension(Extension):
         if self.getConfig("guard"):  # (before markdown-include and pymdownx.snippets change the lines)
             from .guard import register_guard
 
-            register_guard(md, document.guard_host())
+            document.host = document.guard_host()
+            register_guard(md, document.host)
         md.treeprocessors.register(_Rendered(md, document), "textfrag-rendered", -1000)  # after every other
         md.postprocessors.register(_Finish(md, document), "textfrag-finish", 0)
 
@@ -216,6 +244,8 @@ class _Document:
         self.log = logging.getLogger("textfrag")
         #: what guard mode reported before the document started (it runs first)
         self.pending: list[tuple[str, TextFragError, bool]] = []
+        #: guard mode's host (None: guard mode is off)
+        self.host: GuardHost | None = None
 
     @property
     def page(self) -> PageState | None:
@@ -395,8 +425,7 @@ class _Document:
             print(f"{'Error' if failing else 'Warning'}: textfrag: {text}", file=sys.stderr, flush=True)
             if failing and _zensical_command() == "build":
                 with _ZENSICAL_LOCK:
-                    if not _ZENSICAL_FAILURES:
-                        atexit.register(_zensical_exit)
+                    _zensical_at_exit()
                     _ZENSICAL_FAILURES.append(text)
             return
         if error:
@@ -411,12 +440,27 @@ class _Document:
                 self.stamps[path] = _stamp(path)
             if self.zensical is not None:
                 self._unwatched(self.embedder.watched)
+                self._count_unprotected(self.embedder.unpinned)
         errors, self.errors, self.state = self.errors, [], None
         if not errors:
             return
         if self.engine is None:
             raise MarkdownProblems(errors)
         raise _engine_error(self.engine, f"{failure_summary(errors)}:\n" + "\n".join(errors))
+
+    def _count_unprotected(self, unpinned: int) -> None:
+        """Zensical: this document's references without md5 and includes without a record, counted for
+        the end of ``zensical build`` (with require_pin they are problems, said one by one instead)."""
+        host = self.host
+        unrecorded = host.unrecorded if host is not None else 0
+        if host is not None:
+            host.unrecorded = 0
+        if self.extension.getConfig("require_pin") or not (unpinned or unrecorded) or _zensical_command() != "build":
+            return
+        with _ZENSICAL_LOCK:
+            _zensical_at_exit()
+            _ZENSICAL_UNPROTECTED["references"] += unpinned
+            _ZENSICAL_UNPROTECTED["includes"] += unrecorded
 
     def _unwatched(self, quoted: set[str]) -> None:
         """Zensical renders a page again only when the page or a file under ``watch`` changed (a quoted file

@@ -157,3 +157,32 @@ def test_zensical_reads_the_extension_from_zensical_toml(tmp_path: Path) -> None
     r = run([zensical, "build", "--clean"], root)
     assert r.returncode == 0, r.stderr
     _contract(root / "site" / "index.html")
+
+
+def test_zensical_guards_snippets_and_counts_what_is_not_protected(tmp_path: Path) -> None:
+    """Guard mode on the extension in Zensical (issue 34): the end of ``zensical build`` counts the
+    includes without a record (and the references without md5); once recorded, drift fails the build."""
+    from textfrag.cli import main
+
+    zensical = engine("zensical")
+    config = CONFIG.replace("  - textfrag\n", "  - pymdownx.snippets:\n      base_path: ['.']\n  - textfrag:\n      guard: true\n")
+    page = f'# G\n\n```python\n--8<-- "src/app.py:1:2"\n```\n\n![](txtfrag:src/app.py#line=0,2;md5={MD5})\n\n![](txtfrag:src/app.py#line=3,5)\n'
+    root = project(tmp_path / "site", {"index.md": page}, {"mkdocs.yml": config})
+    r = run([zensical, "build"], root)
+    assert r.returncode == 0, r.stderr
+    assert "textfrag: 1 include has no record in textfrag.lock (not protected against drift)" in r.stderr
+    assert "textfrag: 1 reference is not protected against drift (no md5)" in r.stderr
+    before = os.getcwd()
+    os.chdir(root)
+    try:
+        assert main(["pin", "--write"]) == 0
+    finally:
+        os.chdir(before)
+    r = run([zensical, "build", "--clean"], root)
+    assert r.returncode == 0, r.stderr
+    assert "no record" not in r.stderr and "not protected" not in r.stderr  # (pin pinned the reference too)
+    (root / "src" / "app.py").write_text("def f():\n    return 10\n", encoding="utf-8")
+    r = run([zensical, "build", "--clean"], root)
+    assert r.returncode == 1
+    assert 'index.md:4: snippet src/app.py:1:2: it shows other text than textfrag.lock records' in r.stderr
+    assert "textfrag: 2 references and 1 include are stale or broken, each reported above; the build fails" in r.stderr
