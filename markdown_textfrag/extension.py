@@ -14,7 +14,8 @@ Problems are reported as ``FILE:LINE: REF: problem`` and fail the run in each ho
   prints under the page's name, without a traceback;
 - Zensical (which has no error interface for extensions): each problem is printed on standard error as it
   is found, the build goes on to the end, and ``zensical build`` then exits 1 with a summary;
-  ``zensical serve`` goes on and shows each problem in the page.
+  ``zensical serve`` goes on and shows each problem in the page. The end of ``zensical build`` also counts
+  the references without md5 and the includes without a record (guard mode), as the plugin does.
 
 A stale reference with ``on_stale: warning`` is a warning (the host's ``--strict`` makes it fail).
 """
