@@ -70,14 +70,23 @@ def judged_here(
     file noted as a dependency before it is read."""
     docname = env.docname
     cache = cache_of(env)
-    syntax: Syntax = "myst" if str(env.doc2path(docname)).endswith((".md", ".markdown", ".myst")) else "rst"
+    # what is the same for every reference of the document: its syntax, the quoted files already noted
+    here: tuple[Syntax, set[str]] | None = env.temp_data.get("textfrag_here")
+    if here is None:
+        myst = str(env.doc2path(docname)).endswith((".md", ".markdown", ".myst"))
+        here = ("myst" if myst else "rst", set())
+        env.temp_data["textfrag_here"] = here
+    syntax = here[0]
     verdict = judge(cache, text, options, syntax=syntax, form="inline" if inline else "block", settings=settings_of(env))
     if verdict.reference is not None and not verdict.pinned:  # counted for the end of the build
         unpinned = state_of(env).unpinned
         unpinned[docname] = unpinned.get(docname, 0) + 1
-    if verdict.path is not None:  # a file that cannot be read now still triggers a rebuild when it changes
+    if verdict.path is not None and verdict.path not in here[1]:  # (noted once per document)
+        # a file that cannot be read now still triggers a rebuild when it changes
         env.note_dependency(str(cache.root / verdict.path))
         record_dependency(env, docname, verdict.path, verdict.quote.source.md5 if verdict.quote is not None else None)
+        if verdict.quote is not None:
+            here[1].add(verdict.path)
     for problem in verdict.problems:
         record_problem(env, docname, lineno, problem, error=True)
     for warning in verdict.warnings:

@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from docutils import nodes
+from pygments.formatters import HtmlFormatter
 from sphinx.application import Sphinx
 from sphinx.locale import _ as sphinx_
 from sphinx.writers.html5 import HTML5Translator
 
-from textfrag.hidden import mark_html
+from textfrag.hidden import BIDI, mark_html
 
 DATA_KEYS = ("ref", "md5", "length", "charset", "state")
 #: Sphinx's own title of a code block's permalink (translated by Sphinx's catalogs)
@@ -35,19 +36,55 @@ def _data_attributes(node: nodes.Element) -> dict[str, Any]:
 
 
 def visit_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
-    """Open the excerpt's ``div`` with the contract's class, id and data attributes."""
+    """Open the excerpt's ``div`` with the contract's class, id and data attributes; while its block is
+    highlighted, Sphinx's highlighter reuses one Pygments formatter per set of options."""
     node["txtfrag_body_start"] = len(self.body)
     self.body.append(self.starttag(node, "div", CLASS="docutils container", **_data_attributes(node)))
+    _formatters_kept(self.highlighter, True)
+
+
+def _formatters_kept(bridge: Any, keep: bool) -> None:
+    """Sphinx makes a Pygments ``HtmlFormatter`` for every block it highlights, and making one costs more
+    than highlighting a short excerpt (its style's table of token classes); a formatter holds only its
+    options and a cache of what it has drawn, so one made with the same options draws the same HTML. For
+    an excerpt's block only (set on entering it, taken off on leaving it), the formatter made with the same
+    options is reused: the builder's highlighter keeps them."""
+    if not keep:
+        vars(bridge).pop("get_formatter", None)  # (the class's own again)
+        return
+    kept: dict[tuple[Any, ...], Any] = vars(bridge).setdefault("_textfrag_formatters", {})
+    pygments_own = getattr(bridge.formatter, "__origin__", bridge.formatter) is HtmlFormatter
+
+    def get_formatter(**kwargs: Any) -> Any:
+        kwargs.update(bridge.formatter_args)
+        options = kwargs
+        if pygments_own and not (kwargs.get("linenos") or kwargs.get("lineanchors") or kwargs.get("linespans")):
+            # Pygments' HtmlFormatter reads linenostart only to number lines: without numbers, one formatter
+            # draws every start alike
+            options = {k: v for k, v in kwargs.items() if k != "linenostart"}
+        try:
+            key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+            formatter = kept.get(key)
+        except TypeError:  # (an option that cannot be a key: a new formatter, as Sphinx makes one)
+            return bridge.formatter(**kwargs)
+        if formatter is None:
+            formatter = kept[key] = bridge.formatter(**options)
+        return formatter
+
+    bridge.get_formatter = get_formatter
 
 
 def depart_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
     # Pygments ends every highlighted line with a newline; a piece that does not end with a line ending
     # in the file must not gain one, since the pre's text is the excerpt (shared/CONTRACT.md section 6)
     """Close the ``div``; drop the trailing newline Pygments adds to a piece that has none."""
-    unterminated = [not lit.astext().endswith("\n") for lit in node.findall(nodes.literal_block)]
+    _formatters_kept(self.highlighter, False)
+    texts = [lit.astext() for lit in node.findall(nodes.literal_block)]
+    unterminated = [not text.endswith("\n") for text in texts]
     chunks = [i for i in range(node["txtfrag_body_start"], len(self.body)) if "</pre>" in self.body[i]]
-    for i in chunks:  # each bidirectional control character marked where it stands (textfrag.hidden)
-        self.body[i] = mark_html(self.body[i])
+    if any(BIDI.search(text) for text in texts):  # each bidirectional control character marked where it stands
+        for i in chunks:
+            self.body[i] = mark_html(self.body[i])
     for i, strip in zip(chunks, unterminated, strict=False):
         if strip:
             head, sep, tail = self.body[i].rpartition("\n</pre>")
