@@ -35,7 +35,7 @@ from .resolve import Selection, occurrences, resolve, select, select_lines
 from .source import Source
 from .verify import integrity_of
 
-__all__ = ["Drift", "DriftKind", "classify", "classify_missing", "refresh_fragment"]
+__all__ = ["Drift", "DriftKind", "classify", "classify_missing", "refresh_fragment", "reviewed_unknown"]
 
 DriftKind = Literal["moved", "invisible", "changed", "unknown"]
 
@@ -117,6 +117,31 @@ def classify(
         return _compare(reference, found, current, intent)
     except NoGit as no_git:
         return Drift("unknown", f"{no_git}, so the version the reference was made for cannot be found")
+
+
+def reviewed_unknown(reference: Reference, current: Source, selection: Selection, intent: Intent | None) -> Drift | None:
+    """What ``update --accept`` pins of a stale reference whose history cannot tell moved from changed (no
+    git, a version that was never committed): what its intent selects now, else its own range as the file
+    is now; a person reviewed it. None when the intent selects nothing now."""
+    fragment = reference.fragment
+    assert fragment is not None
+    new_sel = selection
+    if intent is not None and fragment.scheme.name == "line":
+        try:
+            kept = intent_lines(current.text, intent, path=current.path)
+        except TextFragError:
+            return None
+        new_sel = select_lines(current, kept[0], kept[-1])
+    if new_sel.empty:
+        return None
+    return Drift(
+        "changed",
+        "accepted as it is now (history could not tell moved from changed)",
+        proposal=refresh_fragment(new_sel, fragment),
+        new_first=new_sel.first_line,
+        new_last=max(new_sel.first_line, new_sel.last_line),
+        old_first=selection.first_line,
+    )
 
 
 def classify_missing(

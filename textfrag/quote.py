@@ -251,7 +251,8 @@ def _explain(cache: SourceCache, q: Quote, err: StaleError, intent: Intent | Non
     fresh = make_reference(selection)
     return err.explained(
         f" ({where}; if that is still the text to quote, the reference is {fresh}); moved or changed is unknown: "
-        f"{drift.explanation}",
+        f"{drift.explanation}; once reviewed, `textfrag update --accept --write` pins what it "
+        f"{'selects' if intent is not None else 'quotes'} now",
         drift="unknown",
     )
 

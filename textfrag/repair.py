@@ -45,6 +45,7 @@ def repair(
     current; raises :class:`~textfrag.errors.TextFragError` for a bad reference. A repair is offered only
     when the core's verdict on the reference it writes, with its options as they will be, is clean: what
     ``update`` writes, ``check`` and the build then pass."""
+    q = None
     try:
         q = quote(cache, ref, intent=intent_of(options))
     except StaleError as renamed:  # a missing file that git shows renamed (or copied, then deleted)
@@ -58,6 +59,10 @@ def repair(
         drift, stale = q.drift, q.stale
     if drift is None:
         return Repair(stale, None)
+    if accept and drift.kind == "unknown" and q is not None:  # (history cannot tell: the person reviewed it)
+        from .drift import reviewed_unknown
+
+        drift = reviewed_unknown(ref, q.source, q.selection, intent_of(options)) or drift
     accepting = accept and drift.kind == "changed"
     new = drift.new_reference(ref, accept=accepting)
     if new is None:

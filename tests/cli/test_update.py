@@ -274,3 +274,27 @@ def test_accept_whole_files_repins_only_whole_file_quotes_and_shows_their_diff(r
     assert "+    return 22" in r.stderr and "accepted" in r.stderr
     text = doc.read_text()
     assert whole not in text and "src/mod.py#line=0,;length=" in text and ranged in text
+
+
+@pytest.mark.parametrize("intent", [False, True], ids=["range", "pyobject"])
+def test_accept_pins_what_history_cannot_explain(tmp_path: Path, intent: bool) -> None:
+    """A quoted file outside git (or a version never committed): moved or changed is unknown, so
+    ``update --write`` leaves it; ``update --accept --write`` pins what the reviewer saw: what the intent
+    selects now, else the same lines as the file is now."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "mod.py").write_text(SRC)
+    option = "\n   :pyobject: f3" if intent else ""
+    doc = tmp_path / "index.rst"
+    doc.write_text(f"T\n=\n\n.. txtfrag:: {ref_for(SRC, 7, 8)}{option}\n")  # def f3 (lines 7-8)
+    edited = SRC.replace("def f1():\n    return 1\n\n", "def f1():\n    return 1\n\n\n")  # f3 is one line down
+    (tmp_path / "src" / "mod.py").write_text(edited)
+    checked = run(tmp_path, "check", "--root", ".", "index.rst")
+    assert checked.returncode == 1 and "moved or changed is unknown" in checked.stderr
+    assert run(tmp_path, "update", "--root", ".", "--write", "index.rst").returncode == 1
+    assert ref_for(SRC, 7, 8) in doc.read_text()  # (nothing it could tell: left as it is)
+    accepted = run(tmp_path, "update", "--root", ".", "--accept", "--write", "index.rst")
+    assert accepted.returncode == 0, accepted.stderr
+    assert "1 accepted" in accepted.stdout
+    lines = (8, 9) if intent else (7, 8)  # the intent follows f3; a range keeps its lines
+    assert ref_for(edited, *lines) in doc.read_text()
+    assert run(tmp_path, "check", "--root", ".", "index.rst").returncode == 0
