@@ -38,10 +38,10 @@ def doc_files(paths: Iterable[Path], on_error: Callable[[Path, OSError], None] |
     each file once however often it is named (``docs docs/index.rst``). A folder that cannot be listed
     is passed to ``on_error`` (never silently skipped)."""
     seen: set[str] = set()
+    real_folders: dict[str, str] = {}
 
-    def once(path: Path) -> bool:
-        """Whether ``path`` is seen for the first time (by its real path)."""
-        key = os.path.realpath(path)
+    def once(key: str) -> bool:
+        """Whether the file whose real path is ``key`` is seen for the first time."""
         if key in seen:
             return False
         seen.add(key)
@@ -55,20 +55,53 @@ def doc_files(paths: Iterable[Path], on_error: Callable[[Path, OSError], None] |
         except OSError:
             return False
 
-    suffixes = RST_SUFFIXES | MD_SUFFIXES
     for path in paths:
         if not is_dir(path):
-            if once(path):
+            if once(os.path.realpath(path)):
                 yield path
             continue
-        found: list[Path] = []
         errors: list[OSError] = []
-        for folder, dirs, files in os.walk(path, onerror=errors.append):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS)
-            found.extend(Path(folder, f) for f in files if Path(f).suffix.lower() in suffixes)
+        found = sorted(_walk(str(path), errors), key=lambda item: item[0])
         for error in errors:
             if on_error is not None:
                 on_error(Path(error.filename or path), error)
-        for child in sorted(found):
-            if not is_dir(child) and once(child):  # a FIFO or a device is reported when it is read
-                yield child
+        for _, folder, name, link in found:
+            # the real path of a file that is not a link is its folder's (resolved once per folder) and its name
+            if link:
+                key = os.path.realpath(os.path.join(folder, name))
+            else:
+                real = real_folders.get(folder)
+                if real is None:
+                    real = real_folders[folder] = os.path.realpath(folder)
+                key = os.path.join(real, name)
+            if once(key):  # (a FIFO or a device is reported when it is read)
+                yield Path(folder, name)
+
+
+_SUFFIXES = RST_SUFFIXES | MD_SUFFIXES
+
+
+def _walk(top: str, errors: list[OSError]) -> Iterator[tuple[tuple[str, ...], str, str, bool]]:
+    """(the path's parts, its folder, its name, whether it is a symbolic link) of each documentation file
+    under ``top``: what ``os.walk`` would list, hidden and skipped folders left out, linked folders not
+    entered; the parts sort as the paths do."""
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError as error:
+            errors.append(error)
+            continue
+        parts = Path(folder).parts
+        for entry in entries:
+            try:
+                folder_entry = entry.is_dir()
+            except OSError:
+                folder_entry = False
+            if folder_entry:
+                if not entry.name.startswith(".") and entry.name not in SKIP_DIRS and not entry.is_symlink():
+                    stack.append(entry.path)
+            elif os.path.splitext(entry.name)[1].lower() in _SUFFIXES:
+                yield (*parts, entry.name), folder, entry.name, entry.is_symlink()

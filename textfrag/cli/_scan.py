@@ -75,7 +75,9 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         )
 
     seen: dict[_Said, tuple[_Written, _Said, bool]] = {}
-    for doc in doc_files((Path(p) for p in args.paths), unlistable):
+    # (a part of a large tree: its documents were listed once, each once, by the process that split it)
+    listed = getattr(args, "listed", False)
+    for doc in (Path(p) for p in args.paths) if listed else doc_files((Path(p) for p in args.paths), unlistable):
         shown = _shown(doc)
         try:
             text = read_text(doc, shown, args.max_size)

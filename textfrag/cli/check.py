@@ -170,7 +170,7 @@ class _Worker:
     references written the same way again."""
 
     def __init__(self, shared: dict[str, Any]) -> None:
-        self.args = argparse.Namespace(**shared, paths=[])
+        self.args = argparse.Namespace(**shared, paths=[], listed=True)
         self.cache = _cache(self.args)
         self.judged: dict[tuple[str, object], Verdict] = {}
 
