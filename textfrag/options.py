@@ -152,14 +152,29 @@ def written_options(text: str, found: Found) -> tuple[dict[str, str | None] | No
             raw[name] = o.value or None
         return raw or None, syntax, "block"
     if found.kind == "image" and found.span is not None:
-        raw = {"alt": found.label} if found.label else {}
-        at = found.span[1]
-        if text[at : at + 1] == "{":
-            end = text.find("}", at)
-            if end >= 0:
-                raw.update(_attribute_values(text[at : end + 1]))
-        return raw or None, "md", "block" if _alone(text, found.span) else "inline"
+        return image_options(*image_key(text, found))
     return None, "md" if found.kind in ("link", "definition") else "rst", "inline"
+
+
+def image_key(text: str, found: Found) -> tuple[str | None, str, bool]:
+    """All that the options written with a Markdown image depend on: its alt text, its attribute list as
+    written, whether it stands alone in its paragraph (``check`` reads the same ones once)."""
+    assert found.span is not None
+    at = found.span[1]
+    attributes = ""
+    if text[at : at + 1] == "{":
+        end = text.find("}", at)
+        if end >= 0:
+            attributes = text[at : end + 1]
+    return found.label, attributes, _alone(text, found.span)
+
+
+def image_options(label: str | None, attributes: str, alone: bool) -> tuple[dict[str, str | None] | None, Syntax, Form]:
+    """:func:`written_options` of an image from its :func:`image_key`."""
+    raw: dict[str, str | None] = {"alt": label} if label else {}
+    if attributes:
+        raw.update(_attribute_values(attributes))
+    return raw or None, "md", "block" if alone else "inline"
 
 
 def _alone(text: str, span: tuple[int, int]) -> bool:

@@ -14,7 +14,7 @@ from .._parser import parse_reference
 from ..docfiles import doc_files, read_text
 from ..errors import StaleError, TextFragError
 from ..fragment import Reference
-from ..options import written_options
+from ..options import image_key, image_options, written_options
 from ..optiontable import Form, Syntax
 from ..quote import quote
 from ..scan import Found, scan_text
@@ -75,6 +75,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         )
 
     seen: dict[_Said, tuple[_Written, _Said, bool]] = {}
+    images: dict[tuple[str | None, str, bool], tuple[_Written, _Said, bool] | None] = {}
     # (a part of a large tree: its documents were listed once, each once, by the process that split it)
     listed = getattr(args, "listed", False)
     for doc in (Path(p) for p in args.paths) if listed else doc_files((Path(p) for p in args.paths), unlistable):
@@ -91,15 +92,21 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         for f in found:
             result.total += 1
             text_read = False
-            if f.kind in ("directive", "image"):
+            if f.kind == "image" and f.span is not None:  # (the same image options again: read once)
+                key = image_key(text, f)
+                image = images.get(key, _UNREAD)
+                if image is _UNREAD:
+                    image = images[key] = _known(image_options(*key), seen)
+                if image is not None:
+                    result.written[(f.file, f.start)] = image[0], image[1]
+                    text_read = image[2]
+            elif f.kind == "directive":
                 written = written_options(text, f)
                 if written[0] is not None or written[2] == "block":
                     # the same options written again (an intent on many references) are kept once, and
                     # whether their verdict reads the quoted text is asked once
-                    said = (tuple(written[0].items()) if written[0] else None, written[1], written[2])
-                    known = seen.get(said)
-                    if known is None:
-                        known = seen[said] = (written, said, reads_text(*written))
+                    known = _known(written, seen)
+                    assert known is not None
                     result.written[(f.file, f.start)] = known[0], known[1]
                     text_read = known[2]
             try:
@@ -114,6 +121,21 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             if digester is not None and ref.selector is None and not text_read and (f.file, f.start) not in result.charsets:
                 digester.add(ref.path)
     return result
+
+
+_UNREAD: tuple[_Written, _Said, bool] = ((None, "md", "inline"), (None, "md", "inline"), False)  # (a sentinel)
+
+
+def _known(written: _Written, seen: dict[_Said, tuple[_Written, _Said, bool]]) -> tuple[_Written, _Said, bool] | None:
+    """Options written with a reference, kept once however often they are written again, with their key
+    and whether their verdict reads the quoted text (asked once); None for none (an inline reference)."""
+    if written[0] is None and written[2] != "block":
+        return None
+    said = (tuple(written[0].items()) if written[0] else None, written[1], written[2])
+    known = seen.get(said)
+    if known is None:
+        known = seen[said] = (written, said, reads_text(*written))
+    return known
 
 
 def _with_options(text: str, found: list[Found], result: _Scan) -> list[Found]:
