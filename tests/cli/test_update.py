@@ -298,3 +298,18 @@ def test_accept_pins_what_history_cannot_explain(tmp_path: Path, intent: bool) -
     lines = (8, 9) if intent else (7, 8)  # the intent follows f3; a range keeps its lines
     assert ref_for(edited, *lines) in doc.read_text()
     assert run(tmp_path, "check", "--root", ".", "index.rst").returncode == 0
+
+
+def test_update_leaves_a_changed_quote_to_check_and_the_diff_is_shown_once(repo: Path) -> None:
+    """The pre-commit hooks run ``update --write --no-diffs`` then ``check``: a changed quote's diff is
+    shown by check, not by both (``update`` alone still shows it)."""
+    (repo / "docs" / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: {ref_for(SRC, 4, 5)}\n")
+    (repo / "src" / "mod.py").write_text(SRC.replace("return 2", "return 20"))
+    updated = run(repo, "update", "--root", ".", "--write", "--no-diffs", "docs")  # (the hook's entry)
+    assert updated.returncode == 1
+    assert "changed:" in updated.stderr and "(`textfrag check` shows the diff)" in updated.stderr
+    assert "+++ src/mod.py" not in updated.stderr and "-    return 2" not in updated.stderr
+    checked = run(repo, "check", "--root", ".", "docs")
+    assert checked.stderr.count("+++ src/mod.py") == 1 and "+    return 20" in checked.stderr
+    hooks = (Path(__file__).parents[2] / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    assert "entry: textfrag update --write --no-diffs\n" in hooks

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import copy
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -64,6 +65,12 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="also re-pin changed references that quote a whole file (line=0, to the end), showing each diff: "
         "a whole-file quote changes with every edit of its file (the pre-commit hook textfrag-update-whole-files)",
+    )
+    update.add_argument(
+        "--no-diffs",
+        action="store_true",
+        help="say a changed quote left as it is in one line, without its diff (the pre-commit hook textfrag-update: "
+        "textfrag check, the next hook, shows each diff once)",
     )
     _require_pin(update)
     update.add_argument(
@@ -197,6 +204,8 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             error = moved_to.get((f.file, f.start))  # still stale until written
         findings.append(_finding(f, error, pins[(f.file, f.start)]))
     findings += include_findings
+    if getattr(args, "no_diffs", False):
+        problems = [(f, _without_diff(e)) for f, e in problems]
     _finish(args, findings, problems, summary, out, err)
     if bad:
         return BAD
@@ -211,3 +220,15 @@ def _guard_run(args: argparse.Namespace, cache: SourceCache) -> GuardRun | None:
     from ._guard import guard_run
 
     return guard_run(args, cache)
+
+
+def _without_diff(error: TextFragError) -> TextFragError:
+    """A quote ``update --no-diffs`` leaves as it is, said without the diff of what changed: the hook
+    repairs what moved, and ``textfrag check`` (the next hook, the CI gate) shows each diff, once."""
+    if not isinstance(error, StaleError) or not error.notes:
+        return error
+    brief = copy.copy(error)
+    brief.notes = ""
+    brief.message = f"{error.message} (`textfrag check` shows the diff)"
+    brief.args = (brief.message,)
+    return brief
