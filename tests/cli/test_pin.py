@@ -231,8 +231,8 @@ def test_an_unpinned_reference_never_goes_stale_but_a_pinned_one_does(root: Path
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
-def test_the_pin_hook_pins_and_fails_as_a_formatter_does(tmp_path: Path) -> None:
-    from .test_precommit import _pre_commit, _this_tree
+def test_the_pin_hook_pins_and_fails_as_a_formatter_does(tmp_path: Path, hooks: tuple[Path, Path]) -> None:
+    from .test_precommit import _pre_commit
 
     sample = tmp_path / "sample"
     (sample / "src").mkdir(parents=True)
@@ -240,12 +240,12 @@ def test_the_pin_hook_pins_and_fails_as_a_formatter_does(tmp_path: Path) -> None
     (sample / "src" / "app.py").write_text(APP)
     (sample / "docs" / "index.md").write_text("# Sample\n\n![](txtfrag:src/app.py#L3-L4)\n")
     commit_all(sample)
-    repo = _this_tree(tmp_path / "textfrag")
-    first = _pre_commit(sample, tmp_path / "home", "textfrag-pin", repo)
+    repo, home = hooks
+    first = _pre_commit(sample, home, "textfrag-pin", repo)
     assert first.returncode == 1, first.stdout + first.stderr  # files were modified: the commit fails
     assert (sample / "docs" / "index.md").read_text() == f"# Sample\n\n![](txtfrag:src/app.py#line=2,4;{PIN})\n"
     commit_all(sample, "pinned")
-    again = _pre_commit(sample, tmp_path / "home", "textfrag-pin", repo)
+    again = _pre_commit(sample, home, "textfrag-pin", repo)
     assert again.returncode == 0, again.stdout + again.stderr
 
 

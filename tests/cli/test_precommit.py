@@ -1,4 +1,5 @@
-"""The pre-commit hook, as its users run it: `pre-commit try-repo` of this repository on a sample one."""
+"""The pre-commit hooks, as their users run them: `pre-commit run` on a sample repository whose configuration
+names this repository (a copy of this checkout, committed) at its commit."""
 
 from __future__ import annotations
 
@@ -17,25 +18,17 @@ from ..conftest import REPO, commit_all
 APP = "".join(f"value_{i} = {i}\n" for i in range(1, 21))
 
 
-def _this_tree(into: Path) -> Path:
-    """This checkout's files as they are (tracked and new, not ignored), committed in a repository of their
-    own: try-repo of the checkout itself would leave out files that are not committed yet."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO, capture_output=True, check=True
-    )
-    for name in filter(None, listed.stdout.decode("utf-8", "surrogateescape").split("\0")):
-        if (REPO / name).is_file():
-            (into / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / name, into / name)
-    commit_all(into)
-    return into
-
-
 def _pre_commit(sample: Path, home: Path, hook: str, repo: Path) -> subprocess.CompletedProcess[str]:
+    """``pre-commit run HOOK --all-files`` in ``sample``, with a configuration that names this checkout's
+    repository (``repo``) at its commit, as a user's names a release: the hook's environment is built
+    once per pre-commit home (the tests share one)."""
+    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
+    config = sample.parent / f"pre-commit-{hook}.yaml"  # (outside the sample: pre-commit wants its own config staged)
+    config.write_text(f"repos:\n  - repo: {repo}\n    rev: {rev}\n    hooks:\n      - id: {hook}\n", encoding="utf-8")
     env = dict(os.environ, PRE_COMMIT_HOME=str(home), NO_COLOR="1")
     env.pop("PYTHONSAFEPATH", None)  # pre-commit builds the hook's own environment from the repository
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(repo), hook, "--all-files", "--verbose"],
+        [sys.executable, "-m", "pre_commit", "run", "-c", str(config), hook, "--all-files", "--verbose"],
         cwd=sample,
         capture_output=True,
         text=True,
@@ -45,7 +38,7 @@ def _pre_commit(sample: Path, home: Path, hook: str, repo: Path) -> subprocess.C
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
-def test_textfrag_check_hook_passes_then_fails_on_drift(tmp_path: Path) -> None:
+def test_textfrag_check_hook_passes_then_fails_on_drift(tmp_path: Path, hooks: tuple[Path, Path]) -> None:
     if not (REPO / ".git").exists():
         pytest.fail("try-repo needs this checkout to be a git repository")
     sample = tmp_path / "sample"
@@ -57,8 +50,7 @@ def test_textfrag_check_hook_passes_then_fails_on_drift(tmp_path: Path) -> None:
         f"# Sample\n\n![](txtfrag:src/app.py#line=2,4;length={len(APP)};md5={md5})\n", encoding="utf-8"
     )
     commit_all(sample)
-    home = tmp_path / "pre-commit-home"
-    repo = _this_tree(tmp_path / "textfrag")
+    repo, home = hooks
 
     ok = _pre_commit(sample, home, "textfrag-check", repo)
     assert ok.returncode == 0, ok.stdout + ok.stderr
@@ -75,7 +67,9 @@ def test_textfrag_check_hook_passes_then_fails_on_drift(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
-def test_textfrag_update_hook_rewrites_moved_references_and_fails_as_a_formatter_does(tmp_path: Path) -> None:
+def test_textfrag_update_hook_rewrites_moved_references_and_fails_as_a_formatter_does(
+    tmp_path: Path, hooks: tuple[Path, Path]
+) -> None:
     sample = tmp_path / "sample"
     (sample / "src").mkdir(parents=True)
     (sample / "docs").mkdir()
@@ -86,8 +80,7 @@ def test_textfrag_update_hook_rewrites_moved_references_and_fails_as_a_formatter
     commit_all(sample)
     (sample / "src" / "app.py").write_text("# a new first line\n" + APP, encoding="utf-8")
     commit_all(sample, "edit the quoted file")
-    home = tmp_path / "pre-commit-home"
-    repo = _this_tree(tmp_path / "textfrag")
+    repo, home = hooks
 
     first = _pre_commit(sample, home, "textfrag-update", repo)
     assert first.returncode == 1, first.stdout + first.stderr
