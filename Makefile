@@ -61,10 +61,13 @@ MYST := $(VENV)/node/node_modules/.bin/myst
 $(MYST): | $(BIN)/python
 	npm install --silent --no-audit --no-fund --prefix $(VENV)/node mystmd@1 >/dev/null
 
+# the type check runs beside the tests (it reads the sources, the tests run the wheel; the tests leave a
+# core idle now and then): both must pass, and its report is shown after theirs
 test: $(VENV)/.test-$(SUM) $(VENV)/.wheel $(MYST)
-	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n auto --durations=20
+	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & typed=$$!; \
+	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n auto --durations=20; tested=$$?; \
+	wait $$typed; typing=$$?; cat $(VENV)/mypy.log; test $$tested -eq 0 && test $$typing -eq 0
 	$(BIN)/ruff check $(PACKAGES) tests bench tools docs/_ext
-	$(BIN)/mypy
 	$(BIN)/lint-imports
 
 lint: $(VENV)/.test-$(SUM)
