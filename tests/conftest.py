@@ -67,6 +67,16 @@ def root(tmp_path: Path) -> Path:
     return r
 
 
+def neovim_config() -> str:
+    """The Neovim configuration the manual shows (docs/guide/editor.md, between its markers)."""
+    import re
+
+    guide = (REPO / "docs" / "guide" / "editor.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- neovim-config -->\s*```lua\n(.*?)```", guide, re.S)
+    assert m, "the manual (docs/guide/editor.md) shows the Neovim configuration between <!-- neovim-config --> markers"
+    return m.group(1)
+
+
 def commit_all(repo: Path, message: str = "snapshot") -> None:
     """Make ``repo`` a git repository (if it is not) and commit everything in it, with the git CLI."""
     import subprocess

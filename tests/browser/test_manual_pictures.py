@@ -32,7 +32,9 @@ def _site(tmp: Path, extra: str) -> Path:
 
 def _build(work: Path) -> Path:
     out = work / "_build" / "sphinx"
-    r = subprocess.run([sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(work / "sphinx"), str(out)], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(work / "sphinx"), str(out)], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stderr
     return out
 
@@ -74,7 +76,65 @@ def test_the_pictures_of_a_current_and_a_stale_excerpt_and_of_a_context_page(bro
     assert picture.exists()
 
 
-@pytest.mark.parametrize("name", ["excerpt-current.png", "excerpt-stale.png", "context-page.png"])
+#: the picture's part after the manual's configuration: once the diagnostics came, the cursor on the
+#: first and its whole message shown (Neovim's diagnostic float), then a file says the editor is ready
+_SHOW_DIAGNOSTIC = r"""
+vim.api.nvim_create_autocmd("VimEnter", { callback = function()
+  vim.bo.filetype = vim.bo.filetype ~= "" and vim.bo.filetype or "rst"
+  local ok = vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+  local first = vim.diagnostic.get(0)[1]
+  if first then
+    vim.api.nvim_win_set_cursor(0, { first.lnum + 1, first.col })
+    vim.cmd("normal! zt")
+    vim.api.nvim_win_set_cursor(0, { math.max(1, first.lnum - 2), 0 })
+    vim.cmd("normal! zt")
+    vim.api.nvim_win_set_cursor(0, { first.lnum + 1, first.col })
+    vim.diagnostic.open_float({ scope = "cursor", border = "single", max_width = 84 })
+  end
+  local f = io.open(os.getenv("TEXTFRAG_NVIM_READY"), "w")
+  f:write(ok and "ok" or "no diagnostics")
+  f:close()
+end })
+"""
+
+
+def test_the_picture_of_a_stale_reference_in_an_editor(browser: object, tmp_path: Path) -> None:
+    """The editor's diagnostic: Neovim, configured as the manual says, in a real terminal (a pseudo-terminal
+    read by an emulator), on the example site after its quoted class moved down a line; the screen is
+    drawn as HTML and photographed in the browser."""
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
+            pytest.fail("Neovim is required here (apt-get install neovim)")
+        pytest.skip("no nvim here (apt-get install neovim)")
+    from ..conftest import commit_all, neovim_config
+    from .terminal import Terminal
+
+    work = _site(tmp_path, "")
+    commit_all(work)
+    source = work / "src" / "inventory.py"
+    source.write_text("# the inventory of the example site\n" + source.read_text(encoding="utf-8"), encoding="utf-8")
+    commit_all(work, "a line above")
+    init = tmp_path / "init.lua"
+    init.write_text(neovim_config() + _SHOW_DIAGNOSTIC, encoding="utf-8")
+    ready = tmp_path / "ready"
+    env = dict(os.environ, TEXTFRAG_NVIM_READY=str(ready), PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    env["XDG_STATE_HOME"] = env["XDG_DATA_HOME"] = env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")  # (no user's Neovim)
+    terminal = Terminal([nvim, "-n", "-i", "NONE", "-u", str(init), "sphinx/index.rst"], work, env, columns=104, rows=22)
+    try:
+        shown = terminal.read_until(lambda t: ready.exists() and "moved" in t.text(), timeout=120)
+        screen = terminal.text()
+    finally:
+        terminal.close()
+    assert shown, f"no diagnostic came ({ready.read_text() if ready.exists() else 'not ready'}):\n{screen}"
+    assert ".. txtfrag:: src/inventory.py#line=21,36" in screen  # (the reference, and its diagnostic's message)
+    assert "textfrag update" in screen.replace("\n", " ") or "update --write" in screen, screen
+    page = tmp_path / "editor.html"
+    page.write_text(terminal.html(), encoding="utf-8")
+    _shoot(browser, page, "#terminal", "editor-diagnostic.png")
+
+
+@pytest.mark.parametrize("name", ["excerpt-current.png", "excerpt-stale.png", "context-page.png", "editor-diagnostic.png"])
 def test_the_manual_has_each_picture(name: str) -> None:
     """The manual shows the pictures this test takes (``make pictures`` refreshes them)."""
     assert (REPO / "docs" / "_static" / name).stat().st_size > 2000

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -17,7 +16,7 @@ import pytest
 
 from textfrag.cli import main
 
-from ..conftest import REPO, commit_all
+from ..conftest import commit_all, neovim_config
 from .conftest import APP, PIN
 
 DUMP = r"""
@@ -64,13 +63,6 @@ end })
 """
 
 
-def _readme_config() -> str:
-    guide = (REPO / "docs" / "guide" / "editor.md").read_text(encoding="utf-8")
-    m = re.search(r"<!-- neovim-config -->\s*```lua\n(.*?)```", guide, re.S)
-    assert m, "the manual (docs/guide/editor.md) shows the Neovim configuration between <!-- neovim-config --> markers"
-    return m.group(1)
-
-
 def test_neovim_receives_the_diagnostics_and_applies_the_update_fix(tmp_path: Path) -> None:
     nvim = shutil.which("nvim")
     if nvim is None:
@@ -90,7 +82,7 @@ def test_neovim_receives_the_diagnostics_and_applies_the_update_fix(tmp_path: Pa
     commit_all(project, "move")
 
     init = tmp_path / "init.lua"
-    init.write_text(_readme_config() + DUMP)
+    init.write_text(neovim_config() + DUMP)
     out = tmp_path / "report.json"
     env = dict(os.environ, TEXTFRAG_NVIM_OUT=str(out), PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     env["XDG_STATE_HOME"] = env["XDG_DATA_HOME"] = str(tmp_path / "xdg")  # nothing of a user's own Neovim
