@@ -270,7 +270,7 @@ def _read_once(items: tuple[tuple[str, str | None], ...], syntax: Syntax, form: 
     for given, value in raw.items():
         if given.endswith("\x00twice"):  # (textfrag.options.WRITTEN_TWICE)
             shown = given.removesuffix("\x00twice")
-            raise OptionError(f'duplicate option :{shown}: (docutils refuses the directive: the page shows an error, no excerpt)')
+            raise OptionError(f"duplicate option :{shown}: (docutils refuses the directive: the page shows an error, no excerpt)")
         name = given.lower()
         spec = table.get(name)
         if spec is None:

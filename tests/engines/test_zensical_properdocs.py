@@ -165,7 +165,9 @@ def test_zensical_guards_snippets_and_counts_what_is_not_protected(tmp_path: Pat
     from textfrag.cli import main
 
     zensical = engine("zensical")
-    config = CONFIG.replace("  - textfrag\n", "  - pymdownx.snippets:\n      base_path: ['.']\n  - textfrag:\n      guard: true\n")
+    config = CONFIG.replace(
+        "  - textfrag\n", "  - pymdownx.snippets:\n      base_path: ['.']\n  - textfrag:\n      guard: true\n"
+    )
     page = f'# G\n\n```python\n--8<-- "src/app.py:1:2"\n```\n\n![](txtfrag:src/app.py#line=0,2;md5={MD5})\n\n![](txtfrag:src/app.py#line=3,5)\n'
     root = project(tmp_path / "site", {"index.md": page}, {"mkdocs.yml": config})
     r = run([zensical, "build"], root)
@@ -184,5 +186,5 @@ def test_zensical_guards_snippets_and_counts_what_is_not_protected(tmp_path: Pat
     (root / "src" / "app.py").write_text("def f():\n    return 10\n", encoding="utf-8")
     r = run([zensical, "build", "--clean"], root)
     assert r.returncode == 1
-    assert 'index.md:4: snippet src/app.py:1:2: it shows other text than textfrag.lock records' in r.stderr
+    assert "index.md:4: snippet src/app.py:1:2: it shows other text than textfrag.lock records" in r.stderr
     assert "textfrag: 2 references and 1 include are stale or broken, each reported above; the build fails" in r.stderr

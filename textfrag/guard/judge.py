@@ -402,9 +402,7 @@ def _shiftable(inc: GuardedInclude, ctx: GuardContext) -> Callable[[str, str], l
 
             def myst(text: str, record: str) -> list[int]:
                 lines = text.split("\n")
-                return _search(
-                    len(lines), record, lambda d: myst_lines({"lines": shift_line_spec(spec, d)}, lines)[0]
-                )
+                return _search(len(lines), record, lambda d: myst_lines({"lines": shift_line_spec(spec, d)}, lines)[0])
 
             return myst
         try:
