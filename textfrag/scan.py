@@ -186,6 +186,12 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _INDENTED = re.compile(r"(?:^|(?<=[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]))(?: {4}| {0,3}\t)", re.MULTILINE)
 
 
+def _has_indented(text: str) -> bool:
+    """Whether a line of ``text`` starts indented four columns (the regular expression tries every
+    position of the text: a text with no four spaces and no tab cannot have one, and most have neither)."""
+    return ("    " in text or "\t" in text) and _INDENTED.search(text) is not None
+
+
 def _width(line: str) -> int:
     """Indentation in columns (a tab to the next multiple of 4, as Python-Markdown counts)."""
     col = 0
@@ -212,7 +218,7 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
     Python-Markdown's containers (``!!! note``, ``??? tip``, ``=== "Tab"``) have a Markdown body
     indented by four columns: only what is indented four more after a blank line is code there.
     """
-    if "```" not in text and "~~~" not in text and ":::" not in text and _INDENTED.search(text) is None:
+    if "```" not in text and "~~~" not in text and ":::" not in text and not _has_indented(text):
         # no fence and no line indented four columns: no code block, nothing below would mask anything
         return _mask(text, [c.span() for c in _HTML_COMMENT.finditer(text)])
     lines = text.splitlines(keepends=True)

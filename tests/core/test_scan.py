@@ -204,3 +204,12 @@ def test_a_document_without_code_is_read_as_the_line_by_line_reading_reads_it(pi
     plain = scan_markdown(text)
     fenced = [f for f in scan_markdown(text + "\n```\n![](txtfrag:in-code.py)\n```\n") if f.start < len(text)]
     assert plain == fenced
+
+
+@given(st.text(alphabet=" \t\n\r\x0b\x0c\x85\u2028ax`", max_size=40))
+def test_the_quick_test_for_an_indented_line_agrees_with_its_regular_expression(text: str) -> None:
+    """The scanner asks whether a document has a line indented four columns by looking for four spaces or
+    a tab before it runs the regular expression (which tries every position): the same answer always."""
+    from textfrag.scan import _INDENTED, _has_indented
+
+    assert _has_indented(text) == (_INDENTED.search(text) is not None)

@@ -227,7 +227,7 @@ def _judged(
             if len(judged) >= 65536:
                 judged.clear()
             judged[key] = verdict
-        hidden = verdict.hidden
+        hidden = verdict.hidden if verdict.warnings else None  # (most have none: no search)
         tally.unpinned += not verdict.pinned
         for problem in verdict.problems or [None]:  # type: ignore[list-item]
             if problem is None and hidden is None and not every:
