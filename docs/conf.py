@@ -6,7 +6,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 project = "textfrag"
-extensions = ["sphinx_textfrag", "myst_parser", "textfrag_reference"]
+extensions = ["sphinx_textfrag", "myst_parser", "textfrag_reference", "sphinx.ext.autodoc"]
+autodoc_member_order = "bysource"
 textfrag_root = ".."  # reference paths are relative to the repository
 textfrag_require_pin = True  # every quote is pinned: an edit of a quoted file fails this build
 exclude_patterns = ["_build"]

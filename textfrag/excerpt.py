@@ -119,8 +119,8 @@ class Excerpt:
 
     @property
     def inline_text(self) -> str:
-        """The excerpt as running text shows it: the pieces joined by `` ⋯ ``, without the line ending that
-        ends the last one (a quote of one whole line reads as part of its sentence)."""
+        """The excerpt as running text shows it: the pieces joined by ``⋯`` with a space each side, without
+        the line ending that ends the last one (a quote of one whole line reads as part of its sentence)."""
         text = INLINE_ELISION.join(p.text for p in self.pieces)
         return text[:-1] if text.endswith("\n") else text
 

@@ -2,7 +2,9 @@
 
 - ``.. textfrag-cli::`` the help of every command, from the argparse parsers the command line uses;
 - ``.. textfrag-options::`` the one option table (textfrag.optiontable), as `textfrag options` prints it;
-- ``.. textfrag-problems::`` every kind of problem, with what it means and how to fix it (textfrag.report).
+- ``.. textfrag-problems::`` every kind of problem, with what it means and how to fix it (textfrag.report);
+- ``.. textfrag-html:: REFERENCE`` the attributes of an excerpt's element, with the values the core's
+  verdict gives that reference (textfrag.excerpt.Excerpt): a new attribute without its meaning here fails the build.
 """
 
 from __future__ import annotations
@@ -75,6 +77,48 @@ class Problems(Directive):
         return out
 
 
+#: what each attribute of an excerpt's element means (shared/CONTRACT.md section 6)
+_HTML_MEANING = {
+    "id": "stable across builds, derived from the path and the fragment, unique on its page; the permalink's target",
+    "ref": "the reference as written, without the txtfrag: prefix",
+    "md5": "the md5 of the quoted file as it was at build time (hex)",
+    "length": "the quoted file's length in characters at build time",
+    "charset": "the charset the file was read in",
+    "state": "current, stale (a build that goes on shows a mark with the reason) or unverifiable (a dialect with no pin)",
+}
+
+
+class Html(Directive):
+    """The attributes of one excerpt's element: name, the value the core gives the argument's reference, meaning."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        from textfrag import SourceCache
+        from textfrag.verdict import judge
+
+        env = self.state.document.settings.env
+        root = os.path.normpath(os.path.join(env.srcdir, env.config.textfrag_root))
+        verdict = judge(SourceCache(root), self.arguments[0].removeprefix("txtfrag:"))
+        assert verdict.excerpt is not None, verdict.problems
+        values = {"id": verdict.excerpt.anchor, **verdict.excerpt.data}
+        unexplained = set(values) - set(_HTML_MEANING)
+        if unexplained:
+            raise self.error(f"the manual does not say what these attributes mean: {sorted(unexplained)}")
+        table = nodes.table()
+        group = nodes.tgroup(cols=3)
+        table += group
+        for width in (22, 34, 44):
+            group += nodes.colspec(colwidth=width)
+        head, body = nodes.thead(), nodes.tbody()
+        group += head
+        group += body
+        head += _row(["attribute", "value (this example)", "meaning"])
+        for name, value in values.items():
+            body += _row([name if name == "id" else f"data-txtfrag-{name}", value, _HTML_MEANING[name]])
+        return [table]
+
+
 def _row(cells: list[str]) -> nodes.row:
     row = nodes.row()
     for text in cells:
@@ -88,4 +132,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("textfrag-cli", CommandLine)
     app.add_directive("textfrag-options", Options)
     app.add_directive("textfrag-problems", Problems)
+    app.add_directive("textfrag-html", Html)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -54,3 +54,21 @@ def test_the_manual_builds_without_a_warning_and_has_its_four_parts(tmp_path: Pa
     options = BeautifulSoup((html / "reference" / "options.html").read_text(encoding="utf-8"), "html.parser")
     cells = {td.get_text(strip=True) for td in options.select("table td")}
     assert all((f":{s.name}:" if s.rst else f"{s.md[0]}=") in cells for s in OPTIONS)
+    # the HTML attributes, as the core's verdict gives them; the Python API, from its docstrings
+    attributes = BeautifulSoup((html / "reference" / "html.html").read_text(encoding="utf-8"), "html.parser")
+    rows = {
+        tr.select("td")[0].get_text(strip=True): tr.select("td")[1].get_text(strip=True) for tr in attributes.select("tbody tr")
+    }
+    assert set(rows) == {
+        "id",
+        "data-txtfrag-ref",
+        "data-txtfrag-md5",
+        "data-txtfrag-length",
+        "data-txtfrag-charset",
+        "data-txtfrag-state",
+    }
+    assert rows["data-txtfrag-state"] == "current" and rows["data-txtfrag-length"] == "224"
+    api = BeautifulSoup((html / "reference" / "api.html").read_text(encoding="utf-8"), "html.parser")
+    documented = {dt["id"] for dt in api.select("dt[id]")}
+    assert {"textfrag.verdict.judge", "textfrag.verdict.Verdict", "textfrag.quote", "textfrag.parse_reference"} <= documented
+    assert "the one verdict" in api.get_text().lower()
