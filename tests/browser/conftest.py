@@ -32,6 +32,18 @@ SHOWN = (
 )
 
 
+def until_shown(page: object, element: object, shown: bool, message: str, timeout: float = 3000) -> None:
+    """Wait until ``element`` is shown (or, with ``shown=False``, hidden) as :data:`SHOWN` judges, looking
+    every 25 ms (a theme may fade it in or out), and fail with ``message`` if it never is."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    handle = element.element_handle()  # type: ignore[attr-defined]
+    try:
+        page.wait_for_function(f"e => ({SHOWN})(e) === {'true' if shown else 'false'}", arg=handle, polling=25, timeout=timeout)  # type: ignore[attr-defined]
+    except PlaywrightTimeout:
+        raise AssertionError(message) from None
+
+
 def _missing() -> str | None:
     if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
         return f"no browser at {CHROMIUM} (apt-get install chromium)"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import SHOWN
+from .conftest import until_shown
 from .test_reader_state import MKDOCS_THEMES, mkdocs_site, sphinx_site
 
 SPHINX_THEMES = ["alabaster", "furo", "sphinx_rtd_theme", "pydata_sphinx_theme", "sphinx_book_theme"]
@@ -26,30 +26,42 @@ ARTIFACTS = Path(os.environ.get("TEXTFRAG_ARTIFACTS") or Path(__file__).resolve(
 def assert_permalink_shows_when_asked_for(page: object, block: object, link: object) -> None:
     """A block's permalink: hidden, then shown on hover and on keyboard focus, and pointing at the block."""
     page.mouse.move(0, 0)  # type: ignore[attr-defined]
-    page.wait_for_timeout(350)  # type: ignore[attr-defined]
-    assert not link.evaluate(SHOWN), "the permalink shows before it is asked for"  # type: ignore[attr-defined]
+    until_shown(page, link, False, "the permalink shows before it is asked for")
     block.hover()  # type: ignore[attr-defined]
-    page.wait_for_timeout(350)  # type: ignore[attr-defined]  # (themes fade it in)
-    assert link.evaluate(SHOWN), "hovering the excerpt shows its permalink"  # type: ignore[attr-defined]
+    until_shown(page, link, True, "hovering the excerpt shows its permalink")  # (themes fade it in)
     page.mouse.move(0, 0)  # type: ignore[attr-defined]
+    until_shown(page, link, False, "the permalink stays shown once the pointer has left")  # (so focus is what shows it next)
     link.focus()  # type: ignore[attr-defined]
-    page.wait_for_timeout(350)  # type: ignore[attr-defined]
-    assert link.evaluate(SHOWN), "a keyboard user reaching the permalink sees it"  # type: ignore[attr-defined]
+    until_shown(page, link, True, "a keyboard user reaching the permalink sees it")
     assert link.get_attribute("href") == f"#{block.get_attribute('id')}"  # type: ignore[attr-defined]
+
+
+class _Sites(dict[tuple[str, str], Path]):
+    """Each theme's site, built when a test first asks for it (a worker builds only its themes' sites)."""
+
+    def __init__(self, factory: pytest.TempPathFactory) -> None:
+        super().__init__()
+        self.factory = factory
+
+    def __missing__(self, key: tuple[str, str]) -> Path:
+        engine, theme = key
+        root = self.factory.mktemp(f"{engine}-{theme}")
+        self[key] = site = sphinx_site(root, theme) if engine == "sphinx" else mkdocs_site(root, theme)
+        return site
 
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path]:
-    """Each theme's site, built once for every width."""
-    built: dict[tuple[str, str], Path] = {}
-    for engine, theme in THEMES:
-        root = tmp_path_factory.mktemp(f"{engine}-{theme}")
-        built[engine, theme] = sphinx_site(root, theme) if engine == "sphinx" else mkdocs_site(root, theme)
-    return built
+    """Each theme's site, built once for every width (the widths of a theme are one xdist group: one worker)."""
+    return _Sites(tmp_path_factory)
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
-@pytest.mark.parametrize(("engine", "theme"), THEMES, ids=[f"{e}-{t}" for e, t in THEMES])
+@pytest.mark.parametrize(
+    ("engine", "theme"),
+    [pytest.param(e, t, marks=pytest.mark.xdist_group(f"theme-{e}-{t}")) for e, t in THEMES],
+    ids=[f"{e}-{t}" for e, t in THEMES],
+)
 def test_each_theme_shows_excerpts_their_state_and_their_links(
     engine: str,
     theme: str,
