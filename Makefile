@@ -62,14 +62,14 @@ $(MYST): | $(BIN)/python
 	npm install --silent --no-audit --no-fund --prefix $(VENV)/node mystmd@1 >/dev/null
 
 # the suite's workers: one per core and one more (many tests wait on a browser, an engine or an editor in
-# another process, which leaves a core idle); a theme's browser tests share one worker (--dist loadgroup)
+# another process, which leaves a core idle)
 WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 
 # the type check runs beside the tests (it reads the sources, the tests run the wheel; the tests leave a
 # core idle now and then): both must pass, and its report is shown after theirs
 test: $(VENV)/.test-$(SUM) $(VENV)/.wheel $(MYST)
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & typed=$$!; \
-	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n $(WORKERS) --dist loadgroup --durations=20; tested=$$?; \
+	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n $(WORKERS) --durations=20; tested=$$?; \
 	wait $$typed; typing=$$?; cat $(VENV)/mypy.log; test $$tested -eq 0 && test $$typing -eq 0
 	$(BIN)/ruff check $(PACKAGES) tests bench tools docs/_ext
 	$(BIN)/lint-imports

@@ -67,6 +67,27 @@ def root(tmp_path: Path) -> Path:
     return r
 
 
+def made_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], Path]) -> Path:
+    """What ``make(folder)`` returns (a path in ``folder``), made once for the whole run: the suite's
+    workers (pytest-xdist) share the run's folder and take turns through a lock, so that the first to ask
+    makes it and the others find it (a fixture scoped to a session or a module is made once per worker)."""
+    import fcntl
+
+    base = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # (the run's folder, which every worker's own is in)
+    folder, done = base / f"once-{name}", base / f"once-{name}.done"
+    with open(base / f"once-{name}.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        if not done.exists():
+            import shutil
+
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            done.write_text(str(make(folder).relative_to(folder)), encoding="utf-8")
+    return folder / done.read_text(encoding="utf-8")
+
+
 def neovim_config() -> str:
     """The Neovim configuration the manual shows (docs/guide/editor.md, between its markers)."""
     import re

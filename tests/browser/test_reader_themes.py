@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from ..conftest import made_once
 from .conftest import until_shown
 from .test_reader_state import MKDOCS_THEMES, mkdocs_site, sphinx_site
 
@@ -37,7 +38,7 @@ def assert_permalink_shows_when_asked_for(page: object, block: object, link: obj
 
 
 class _Sites(dict[tuple[str, str], Path]):
-    """Each theme's site, built when a test first asks for it (a worker builds only its themes' sites)."""
+    """Each theme's site, built when a test first asks for it (once in the run: the workers share it)."""
 
     def __init__(self, factory: pytest.TempPathFactory) -> None:
         super().__init__()
@@ -45,23 +46,19 @@ class _Sites(dict[tuple[str, str], Path]):
 
     def __missing__(self, key: tuple[str, str]) -> Path:
         engine, theme = key
-        root = self.factory.mktemp(f"{engine}-{theme}")
-        self[key] = site = sphinx_site(root, theme) if engine == "sphinx" else mkdocs_site(root, theme)
+        build = sphinx_site if engine == "sphinx" else mkdocs_site
+        self[key] = site = made_once(self.factory, f"site-{engine}-{theme}", lambda root: build(root, theme))
         return site
 
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path]:
-    """Each theme's site, built once for every width (the widths of a theme are one xdist group: one worker)."""
+    """Each theme's site, built once for every width and every worker of the run."""
     return _Sites(tmp_path_factory)
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
-@pytest.mark.parametrize(
-    ("engine", "theme"),
-    [pytest.param(e, t, marks=pytest.mark.xdist_group(f"theme-{e}-{t}")) for e, t in THEMES],
-    ids=[f"{e}-{t}" for e, t in THEMES],
-)
+@pytest.mark.parametrize(("engine", "theme"), THEMES, ids=[f"{e}-{t}" for e, t in THEMES])
 def test_each_theme_shows_excerpts_their_state_and_their_links(
     engine: str,
     theme: str,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from ..conftest import made_once
 from .test_wheel import _one
 
 TEXT = "".join(f"line {i}: the quick brown fox\n" for i in range(1, 11))
@@ -37,11 +38,14 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     dist = os.environ.get("TEXTFRAG_DIST")
     if not dist:
         pytest.fail("TEXTFRAG_DIST names no folder: run the suite with `make test`")
-    where = tmp_path_factory.mktemp("fresh") / "venv"
+    return made_once(tmp_path_factory, "fresh-venv", lambda folder: _venv(folder / "venv", _one(Path(dist), "textfrag-*.whl")))
+
+
+def _venv(where: Path, *install: str | Path) -> Path:
+    """A new virtual environment at ``where`` with ``install`` installed by its own pip."""
     venv.create(where, with_pip=True)
-    python = where / "bin" / "python"
     r = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", str(_one(Path(dist), "textfrag-*.whl"))],
+        [str(where / "bin" / "python"), "-m", "pip", "install", "--quiet", *map(str, install)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -88,16 +92,7 @@ def fresh_markdown(tmp_path_factory: pytest.TempPathFactory) -> Path:
     dist = os.environ.get("TEXTFRAG_DIST")
     if not dist:
         pytest.fail("TEXTFRAG_DIST names no folder: run the suite with `make test`")
-    where = tmp_path_factory.mktemp("fresh-md") / "venv"
-    venv.create(where, with_pip=True)
-    r = subprocess.run(
-        [str(where / "bin" / "python"), "-m", "pip", "install", "--quiet", str(_one(Path(dist), "textfrag-*.whl")), "markdown"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert r.returncode == 0, r.stderr
-    return where
+    return _venv(tmp_path_factory.mktemp("fresh-md") / "venv", _one(Path(dist), "textfrag-*.whl"), "markdown")
 
 
 def test_plain_python_markdown_without_pygments_shows_excerpts(fresh_markdown: Path, tmp_path: Path) -> None:
