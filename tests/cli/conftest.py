@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import fcntl
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from ..conftest import REPO, commit_all
+from ..conftest import REPO, commit_all, made_once
 
 
 def _this_tree(into: Path) -> Path:
@@ -31,15 +29,5 @@ def _this_tree(into: Path) -> Path:
 def hooks(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """This checkout as a repository of its own, and a pre-commit home: made once for every hook test of
     the run, so that pre-commit builds the hooks' environment once (it locks its own store; under xdist
-    the workers share both through a lock)."""
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # (the run's folder, which every worker's own is in)
-    tree, home, done = base / "textfrag-hooks", base / "pre-commit-home", base / "textfrag-hooks.done"
-    with open(base / "textfrag-hooks.lock", "w") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        if not done.exists():
-            shutil.rmtree(tree, ignore_errors=True)
-            _this_tree(tree)
-            done.write_text("")
-    return tree, home
+    the workers share both)."""
+    return made_once(tmp_path_factory, "textfrag-hooks", _this_tree), made_once(tmp_path_factory, "pre-commit-home", Path)
