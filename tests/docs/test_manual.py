@@ -44,6 +44,10 @@ def test_the_manual_builds_without_a_warning_and_has_its_four_parts(tmp_path: Pa
     index = BeautifulSoup((html / "index.html").read_text(encoding="utf-8"), "html.parser")
     captions = {c.get_text(strip=True) for c in index.select(".caption-text")}
     assert {"Tutorials", "How-to guides", "Reference", "Explanation"} <= captions
+    howtos = {a["href"] for a in index.select("a.reference.internal") if "howto/" in a.get("href", "")}
+    assert {
+        f"howto/{p}.html" for p in ("engines", "ci", "migrate", "guard", "symbols", "dialects", "permalinks", "editor")
+    } <= howtos
     tutorial = BeautifulSoup((html / "tutorial" / "sphinx.html").read_text(encoding="utf-8"), "html.parser")
     quotes = tutorial.select("[data-txtfrag-ref]")
     assert quotes and all(q["data-txtfrag-state"] == "current" for q in quotes)
