@@ -72,9 +72,7 @@ def test_wilde_syntax_errors(fragment: str, words_in_message: str) -> None:
 
 
 def test_a_pathological_match_is_stopped_with_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import textfrag.dialects.wilde as wilde
-
-    monkeypatch.setattr(wilde, "MATCH_TIMEOUT", 0.5)
+    monkeypatch.setattr(Source, "SEARCH_BUDGET", 0.5)  # (the one budget of a file's searches; 2 s by default)
     text = ("a" * 60 + "\n") * 20  # nested bounded repetition backtracks exponentially on each line
     t = time.monotonic()
     with pytest.raises(TextFragError) as info:

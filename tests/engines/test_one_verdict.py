@@ -229,7 +229,7 @@ def test_checks_verdict_equals_the_builds_for_any_edit_of_the_quoted_file(
 ) -> None:
     """A property: whatever the options and whatever edit the quoted file gets, ``check`` (through
     ``main(argv)``) fails exactly when the Sphinx build fails, with the same kinds."""
-    from sphinx.application import Sphinx
+    from sphinx.testing.util import SphinxTestApp
 
     root = tmp_path_factory.mktemp("prop")
     (root / "src").mkdir()
@@ -244,8 +244,13 @@ def test_checks_verdict_equals_the_builds_for_any_edit_of_the_quoted_file(
     main(["check", "--root", str(root), "--format", "json", str(docs)], stdout=out, stderr=err)
     checked = {r["kind"] for r in json.loads(out.getvalue())["results"] if r["kind"]}
     warnings = io.StringIO()
-    app = Sphinx(str(docs), str(docs), str(root / "_build"), str(root / "_doctrees"), "html", status=None, warning=warnings)
-    app.build()
+    # (a test app: its cleanup undoes what Sphinx registers in docutils, which would otherwise leak into the
+    # next Sphinx app this worker process makes)
+    app = SphinxTestApp("html", srcdir=docs, builddir=root / "_build", status=io.StringIO(), warning=warnings)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
     built = set(re.findall(r"\[textfrag\.(\w+)\]", warnings.getvalue())) - {"summary"}
     assert checked == built, (case[0], edit, err.getvalue(), warnings.getvalue())
     assert (app.statuscode != 0) == bool(checked)

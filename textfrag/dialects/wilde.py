@@ -17,7 +17,8 @@ here (the draft says to ignore the part; textfrag never quotes less than was ask
 
 ``match()`` takes a POSIX basic regular expression (ISO 9945-2), translated to the ``regex`` module's
 syntax and run in its POSIX (leftmost-longest) mode, line by line as grep does, every non-empty match
-selected. A pattern that takes longer than :data:`MATCH_TIMEOUT` seconds is stopped and reported.
+selected. A pattern that takes longer than :data:`MATCH_TIMEOUT` seconds (the searches of one file
+together: ``Source.SEARCH_BUDGET``) is stopped and reported.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ class Match:
                             found.append(select(source, start + m.start(), start + m.end()))
         except TimeoutError:
             raise TextFragError(
-                f"match({self.written}) ran longer than {MATCH_TIMEOUT:g} s on this file and was stopped; "
+                f"match({self.written}) ran longer than {source.SEARCH_BUDGET:g} s on this file and was stopped; "
                 "simplify the pattern (nested repetition and back-references are the usual cause)"
             ) from None
         if not found:
