@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .errors import TextFragError
 from .intent import INTENT_OPTIONS, Intent, intent_lines, parse_line_spec, python_objects, signature_cut
+from .options import myst_scalar
 from .quote import make_reference
 from .scan import RST_SUFFIXES, code_directives
 from .selection import select_lines, whole
@@ -157,16 +158,9 @@ _YAML_OPTION = re.compile(r"^[ \t]*([\w-]+)[ \t]*:(?:[ \t]+(.*?))?[ \t]*\r?$")
 
 
 def yaml_scalar(value: str) -> str:
-    """A YAML scalar on one line as text: quotes taken off (``''`` in single quotes is ``'``), a comment
-    after `` #`` left out; what MyST-Parser and mystmd read as the option's value."""
-    v = value.strip()
-    if len(v) >= 2 and v[0] == v[-1] == "'":
-        return v[1:-1].replace("''", "'")
-    if len(v) >= 2 and v[0] == v[-1] == '"':
-        return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), v[1:-1])
-    if " #" in v:
-        v = v.split(" #", 1)[0].rstrip()
-    return v
+    """A YAML scalar on one line as text, as MyST-Parser and mystmd read an option's value
+    (textfrag.options.myst_scalar)."""
+    return myst_scalar(value.strip())[0]
 
 
 def highlight_language_of(text: str, before: int, default: str) -> str:

@@ -57,6 +57,8 @@ def options_of(text: str, found: Found) -> list[Option]:
         return []
     pos += 1
     myst = "{" in first_line and first_line.lstrip()[:1] in "`~:"
+    if myst and _YAML_FENCE.match(text, pos):
+        return _yaml_options(text, text.find("\n", pos) + 1 if text.find("\n", pos) >= 0 else len(text))
     pattern = _MYST_OPTION if myst else _RST_OPTION
     indent = len(first_line) - len(first_line.lstrip())
     out: list[Option] = []
@@ -68,9 +70,77 @@ def options_of(text: str, found: Found) -> list[Option]:
             break
         value = m.group(2) or ""
         start = m.start(2) if m.group(2) is not None else m.end(1) + 1
-        out.append(Option(m.group(1).lower(), value, start, start + len(value)))
+        end = start + len(value)
+        if myst and value:  # (MyST-Parser reads the value as YAML: quotes and a comment are not in it)
+            value, a, b = myst_scalar(value)
+            start, end = start + a, start + b
+        out.append(Option(m.group(1).lower(), value, start, end))
         pos = m.end()
     return out
+
+
+#: the line that opens and closes a MyST directive's options written as YAML
+_YAML_FENCE = re.compile(r"[ \t]*---[ \t]*(?:\r?\n|\r|$)")
+#: an option in that block: ``name: value`` (a value on one line)
+_YAML_OPTION = re.compile(r"[ \t]*([A-Za-z][\w-]*)[ \t]*:(?:[ \t]+([^\r\n]*?))?[ \t]*(?:\r?\n|\r|$)")
+_YAML_OTHER = re.compile(r"[^\r\n]*(?:\r?\n|\r|$)")
+
+
+def _yaml_options(text: str, pos: int) -> list[Option]:
+    """The options of a MyST directive written as YAML between ``---`` lines, from ``pos`` (after the
+    first ``---``), as MyST-Parser reads them: comment lines and blank lines are none, values are YAML."""
+    out: list[Option] = []
+    for _ in range(MAX_OPTION_LINES):
+        if pos >= len(text) or _YAML_FENCE.match(text, pos):
+            break
+        m = _YAML_OPTION.match(text, pos)
+        if m is None:
+            other = _YAML_OTHER.match(text, pos)
+            assert other is not None
+            pos = other.end() if other.end() > pos else len(text)
+            continue
+        value, a, b = myst_scalar(m.group(2) or "")
+        start = m.start(2) if m.group(2) is not None else m.end(1) + 1
+        out.append(Option(m.group(1).lower(), value, start + a, start + b))
+        pos = m.end()
+    return out
+
+
+def myst_scalar(raw: str) -> tuple[str, int, int]:
+    """A MyST option's value as MyST-Parser reads it, a YAML scalar on one line: quotes taken off (``''``
+    in single quotes is ``'``; backslash escapes in double quotes), a comment left out (`` #`` after the
+    value, or a value that starts with ``#``); and where in ``raw`` the value is written (its quotes
+    included, its comment not), for a repair that rewrites it."""
+    if raw.startswith("#"):
+        return "", 0, 0
+    quote = raw[:1]
+    if quote in ("'", '"'):
+        close = raw.find(quote, 1)
+        while quote == "'" and close > 0 and raw[close + 1 : close + 2] == "'":
+            close = raw.find(quote, close + 2)  # ('' is a quote inside single quotes)
+        while quote == '"' and close > 0 and _escaped(raw, close):
+            close = raw.find(quote, close + 1)
+        if close > 0:
+            inner = raw[1:close]
+            if quote == "'":
+                return inner.replace("''", "'"), 0, close + 1
+            return _UNESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), inner), 0, close + 1
+    comment = _COMMENT.search(raw)
+    end = len(raw[: comment.start()].rstrip(" \t")) if comment else len(raw)
+    return raw[:end], 0, end
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at ``at`` follows an odd number of backslashes."""
+    n = 0
+    while at - n - 1 >= 0 and text[at - n - 1] == "\\":
+        n += 1
+    return n % 2 == 1
+
+
+_COMMENT = re.compile(r"[ \t]#")
+_UNESCAPE = re.compile(r"\\(.)")
+_ESCAPES = {"n": "\n", "t": "\t", "0": "\0"}
 
 
 def _attributes(text: str, at: int) -> list[Option]:

@@ -295,3 +295,58 @@ def test_an_option_written_twice_fails_check_as_docutils_refuses_the_directive(t
     assert checked.returncode == 2, checked.stderr
     assert re.search(r"index\.rst:8: \S+: duplicate option :caption: \(docutils refuses the directive", checked.stderr)
     assert "mine.md" not in checked.stderr
+
+
+#: MyST-Parser reads an option's value as YAML: quotes and a comment are not part of it
+MYST_VALUES = [
+    ("quoted", {"emphasize-lines": '"5"'}, set()),
+    ("commented", {"emphasize-lines": "5 # the return"}, set()),
+    ("single_quoted_past_the_end", {"emphasize-lines": "'9'"}, {"error"}),
+    ("comment_alone", {"prepend": "# a comment, so no value"}, {"option"}),
+    ("hash_inside", {"caption": "issue#5"}, set()),
+]
+
+
+def myst_yaml_doc(ref: str, options: dict[str, str]) -> str:
+    """A MyST directive whose options are written as YAML, between ``---`` lines."""
+    return "\n".join(["# Case", "", f"```{{txtfrag}} {ref}", "---", *(f"{k}: {v}" for k, v in options.items()), "---", "```", ""])
+
+
+def test_myst_option_values_are_read_as_myst_parser_reads_them(tmp_path: Path) -> None:
+    """``:emphasize-lines: "5"`` or ``5 # the return`` in MyST is line 5 to the build; ``:prepend: # x``
+    is no value at all; options may be written as YAML between ``---`` lines: check reads them the same
+    way, and fails the same documents with the same kinds."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    sphinx = tmp_path / "sphinx"
+    sphinx.mkdir()
+    (sphinx / "conf.py").write_text("extensions = ['sphinx_textfrag', 'myst_parser']\ntextfrag_root = '..'\n")
+    cases = [(name, myst_doc(GREET, options), kinds) for name, options, kinds in MYST_VALUES]
+    cases += [
+        ("yaml_block", myst_yaml_doc(GREET, {"emphasize-lines": "5  # the return", "caption": '"Greet: hello"'}), set()),
+        ("yaml_block_past_the_end", myst_yaml_doc(GREET, {"caption": "Hi", "emphasize-lines": "9"}), {"error"}),
+        ("yaml_block_misspelt", myst_yaml_doc(GREET, {"emphasise-lines": "5"}), {"option"}),
+    ]
+    for name, doc, _ in cases:
+        (sphinx / f"{name}.md").write_text(doc, encoding="utf-8")
+    (sphinx / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n" + "".join(f"   {n}\n" for n, _, _ in cases))
+    checked, built = check_kinds(tmp_path, sphinx), sphinx_kinds(tmp_path)
+    for name, _, kinds in cases:
+        assert checked.get(f"{name}.md", set()) == kinds == built.get(f"{name}.md", set()), (name, checked, built)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=" #'\"\\abc15-:", max_size=12))
+def test_a_myst_value_is_what_myst_parser_reads(value: str) -> None:
+    """textfrag.options.myst_scalar against MyST-Parser's own option parser, on every one-line value it
+    accepts (what it refuses fails the build with MyST-Parser's error, whatever textfrag reads)."""
+    from myst_parser.parsers.options import TokenizeError, options_to_items
+
+    from textfrag.options import myst_scalar
+
+    value = value.strip(" ")
+    try:
+        items, _ = options_to_items(f"k: {value}")
+    except TokenizeError:
+        return
+    assert myst_scalar(value)[0] == (items[0][1] if items else "")
