@@ -25,7 +25,8 @@ from markdown.treeprocessors import Treeprocessor
 from textfrag import PREFIX, Quote, SourceCache, TextFragError
 from textfrag.excerpt import Excerpt
 from textfrag.i18n import Translate
-from textfrag.optiontable import Form, OptionError
+from textfrag.options import UNREAD_ATTRIBUTES
+from textfrag.optiontable import Form
 from textfrag.present import identity, unique_anchor
 from textfrag.scan import Found, scan_markdown
 from textfrag.verdict import Settings, Verdict, judge
@@ -155,15 +156,11 @@ class Embedder:
     def excerpt(self, ref_text: str, where: str, img: etree.Element, alone: bool) -> str | Drawn:
         """The broken-reference HTML, or the excerpt of a Markdown image ``img`` (a block when ``alone``
         in its paragraph) with attr_list's attributes as options (read by the core's one table)."""
-        tail = (img.tail or "").lstrip(" ")
-        if tail.startswith("{") and "}" in tail.split("\n", 1)[0]:  # attr_list would have taken it: it is not on
-            unread = OptionError(
-                "the attribute list after this image was not read, so its options are ignored and shown as text: "
-                "enable attr_list (markdown_extensions: [attr_list])",
-                reference=ref_text,
-            )
-            self.report(where, unread, True)
-        options = {k: v for k, v in img.attrib.items() if k != "src"}
+        options: dict[str, str | None] = {k: v for k, v in img.attrib.items() if k != "src"}
+        tail = img.tail or ""
+        if tail.lstrip(" \t").startswith("{") and "}" in tail.split("\n", 1)[0]:
+            # attr_list takes a list that follows the image directly: this one is after a space, or it is off
+            options[UNREAD_ATTRIBUTES] = "spaced" if tail[:1] in (" ", "\t") else "off"
         verdict = self.judged(ref_text, where, options, inline=not alone)
         ex, q = verdict.excerpt, verdict.quote
         if ex is None or q is None:

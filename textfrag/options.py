@@ -228,21 +228,32 @@ def written_options(text: str, found: Found) -> tuple[dict[str, str | None] | No
 
 def image_key(text: str, found: Found) -> tuple[str | None, str, bool]:
     """All that the options written with a Markdown image depend on: its alt text, its attribute list as
-    written, whether it stands alone in its paragraph (``check`` reads the same ones once)."""
+    written (with the spaces before it: attr_list reads none after a space), whether it stands alone in
+    its paragraph (``check`` reads the same ones once)."""
     assert found.span is not None
     at = found.span[1]
     attributes = ""
-    if text[at : at + 1] == "{":
-        end = text.find("}", at)
-        if end >= 0:
+    brace = at
+    while text[brace : brace + 1] in (" ", "\t"):
+        brace += 1
+    if text[brace : brace + 1] == "{":
+        end = text.find("}", brace)
+        if end >= 0 and "\n" not in text[brace:end]:
             attributes = text[at : end + 1]
     return found.label, attributes, _alone(text, found.span)
+
+
+#: the mark of an attribute list that attr_list did not read (after a space; or attr_list is off), with
+#: ``spaced`` or ``off`` (textfrag.optiontable says what is wrong)
+UNREAD_ATTRIBUTES = "\x00unread"
 
 
 def image_options(label: str | None, attributes: str, alone: bool) -> tuple[dict[str, str | None] | None, Syntax, Form]:
     """:func:`written_options` of an image from its :func:`image_key`."""
     raw: dict[str, str | None] = {"alt": label} if label else {}
-    if attributes:
+    if attributes[:1] in (" ", "\t"):
+        raw[UNREAD_ATTRIBUTES] = "spaced"  # (shown as text after the excerpt: its options are not read)
+    elif attributes:
         raw.update(_attribute_values(attributes))
     return raw or None, "md", "block" if alone else "inline"
 

@@ -268,6 +268,15 @@ def _read_once(items: tuple[tuple[str, str | None], ...], syntax: Syntax, form: 
     written: set[str] = set()
     extra: dict[str, str] = {}
     for given, value in raw.items():
+        if given == "\x00unread":  # (textfrag.options.UNREAD_ATTRIBUTES)
+            raise OptionError(
+                "the attribute list after this image is not read, so its options are ignored and shown as text: "
+                + (
+                    "attr_list reads it only when it follows the image directly (remove the space before {)"
+                    if value == "spaced"
+                    else "enable attr_list (markdown_extensions: [attr_list])"
+                )
+            )
         if given.endswith("\x00twice"):  # (textfrag.options.WRITTEN_TWICE)
             shown = given.removesuffix("\x00twice")
             raise OptionError(f"duplicate option :{shown}: (docutils refuses the directive: the page shows an error, no excerpt)")

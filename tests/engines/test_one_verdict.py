@@ -73,6 +73,7 @@ CASES: list[tuple[str, str, dict[str, str], dict[str, str] | None, str | None]] 
     ("flag_with_a_value", GREET, {"linenos": "yes"}, None, "option"),
     ("two_starts", GREET, {"start-after": "x", "start-at": "y"}, {"start-after": "x", "start-at": "y"}, "option"),
     ("stale_pin", STALE, {}, {}, "stale"),
+    ("space_in_the_fragment", "src/app.py#line=3, 5", {}, None, "syntax"),
 ]
 IDS = [c[0] for c in CASES]
 
@@ -141,7 +142,9 @@ def sphinx_kinds(root: Path) -> dict[str, set[str]]:
         timeout=300,
     )
     out: dict[str, set[str]] = {}
-    for m in re.finditer(r"([\w]+\.(?:rst|md)):\d+: (?:WARNING|ERROR): .*?\[textfrag\.(\w+)\]", r.stderr):
+    # (a message may run over lines: a syntax error draws a caret under the reference; the kind ends it)
+    warning = r"([\w]+\.(?:rst|md)):\d+: (?:WARNING|ERROR): (?:(?!\n\S+:\d+: ).)*?\[textfrag\.(\w+)\]"
+    for m in re.finditer(warning, r.stderr, re.S):
         out.setdefault(m.group(1), set()).add(m.group(2))
     return out
 
@@ -350,3 +353,30 @@ def test_a_myst_value_is_what_myst_parser_reads(value: str) -> None:
     except TokenizeError:
         return
     assert myst_scalar(value)[0] == (items[0][1] if items else "")
+
+
+def test_an_attribute_list_after_a_space_fails_check_as_it_fails_the_build(tmp_path: Path) -> None:
+    """attr_list reads ``{ ... }`` only right after the image: after a space it is text, and the options in
+    it are lost. The build and check say so with the same words (and not "enable attr_list": it is on)."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    docs = tmp_path / "mkdocs" / "docs"
+    docs.mkdir(parents=True)
+    (tmp_path / "mkdocs" / "mkdocs.yml").write_text(
+        "site_name: t\nmarkdown_extensions:\n  - attr_list\nplugins:\n  - textfrag:\n      root: ..\n"
+    )
+    (docs / "index.md").write_text("# Index\n")
+    (docs / "spaced.md").write_text(f'# Case\n\n![](txtfrag:{GREET}) {{ hl_lines="2" }}\n', encoding="utf-8")
+    (docs / "direct.md").write_text(f'# Case\n\n![](txtfrag:{GREET}){{ hl_lines="2" }}\n', encoding="utf-8")
+    assert check_kinds(tmp_path, docs) == {"spaced.md": {"option"}}
+    failing, log = mkdocs_failing(tmp_path)
+    assert failing == {"spaced.md"}, log
+    said = "attr_list reads it only when it follows the image directly (remove the space before {)"
+    assert said in log
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--root", str(tmp_path), str(docs)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert said in r.stderr and "spaced.md:3:" in r.stderr

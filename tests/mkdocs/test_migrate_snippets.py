@@ -314,4 +314,7 @@ def test_migrate_refuses_where_attr_list_is_off_and_the_build_flags_an_unread_at
     site.write("docs/index.md", "# T\n\n![](txtfrag:snippets/mod.py#line=3,5){ .python }\n")
     built = site.build(caplog)
     assert not built.ok
-    assert any("the attribute list after this image was not read" in m and m.startswith("index.md:3: ") for m in built.messages)
+    assert any(
+        "the attribute list after this image is not read" in m and "enable attr_list" in m and m.startswith("index.md:3: ")
+        for m in built.messages
+    )
