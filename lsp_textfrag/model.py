@@ -180,7 +180,7 @@ class Project:
                 looked.add(rel)
                 self._fresh(rel)
             if f.kind in ("directive", "image"):
-                raw, syntax, form = written_options(text, f)
+                raw, syntax, form = written_options(text, f, attr_list=self.config is None or self.config.attr_list)
             else:
                 raw, syntax, form = None, ("md" if f.kind in ("link", "definition") else "rst"), "inline"
             key = (ref.text, charset, repr((raw, syntax, form)))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,9 @@ class BuildConfig:
     markdown_include: dict[str, Any] | None = None
     #: "mystmd" for a myst.yml (its literalinclude is mystmd's); "" for the others
     engine: str = ""
+    #: whether an attribute list after a Markdown image is read: False for an mkdocs.yml or properdocs.yml
+    #: that does not enable attr_list (its ``{ ... }`` is then shown as text, its options lost)
+    attr_list: bool = True
 
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
@@ -204,7 +207,8 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
     if not options and isinstance(extensions.get("textfrag"), dict):  # the Markdown extension's (Zensical, ProperDocs)
         options = extensions["textfrag"]
     docs = data.get("docs_dir") if isinstance(data, dict) else None
-    return _from_options(path, options, extensions, str(docs or "docs"))  # (the root from the folder of mkdocs.yml)
+    config = _from_options(path, options, extensions, str(docs or "docs"))  # (the root from the folder of mkdocs.yml)
+    return replace(config, attr_list=any(n in extensions for n in ("attr_list", "markdown.extensions.attr_list")))
 
 
 def _from_options(

@@ -206,7 +206,7 @@ def raw_of(options: list[Option], edits: Iterable[tuple[int, int, str]] = ()) ->
 WRITTEN_TWICE = "\x00twice"
 
 
-def written_options(text: str, found: Found) -> tuple[dict[str, str | None] | None, Syntax, Form]:
+def written_options(text: str, found: Found, *, attr_list: bool = True) -> tuple[dict[str, str | None] | None, Syntax, Form]:
     """The options written with ``found`` as an engine reads them (name -> value as written; None for
     none), the syntax they are written in and whether the excerpt is a block or inline: what the core's
     verdict takes (textfrag.verdict)."""
@@ -222,7 +222,7 @@ def written_options(text: str, found: Found) -> tuple[dict[str, str | None] | No
             raw[name] = o.value or None
         return raw or None, syntax, "block"
     if found.kind == "image" and found.span is not None:
-        return image_options(*image_key(text, found))
+        return image_options(*image_key(text, found), attr_list=attr_list)
     return None, "md" if found.kind in ("link", "definition") else "rst", "inline"
 
 
@@ -248,11 +248,16 @@ def image_key(text: str, found: Found) -> tuple[str | None, str, bool]:
 UNREAD_ATTRIBUTES = "\x00unread"
 
 
-def image_options(label: str | None, attributes: str, alone: bool) -> tuple[dict[str, str | None] | None, Syntax, Form]:
-    """:func:`written_options` of an image from its :func:`image_key`."""
+def image_options(
+    label: str | None, attributes: str, alone: bool, *, attr_list: bool = True
+) -> tuple[dict[str, str | None] | None, Syntax, Form]:
+    """:func:`written_options` of an image from its :func:`image_key`; ``attr_list``: whether the build
+    reads attribute lists (an mkdocs.yml without attr_list does not)."""
     raw: dict[str, str | None] = {"alt": label} if label else {}
     if attributes[:1] in (" ", "\t"):
         raw[UNREAD_ATTRIBUTES] = "spaced"  # (shown as text after the excerpt: its options are not read)
+    elif attributes and not attr_list:
+        raw[UNREAD_ATTRIBUTES] = "off"
     elif attributes:
         raw.update(_attribute_values(attributes))
     return raw or None, "md", "block" if alone else "inline"

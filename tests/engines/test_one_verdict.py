@@ -380,3 +380,25 @@ def test_an_attribute_list_after_a_space_fails_check_as_it_fails_the_build(tmp_p
         timeout=60,
     )
     assert said in r.stderr and "spaced.md:3:" in r.stderr
+
+
+def test_an_attribute_list_where_attr_list_is_off_fails_check_as_it_fails_the_build(tmp_path: Path) -> None:
+    """An mkdocs.yml without attr_list shows ``{ hl_lines="2" }`` after the image as text: the build fails
+    and says to enable attr_list; check reads the same mkdocs.yml and says the same of the same line."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    docs = tmp_path / "mkdocs" / "docs"
+    docs.mkdir(parents=True)
+    (tmp_path / "mkdocs" / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - textfrag:\n      root: ..\n")
+    (docs / "index.md").write_text("# Index\n")
+    (docs / "attributes.md").write_text(f'# Case\n\n![](txtfrag:{GREET}){{ hl_lines="2" }}\n', encoding="utf-8")
+    (docs / "plain.md").write_text(f"# Case\n\n![](txtfrag:{GREET})\n", encoding="utf-8")
+    failing, log = mkdocs_failing(tmp_path)
+    assert failing == {"attributes.md"}, log
+    said = "enable attr_list (markdown_extensions: [attr_list])"
+    assert said in log
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "docs"], cwd=tmp_path / "mkdocs", capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 2, r.stderr
+    assert said in r.stderr and "attributes.md:3:" in r.stderr and "plain.md" not in r.stderr

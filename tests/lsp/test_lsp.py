@@ -315,3 +315,19 @@ async def test_finding_quotes_reports_progress_on_the_clients_token(client: Lang
     await asyncio.sleep(0.2)
     kinds = [type(r).__name__ for r in client.progress_reports["find"]]
     assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd" and "WorkDoneProgressReport" in kinds
+
+
+async def test_an_attribute_list_the_build_does_not_read_is_diagnosed_as_the_build_says(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """An mkdocs.yml without attr_list: ``{ hl_lines="2" }`` after the image is shown as text and its options
+    are lost; the editor says so as check and the build do."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - textfrag\n")
+    await start(client, tmp_path)
+    ref = f"txtfrag:src/app.py#line=0,2;{PIN}"
+    diagnostics = await open_doc(client, tmp_path / "docs" / "a.md", f'# A\n\n![]({ref}){{ hl_lines="2" }}\n\n![]({ref})\n')
+    assert [(d.code, d.range.start.line) for d in diagnostics] == [("option", 2)], diagnostics
+    assert "enable attr_list (markdown_extensions: [attr_list])" in diagnostics[0].message

@@ -124,6 +124,7 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
         args.max_size if args.max_size is not None else (config.max_size if config and config.max_size else DEFAULT_MAX_SIZE)
     )
     args.pdi_table = dict(config.pdi_map) if config else {}
+    args.attr_list = config.attr_list if config else True  # (an mkdocs.yml without attr_list reads no { ... })
     if config is not None and config.require_pin and hasattr(args, "require_pin"):
         args.require_pin = True  # (a build that requires pins fails on an unpinned reference: so does check)
 

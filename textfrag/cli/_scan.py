@@ -75,6 +75,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         )
 
     seen: dict[_Said, tuple[_Written, _Said, bool]] = {}
+    attr_list = getattr(args, "attr_list", True) is not False  # (False: an mkdocs.yml that reads no { ... })
     images: dict[tuple[str | None, str, bool], tuple[_Written, _Said, bool] | None] = {}
     # (a part of a large tree: its documents were listed once, each once, by the process that split it)
     listed = getattr(args, "listed", False)
@@ -96,7 +97,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
                 key = image_key(text, f)
                 image = images.get(key, _UNREAD)
                 if image is _UNREAD:
-                    image = images[key] = _known(image_options(*key), seen)
+                    image = images[key] = _known(image_options(*key, attr_list=attr_list), seen)
                 if image is not None:
                     result.written[(f.file, f.start)] = image[0], image[1]
                     text_read = image[2]
