@@ -208,7 +208,9 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
         options = extensions["textfrag"]
     docs = data.get("docs_dir") if isinstance(data, dict) else None
     config = _from_options(path, options, extensions, str(docs or "docs"))  # (the root from the folder of mkdocs.yml)
-    return replace(config, attr_list=any(n in extensions for n in ("attr_list", "markdown.extensions.attr_list")))
+    # (a configuration that inherits another's, INHERIT:, may enable attr_list there: then it is not said off)
+    inherits = isinstance(data, dict) and "INHERIT" in data
+    return replace(config, attr_list=inherits or any(n in extensions for n in ("attr_list", "markdown.extensions.attr_list")))
 
 
 def _from_options(
