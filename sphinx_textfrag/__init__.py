@@ -75,6 +75,17 @@ def _styled(node: Any) -> bool:
     return any(str(c).startswith("txtfrag") for c in getattr(node, "get", lambda *_: ())("classes", ()) or ())
 
 
+def _default_role_per_document(app: Sphinx, docname: str, source: list[str]) -> None:
+    """``.. default-role::`` holds for the rest of its document (docutils; ``check`` reads it so). Sphinx 9
+    leaves the role it sets registered for the documents read after it when conf.py sets no
+    ``default_role``: interpreted text there would take it (and with ``txtfrag`` as that role, Sphinx
+    stops with "cannot determine default role!"). Each document starts without it, as it should."""
+    if not app.config.default_role:
+        from sphinx.util.docutils import unregister_role
+
+        unregister_role("")
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the configuration values, the directive, the role, the nodes and the events."""
     for name, default, rebuild, types, _doc in CONFIG_VALUES:
@@ -83,6 +94,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("txtfrag", TxtfragDirective)
     app.add_role("txtfrag", TxtfragRole())
     app.connect("html-page-context", _stylesheet)
+    app.connect("source-read", _default_role_per_document)
     # what readers see (captions, labels, the stale mark) in the project's language, through Sphinx's i18n
     app.add_message_catalog("textfrag", LOCALES)
     setup_nodes(app)

@@ -230,3 +230,24 @@ def test_the_unpinned_count_names_documents_whose_references_are_not_in_their_fi
     assert b.statuscode == 0, b.warnings
     assert "textfrag: 2 references are not protected against drift" in b.status
     assert "1 of them is not in the files of index.rst as written (a macro, an include or another plugin writes them)" in b.status
+
+
+def test_a_default_role_set_to_txtfrag_holds_for_its_own_document_only(site: Site) -> None:
+    """``.. default-role:: txtfrag`` makes `...` a reference for the rest of its document. Sphinx 9 left it
+    registered for the documents read after it, where `plain text` then stopped the build ("cannot
+    determine default role!"); each document now starts without it, as check reads them."""
+    site.page("index.rst", "Index\n=====\n\n.. toctree::\n\n   first\n   second\n")
+    site.page("first.rst", f"First\n=====\n\n.. default-role:: txtfrag\n\nSee `{GOOD}`.\n")
+    site.page("second.rst", "Second\n======\n\nThe `plain title` of a book.\n")
+    b = site.build(fresh=True)
+    assert b.statuscode == 0, b.warnings
+    assert b.soup("first").select_one("span.txtfrag[data-txtfrag-state=current]") is not None
+    second = b.soup("second")
+    assert second.select_one(".txtfrag") is None and second.select_one("cite").get_text() == "plain title"
+    import io
+
+    from textfrag.cli import main
+
+    out = io.StringIO()
+    assert main(["check", "--root", str(site.root), str(site.docs)], stdout=out, stderr=io.StringIO()) == 0, out.getvalue()
+    assert "1 reference in 3 files: all current" in out.getvalue()
