@@ -124,7 +124,7 @@ def myst_scalar(raw: str) -> tuple[str, int, int]:
             inner = raw[1:close]
             if quote == "'":
                 return inner.replace("''", "'"), 0, close + 1
-            return _UNESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), inner), 0, close + 1
+            return _UNESCAPE.sub(_unescaped, inner), 0, close + 1
     comment = _COMMENT.search(raw)
     end = len(raw[: comment.start()].rstrip(" \t")) if comment else len(raw)
     return raw[:end], 0, end
@@ -139,8 +139,20 @@ def _escaped(text: str, at: int) -> bool:
 
 
 _COMMENT = re.compile(r"[ \t]#")
-_UNESCAPE = re.compile(r"\\(.)")
-_ESCAPES = {"n": "\n", "t": "\t", "0": "\0"}
+#: YAML's escapes in double quotes (YAML 1.2 section 5.7): a character, or a code point in hexadecimal
+_UNESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)", re.DOTALL)
+_ESCAPES = {
+    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", "e": "\x1b",
+    " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029",
+}  # fmt: skip
+
+
+def _unescaped(m: re.Match[str]) -> str:
+    said = m.group(1)
+    if len(said) > 1:  # \xXX, \uXXXX, \UXXXXXXXX
+        code = int(said[1:], 16)
+        return chr(code) if code <= 0x10FFFF else said
+    return _ESCAPES.get(said, said)
 
 
 def _attributes(text: str, at: int) -> list[Option]:
