@@ -80,7 +80,7 @@ def test_the_pictures_of_a_current_and_a_stale_excerpt_and_of_a_context_page(bro
 #: first and its whole message shown (Neovim's diagnostic float), then a file says the editor is ready
 _SHOW_DIAGNOSTIC = r"""
 vim.api.nvim_create_autocmd("VimEnter", { callback = function()
-  vim.bo.filetype = vim.bo.filetype ~= "" and vim.bo.filetype or "rst"
+  if vim.bo.filetype == "" then vim.bo.filetype = "rst" end -- (setting it again would start the FileType autocmd again)
   local ok = vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 50)
   local first = vim.diagnostic.get(0)[1]
   if first then
