@@ -120,20 +120,15 @@ def _zensical_exit() -> None:
         failures = list(_ZENSICAL_FAILURES)
         references, includes = _ZENSICAL_UNPROTECTED["references"], _ZENSICAL_UNPROTECTED["includes"]
     sys.stdout.flush()
-    if references:
-        said = f"{references} reference is" if references == 1 else f"{references} references are"
-        print(
-            f"textfrag: {said} not protected against drift (no md5): `textfrag pin --write` pins them "
-            "(require_pin: true makes each a problem)",
-            file=sys.stderr,
-        )
-    if includes:
-        said = f"{includes} include has" if includes == 1 else f"{includes} includes have"
-        print(
-            f"textfrag: {said} no record in {LOCK_NAME} (not protected against drift): `textfrag pin --write` "
-            "records them (require_pin: true makes each a problem)",
-            file=sys.stderr,
-        )
+    unprotected = (
+        (references, "reference is", "references are", "not protected against drift (no md5): `textfrag pin --write` pins them"),
+        (includes, "include has", "includes have", f"no record in {LOCK_NAME} (not protected against drift): "
+         "`textfrag pin --write` records them"),
+    )  # fmt: skip
+    for count, one, many, what in unprotected:
+        if count:
+            said = f"{count} {one if count == 1 else many} {what}"
+            print(f"textfrag: {said} (require_pin: true makes each a problem)", file=sys.stderr)
     if not failures:
         sys.stderr.flush()
         return
