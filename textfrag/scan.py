@@ -352,12 +352,18 @@ def _label(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-def _used_labels(text: str) -> set[str]:
-    """The labels that references in ``text`` use: ``[text][label]``, ``[label][]``, ``[label]``."""
-    used = set()
+def _used_labels(text: str) -> dict[str, tuple[tuple[int, int], str] | None]:
+    """The labels that references in ``text`` use: ``[text][label]``, ``[label][]``, ``[label]``; each with
+    its first use by an image (``![alt][label]``, ``![label]``: its span and its alt text), None when only
+    links use it."""
+    used: dict[str, tuple[tuple[int, int], str] | None] = {}
     for m in _MD_LABEL_USE.finditer(text):
         second = m.group(2)
-        used.add(_label(second if second else m.group(1)))
+        label = _label(second if second else m.group(1))
+        if m.start() and text[m.start() - 1] == "!" and used.get(label) is None:
+            used[label] = ((m.start() - 1, m.end()), m.group(1))
+        else:
+            used.setdefault(label, None)
     return used
 
 
@@ -395,7 +401,11 @@ def _scan_markdown_lines(text: str, file: str) -> tuple[list[Found], str, LineIn
             if label.startswith("^") or label not in used or last.get(label) != m.start():
                 continue
             g = 2 if m.group(2) is not None else 3
-            found.append(Found(file, lines.line_at(m.start(g)), m.group(g), m.start(g), m.end(g), "definition", m.span()))
+            line, image = lines.line_at(m.start(g)), used[label]
+            if image is None:
+                found.append(Found(file, line, m.group(g), m.start(g), m.end(g), "definition", m.span()))
+            else:  # an image's: it is embedded with the options of the attribute list after that image
+                found.append(Found(file, line, m.group(g), m.start(g), m.end(g), "image", image[0], image[1]))
     found.sort(key=lambda f: f.start)
     return found, masked, lines
 

@@ -403,3 +403,30 @@ def test_an_attribute_list_where_attr_list_is_off_fails_check_as_it_fails_the_bu
     )
     assert r.returncode == 2, r.stderr
     assert said in r.stderr and "attributes.md:3:" in r.stderr and "plain.md" not in r.stderr
+
+
+def test_a_reference_style_images_attribute_list_is_read_by_check_as_by_the_build(tmp_path: Path) -> None:
+    """``![x][r]{ hl_lines="9" }`` with ``[r]: txtfrag:...``: Python-Markdown embeds the definition's
+    reference with the options written after the image that uses it. A highlighted line past the end fails
+    the build at the definition's line, and check there too; the same image with options that fit passes
+    both, and a definition only a link uses is judged without options."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    docs = tmp_path / "mkdocs" / "docs"
+    docs.mkdir(parents=True)
+    (tmp_path / "mkdocs" / "mkdocs.yml").write_text(
+        "site_name: t\nmarkdown_extensions:\n  - attr_list\nplugins:\n  - textfrag:\n      root: ..\n"
+    )
+    (docs / "index.md").write_text(f"# Index\n\n![]({'txtfrag:' + GREET})\n")
+    (docs / "past.md").write_text(f'# Case\n\n![x][r]{{ hl_lines="9" }}\n\n[r]: txtfrag:{GREET}\n', encoding="utf-8")
+    (docs / "short.md").write_text(f'# Case\n\n![r]{{ pyobject="farewell" }}\n\n[r]: txtfrag:{GREET}\n', encoding="utf-8")
+    (docs / "fits.md").write_text(f'# Case\n\n![x][r]{{ hl_lines="2" }}\n\n[r]: txtfrag:{GREET}\n', encoding="utf-8")
+    (docs / "linked.md").write_text(f"# Case\n\nSee [greet][r].\n\n[r]: txtfrag:{GREET}\n", encoding="utf-8")
+    failing, log = mkdocs_failing(tmp_path)
+    assert failing == {"past.md", "short.md"}, log
+    assert "past.md:5:" in log and "short.md:5:" in log
+    assert check_kinds(tmp_path, docs) == {"past.md": {"error"}, "short.md": {"intent"}}
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "docs"], cwd=tmp_path / "mkdocs", capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 2 and "past.md:5:" in r.stderr and "hl_lines 9 is outside the excerpt" in r.stderr, r.stderr
