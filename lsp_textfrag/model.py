@@ -38,7 +38,7 @@ from textfrag.quote import quoted_path
 from textfrag.rescan import MarkdownScan, rescan_markdown, scan_markdown_kept
 from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, scan_text
 from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
-from textfrag.verdict import Settings, judge
+from textfrag.verdict import Settings, judge, unrendered
 
 __all__ = ["Finding", "Lines", "Project", "suffix_for"]
 
@@ -159,8 +159,13 @@ class Project:
         found, charsets = with_option_references(text, self._scan(text, name, suffix))
         out: list[Finding] = []
         looked: set[str] = set()
+        # (a Sphinx project reading Markdown with MyST: a txtfrag: image or link there is no excerpt)
+        markdown_forms = self.config is None or self.config.markdown_forms
         for f in found:
             charset = charsets.get(f.start)
+            if not markdown_forms and f.kind in ("image", "link", "definition"):
+                out.append(Finding(f, None, unrendered(f.kind, f.text), False, None, charset, []))
+                continue
             options = options_of(text, f) if f.kind in ("directive", "image") and text[f.start : f.end] == f.text else []
             parsed = self._parsed.get(f.text)
             if parsed is None:

@@ -24,6 +24,7 @@ from textfrag.i18n import LOCALES
 from textfrag.source import codec_name
 
 from .directive import TxtfragDirective, TxtfragRole
+from .forms import setup_forms
 from .guard import setup_guard
 from .nodes import setup_nodes
 from .state import setup_state
@@ -99,5 +100,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_message_catalog("textfrag", LOCALES)
     setup_nodes(app)
     setup_guard(app)
+    setup_forms(app)
     metadata = setup_state(app)
     return {"version": textfrag.__version__, "parallel_read_safe": True, "parallel_write_safe": True, **metadata}

@@ -57,6 +57,9 @@ class BuildConfig:
     markdown_include: dict[str, Any] | None = None
     #: "mystmd" for a myst.yml (its literalinclude is mystmd's); "" for the others
     engine: str = ""
+    #: whether a Markdown image or link with a txtfrag: URL is textfrag's: False for a Sphinx conf.py whose
+    #: extensions read Markdown with MyST-Parser (it renders them as a broken image or cross-reference)
+    markdown_forms: bool = True
     #: whether an attribute list after a Markdown image is read: False for an mkdocs.yml or properdocs.yml
     #: that does not enable attr_list (its ``{ ... }`` is then shown as text, its options lost)
     attr_list: bool = True
@@ -105,7 +108,12 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id
-            if name.startswith("textfrag_") or name in ("highlight_language", "source_encoding"):
+            if name == "extensions":
+                try:
+                    values[name] = list(ast.literal_eval(node.value))
+                except (ValueError, TypeError):  # (computed: which are listed is not known)
+                    values[name] = []
+            elif name.startswith("textfrag_") or name in ("highlight_language", "source_encoding"):
                 try:
                     values[name] = ast.literal_eval(node.value)
                 except ValueError:
@@ -126,7 +134,12 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         guard=bool(values.get("textfrag_guard", False)),
         srcdir=path.parent,
         source_encoding=str(values.get("source_encoding") or "utf-8-sig"),
+        markdown_forms=not any(e in _MYST_EXTENSIONS for e in values.get("extensions", ())),
     )
+
+
+#: the Sphinx extensions that read Markdown with MyST-Parser
+_MYST_EXTENSIONS = frozenset({"myst_parser", "myst_nb"})
 
 
 def myst_environment(folder: Path) -> dict[str, Any]:

@@ -162,6 +162,12 @@ RULES: dict[str, tuple[str, str, str]] = {
         "If the file changed, `textfrag update --accept --write` re-pins the reference to what the intent selects "
         "now; otherwise correct the intent.",
     ),
+    "form": (
+        "UnrenderedForm",
+        "The reference is written in a form the engine does not render as an excerpt (a Markdown image or link "
+        "in a MyST document of a Sphinx project).",
+        "Write it in one of the engine's forms; the message names them.",
+    ),
     "error": ("BadReference", "The reference cannot be quoted.", "Correct the reference; the message says what is wrong."),
 }
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # (check judges most references without these: they are impor
     from .intent import Intent
     from .source import SourceCache
 
-__all__ = ["Settings", "Verdict", "IntentError", "judge", "reads_text"]
+__all__ = ["Settings", "Verdict", "IntentError", "FormError", "judge", "reads_text", "unrendered"]
 
 
 class IntentError(TextFragError):
@@ -39,6 +39,30 @@ class IntentError(TextFragError):
     no longer selects the pinned lines."""
 
     kind = "intent"
+
+
+class FormError(TextFragError):
+    """A reference written in a form the engine does not render as textfrag's (a Markdown image or link
+    in a MyST document that Sphinx builds)."""
+
+    kind = "form"
+
+
+def unrendered(kind: str, reference: str) -> FormError:
+    """The problem of a ``txtfrag:`` Markdown image (``kind`` "image") or link ("link", "definition")
+    in a MyST document of a Sphinx project: MyST-Parser makes the one a broken image and the other a
+    broken cross-reference, and neither is verified. The same words in the build, ``check`` and the editor."""
+    if kind == "image":
+        said = (
+            "Sphinx does not embed a Markdown image (MyST-Parser makes it a broken image): write the directive "
+            "```{txtfrag} REF``` for a block or the role {txtfrag}`REF` inline"
+        )
+    else:
+        said = (
+            "Sphinx does not verify or resolve a txtfrag: link (MyST-Parser makes it a broken cross-reference): "
+            "quote the text with the role {txtfrag}`REF`, or link to the section that embeds it"
+        )
+    return FormError(said, reference=reference)
 
 
 class Settings:

@@ -430,3 +430,66 @@ def test_a_reference_style_images_attribute_list_is_read_by_check_as_by_the_buil
         [sys.executable, "-m", "textfrag", "check", "docs"], cwd=tmp_path / "mkdocs", capture_output=True, text=True, timeout=60
     )
     assert r.returncode == 2 and "past.md:5:" in r.stderr and "hl_lines 9 is outside the excerpt" in r.stderr, r.stderr
+
+
+def _sphinx_myst_project(root: Path) -> Path:
+    """A Sphinx project reading Markdown with MyST-Parser, whose .md documents write txtfrag: images and links."""
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text(APP, encoding="utf-8")
+    sphinx = root / "sphinx"
+    sphinx.mkdir()
+    (sphinx / "conf.py").write_text("extensions = ['sphinx_textfrag', 'myst_parser']\ntextfrag_root = '..'\n")
+    docs = {
+        "image": f"# Case\n\n![](txtfrag:{GREET})\n",
+        "link": f"# Case\n\nSee [greet](txtfrag:{GREET}).\n",
+        "reference_style": f"# Case\n\n![x][r]\n\n[r]: txtfrag:{GREET}\n",
+        "directive": f"# Case\n\n```{{txtfrag}} {GREET}\n```\n",
+    }
+    for name, text in docs.items():
+        (sphinx / f"{name}.md").write_text(text, encoding="utf-8")
+    (sphinx / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n" + "".join(f"   {n}\n" for n in docs))
+    return sphinx
+
+
+def test_a_markdown_image_or_link_in_a_sphinx_myst_document_fails_check_the_editor_and_the_build_alike(
+    tmp_path: Path,
+) -> None:
+    """MyST-Parser makes ``![](txtfrag:...)`` a broken image and ``[x](txtfrag:...)`` a broken cross-reference
+    (Sphinx only warned, and shipped both): the build now fails on each with the kind ``form``, and check,
+    reading the same conf.py, says the same of the same documents; the directive beside them passes both."""
+    sphinx = _sphinx_myst_project(tmp_path)
+    built = sphinx_kinds(tmp_path)
+    expected = {"image.md": {"form"}, "link.md": {"form"}, "reference_style.md": {"form"}}
+    assert built == expected
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--config", str(sphinx / "conf.py"), "--format", "sarif", str(sphinx)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2, r.stderr
+    checked: dict[str, set[str]] = {}
+    for result in json.loads(r.stdout)["runs"][0]["results"]:
+        uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        checked.setdefault(Path(uri).name, set()).add(result["ruleId"].removeprefix("textfrag/"))
+    assert checked == expected
+    said = "Sphinx does not embed a Markdown image (MyST-Parser makes it a broken image)"
+    text = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", str(sphinx)], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert f"image.md:3: txtfrag:{GREET}: {said}" in text.stderr, text.stderr
+    page = (tmp_path / "_build" / "image.html").read_text(encoding="utf-8")
+    assert said in page and 'src="txtfrag:' not in page  # the problem in its place, no broken image
+
+
+@pytest.mark.asyncio
+async def test_the_editor_says_the_same_of_a_markdown_image_in_a_sphinx_myst_document(
+    client: LanguageClient,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    sphinx = _sphinx_myst_project(tmp_path)
+    await start(client, tmp_path)
+    for name, expected in (("image", {"form"}), ("link", {"form"}), ("directive", set())):
+        path = sphinx / f"{name}.md"
+        diagnostics = await open_doc(client, path, path.read_text(encoding="utf-8"), "markdown")
+        assert {str(d.code) for d in diagnostics if d.severity == lsp.DiagnosticSeverity.Error} == expected, diagnostics

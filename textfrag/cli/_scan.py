@@ -19,7 +19,7 @@ from ..optiontable import Form, Syntax
 from ..quote import quote
 from ..scan import Found, scan_text
 from ..source import SourceCache
-from ..verdict import reads_text
+from ..verdict import reads_text, unrendered
 from ._base import _cache, _shown, _write_diff
 from ._digest import _Digester
 
@@ -76,6 +76,8 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
 
     seen: dict[_Said, tuple[_Written, _Said, bool]] = {}
     attr_list = getattr(args, "attr_list", True) is not False  # (False: an mkdocs.yml that reads no { ... })
+    # (False: a Sphinx project reading Markdown with MyST, where a txtfrag: image or link is no excerpt)
+    markdown_forms = getattr(args, "markdown_forms", True) is not False
     images: dict[tuple[str | None, str, bool], tuple[_Written, _Said, bool] | None] = {}
     # (a part of a large tree: its documents were listed once, each once, by the process that split it)
     listed = getattr(args, "listed", False)
@@ -93,6 +95,9 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         for f in found:
             result.total += 1
             text_read = False
+            if not markdown_forms and f.kind in _MARKDOWN_FORMS:
+                result.problems.append((f, unrendered(f.kind, f.text)))
+                continue
             if f.kind == "image" and f.span is not None:  # (the same image options again: read once)
                 key = image_key(text, f)
                 image = images.get(key, _UNREAD)
@@ -124,6 +129,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     return result
 
 
+_MARKDOWN_FORMS = frozenset({"image", "link", "definition"})
 _UNREAD: tuple[_Written, _Said, bool] = ((None, "md", "inline"), (None, "md", "inline"), False)  # (a sentinel)
 
 
