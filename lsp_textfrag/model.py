@@ -160,11 +160,11 @@ class Project:
         out: list[Finding] = []
         looked: set[str] = set()
         # (a Sphinx project reading Markdown with MyST: a txtfrag: image or link there is no excerpt)
-        markdown_forms = self.config is None or self.config.markdown_forms
+        unrendered_in = None if self.config is None or self.config.markdown_forms else (self.config.engine or "sphinx")
         for f in found:
             charset = charsets.get(f.start)
-            if not markdown_forms and f.kind in ("image", "link", "definition"):
-                out.append(Finding(f, None, unrendered(f.kind, f.text), False, None, charset, []))
+            if unrendered_in is not None and f.kind in ("image", "link", "definition"):
+                out.append(Finding(f, None, unrendered(f.kind, f.text, unrendered_in), False, None, charset, []))
                 continue
             options = options_of(text, f) if f.kind in ("directive", "image") and text[f.start : f.end] == f.text else []
             parsed = self._parsed.get(f.text)

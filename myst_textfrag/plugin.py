@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache, TextFragError
+from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, PREFIX, SourceCache, TextFragError
 from textfrag.docfiles import read_text
 from textfrag.errors import internal_error_report
 from textfrag.excerpt import Excerpt, failure_summary
@@ -42,7 +42,7 @@ from textfrag.options import written_options
 from textfrag.optiontable import OPTIONS
 from textfrag.present import language_for
 from textfrag.scan import scan_text
-from textfrag.verdict import Settings, Verdict, judge
+from textfrag.verdict import Settings, Verdict, judge, unrendered
 
 __all__ = ["SPEC", "run"]
 
@@ -277,6 +277,9 @@ def transform(tree: dict[str, Any]) -> dict[str, Any]:
     """A page's tree, unchanged; when the page shows a problem (a ``txtfrag`` directive's or role's, or,
     in guard mode, a literalinclude's), the build fails listing every problem of the build."""
     here = [n["data"]["txtfrag-problem"] for n in _walk(tree) if "txtfrag-problem" in (n.get("data") or {})]
+    unrendered_here = _unrendered(tree)
+    # (a use whose page cannot be told from its line is listed, located, among the project's problems)
+    here += [said for said in unrendered_here if said is not None]
     guarded = None
     if _settings()["guard"]:
         from .guard import guarded_build  # (only a guarded build pays for guard mode)
@@ -284,7 +287,7 @@ def transform(tree: dict[str, Any]) -> dict[str, Any]:
         guarded = guarded_build()
         if guarded is not None:
             here += guarded.page_problems(tree)
-    if not here:
+    if not here and not unrendered_here:
         return tree
     ledger = _ledger()
     try:
@@ -297,6 +300,25 @@ def transform(tree: dict[str, Any]) -> dict[str, Any]:
     project = _project_problems() + (guarded.project_problems() if guarded is not None else [])
     unique = list(dict.fromkeys([*problems, *project]))
     raise _Failed("\n".join(unique) + f"\n{failure_summary(unique)}; the build fails")
+
+
+def _unrendered(tree: dict[str, Any]) -> list[str | None]:
+    """The page's Markdown images and links with a txtfrag: URL, each a problem (mystmd would show a
+    broken image and a dead link), as ``check`` and the editor say of them (None: where its line does
+    not tell which page it is on); the page shows it in place."""
+    out: list[str | None] = []
+    for node in _walk(tree):
+        url = node.get("url")
+        if node.get("type") not in ("image", "link") or not isinstance(url, str) or not url.startswith(PREFIX):
+            continue
+        line = ((node.get("position") or {}).get("start") or {}).get("line") or 0
+        where = _located(int(line), url)
+        said = unrendered(str(node["type"]), url, "mystmd").describe(where)
+        out.append(None if " or " in where or where.startswith("line ") else said)
+        node.clear()  # (in place: the tree is the page's)
+        shown = {"type": "inlineCode", "value": f"[textfrag: {said}]", "class": "txtfrag-error"}
+        node.update(shown, data={"txtfrag-problem": said})
+    return out
 
 
 def _project_problems() -> list[str]:
@@ -316,6 +338,8 @@ def _project_problems() -> list[str]:
             continue
         shown = str(page.relative_to(cwd))
         for f in scan_text(text, shown, ".md"):
+            if f.kind in ("image", "link", "definition"):
+                out.append(unrendered(f.kind, f.text, "mystmd").describe(f"{shown}:{f.line}"))
             if f.kind not in ("directive", "role"):
                 continue
             raw, _syntax, form = written_options(text, f)

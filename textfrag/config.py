@@ -58,7 +58,7 @@ class BuildConfig:
     #: "mystmd" for a myst.yml (its literalinclude is mystmd's); "" for the others
     engine: str = ""
     #: whether a Markdown image or link with a txtfrag: URL is textfrag's: False for a Sphinx conf.py whose
-    #: extensions read Markdown with MyST-Parser (it renders them as a broken image or cross-reference)
+    #: extensions read Markdown with MyST-Parser, and for a myst.yml (they show a broken image or link)
     markdown_forms: bool = True
     #: whether an attribute list after a Markdown image is read: False for an mkdocs.yml or properdocs.yml
     #: that does not enable attr_list (its ``{ ... }`` is then shown as text, its options lost)
@@ -180,6 +180,7 @@ def _myst(path: Path) -> BuildConfig:
         guard=settings["guard"],
         srcdir=path.parent,
         engine="mystmd",
+        markdown_forms=False,  # (mystmd shows a txtfrag: image as a broken image, a link as a dead link)
     )
 
 

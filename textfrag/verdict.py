@@ -48,18 +48,21 @@ class FormError(TextFragError):
     kind = "form"
 
 
-def unrendered(kind: str, reference: str) -> FormError:
+def unrendered(kind: str, reference: str, engine: str = "sphinx") -> FormError:
     """The problem of a ``txtfrag:`` Markdown image (``kind`` "image") or link ("link", "definition")
-    in a MyST document of a Sphinx project: MyST-Parser makes the one a broken image and the other a
-    broken cross-reference, and neither is verified. The same words in the build, ``check`` and the editor."""
+    in a MyST document that Sphinx (``engine`` "sphinx") or mystmd ("mystmd") builds: the one becomes a
+    broken image, the other a broken cross-reference or a dead link, and neither is verified. The same
+    words in the build, ``check`` and the editor."""
+    name, maker = ("Sphinx", "MyST-Parser makes it") if engine == "sphinx" else ("mystmd", "it shows")
     if kind == "image":
         said = (
-            "Sphinx does not embed a Markdown image (MyST-Parser makes it a broken image): write the directive "
+            f"{name} does not embed a Markdown image ({maker} a broken image): write the directive "
             "```{txtfrag} REF``` for a block or the role {txtfrag}`REF` inline"
         )
     else:
+        what = "a broken cross-reference" if engine == "sphinx" else "a dead link"
         said = (
-            "Sphinx does not verify or resolve a txtfrag: link (MyST-Parser makes it a broken cross-reference): "
+            f"{name} does not verify or resolve a txtfrag: link ({maker} {what}): "
             "quote the text with the role {txtfrag}`REF`, or link to the section that embeds it"
         )
     return FormError(said, reference=reference)

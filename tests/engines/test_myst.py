@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .conftest import APP, MD5, STALE, engine, myst_content, myst_project, nodes, run
+from .conftest import APP, BIN, MD5, STALE, engine, myst_content, myst_project, nodes, run
 
 GOOD = f"""# Doc
 
@@ -142,3 +142,27 @@ def test_a_failing_page_lists_the_problems_of_pages_mystmd_has_not_read_yet(tmp_
     assert said in str(failed.value)
     assert f"unread.md:3: src/app.py#line=0,2;md5={STALE}: stale" in str(failed.value)
     assert "2 references are stale or broken" in str(failed.value)
+
+
+def test_a_markdown_image_or_link_fails_the_myst_build_and_check_alike(tmp_path: Path) -> None:
+    """mystmd showed ``![](txtfrag:...)`` as a broken image and ``[x](txtfrag:...)`` as a dead link, and
+    built (exit 0), while check judged both as excerpts: now each fails the build, check (reading myst.yml)
+    and the editor with the same words; a directive beside them passes."""
+    myst = engine("myst")
+    pinned = f"src/app.py#line=0,2;length={len(APP)};md5={MD5}"
+    pages = {
+        "img.md": f"# I\n\n![](txtfrag:{pinned})\n",
+        "link.md": f"# L\n\nSee [x](txtfrag:{pinned}).\n",
+        "doc.md": f"# D\n\n```{{txtfrag}} {pinned}\n```\n",
+    }
+    root = myst_project(tmp_path / "book", pages)
+    r = run([myst, "build", "--site"], root)
+    out = r.stdout + r.stderr
+    assert r.returncode != 0, out
+    image = f"img.md:3: txtfrag:{pinned}: mystmd does not embed a Markdown image (it shows a broken image)"
+    link = f"link.md:3: txtfrag:{pinned}: mystmd does not verify or resolve a txtfrag: link (it shows a dead link)"
+    assert image in out and link in out and "doc.md:" not in out
+    assert "textfrag: 2 references are stale or broken; the build fails" in out  # (each said once)
+    checked = run([BIN / "textfrag", "check"], root)
+    assert checked.returncode == 2 and image in checked.stderr and link in checked.stderr, checked.stderr
+    assert "doc.md:" not in checked.stderr

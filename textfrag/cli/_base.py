@@ -125,7 +125,9 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
     )
     args.pdi_table = dict(config.pdi_map) if config else {}
     args.attr_list = config.attr_list if config else True  # (an mkdocs.yml without attr_list reads no { ... })
-    args.markdown_forms = config.markdown_forms if config else True  # (a Sphinx project with MyST: not textfrag's)
+    # (None: Markdown images and links are textfrag's; else the engine that does not render them: Sphinx with
+    # MyST-Parser, mystmd)
+    args.unrendered_in = None if config is None or config.markdown_forms else (config.engine or "sphinx")
     if config is not None and config.require_pin and hasattr(args, "require_pin"):
         args.require_pin = True  # (a build that requires pins fails on an unpinned reference: so does check)
 

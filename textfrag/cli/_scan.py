@@ -76,8 +76,8 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
 
     seen: dict[_Said, tuple[_Written, _Said, bool]] = {}
     attr_list = getattr(args, "attr_list", True) is not False  # (False: an mkdocs.yml that reads no { ... })
-    # (False: a Sphinx project reading Markdown with MyST, where a txtfrag: image or link is no excerpt)
-    markdown_forms = getattr(args, "markdown_forms", True) is not False
+    # (Sphinx reading Markdown with MyST, or mystmd: where a txtfrag: image or link is no excerpt)
+    unrendered_in: str | None = getattr(args, "unrendered_in", None)
     images: dict[tuple[str | None, str, bool], tuple[_Written, _Said, bool] | None] = {}
     # (a part of a large tree: its documents were listed once, each once, by the process that split it)
     listed = getattr(args, "listed", False)
@@ -95,8 +95,8 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         for f in found:
             result.total += 1
             text_read = False
-            if not markdown_forms and f.kind in _MARKDOWN_FORMS:
-                result.problems.append((f, unrendered(f.kind, f.text)))
+            if unrendered_in is not None and f.kind in _MARKDOWN_FORMS:
+                result.problems.append((f, unrendered(f.kind, f.text, unrendered_in)))
                 continue
             if f.kind == "image" and f.span is not None:  # (the same image options again: read once)
                 key = image_key(text, f)
