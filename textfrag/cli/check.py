@@ -129,6 +129,9 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
     """A large tree: its documents in parts, each scanned and judged by a forked process, the results
     joined in the documents' order (the same output as one process gives). None for a small tree, one
     core, or where processes are not forked."""
+    workers = _cores()
+    if workers < 2:  # (before listing: this process lists the tree itself)
+        return None
     tally = _Tally()
 
     def unlistable(folder: Path, error: OSError) -> None:
@@ -138,8 +141,7 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
         )
 
     docs = [str(d) for d in doc_files((Path(p) for p in args.paths), unlistable)]
-    workers = _cores()
-    if len(docs) < PARALLEL_DOCS or workers < 2:
+    if len(docs) < PARALLEL_DOCS:
         return None
     import multiprocessing  # (only a large tree pays for these)
     from concurrent.futures import ProcessPoolExecutor
