@@ -161,10 +161,14 @@ class Project:
         looked: set[str] = set()
         # (a Sphinx project reading Markdown with MyST: a txtfrag: image or link there is no excerpt)
         unrendered_in = None if self.config is None or self.config.markdown_forms else (self.config.engine or "sphinx")
+        myst_forms = self.config is None or self.config.myst_forms  # (False: a Markdown engine shows them as text)
         for f in found:
             charset = charsets.get(f.start)
             if unrendered_in is not None and f.kind in ("image", "link", "definition"):
                 out.append(Finding(f, None, unrendered(f.kind, f.text, unrendered_in), False, None, charset, []))
+                continue
+            if not myst_forms and f.kind in ("directive", "role") and suffix in MD_SUFFIXES:
+                out.append(Finding(f, None, unrendered(f.kind, f.text, "markdown"), False, None, charset, []))
                 continue
             options = options_of(text, f) if f.kind in ("directive", "image") and text[f.start : f.end] == f.text else []
             parsed = self._parsed.get(f.text)

@@ -29,7 +29,7 @@ from textfrag.options import UNREAD_ATTRIBUTES
 from textfrag.optiontable import Form
 from textfrag.present import identity, unique_anchor
 from textfrag.scan import Found, scan_markdown
-from textfrag.verdict import Settings, Verdict, judge
+from textfrag.verdict import Settings, Verdict, judge, unrendered
 
 from . import render
 
@@ -67,10 +67,22 @@ class PageState:
     def of(cls: type[_State], src: str, markdown: str, front_matter: int = 0) -> _State:
         """The state of a page, its references located by the scanner ``textfrag check`` uses."""
         state = cls(src, markdown, front_matter)
-        if PREFIX in markdown:  # plain pages are not scanned
+        if PREFIX in markdown or "{txtfrag}" in markdown:  # plain pages are not scanned
             for f in scan_markdown(markdown, src):
                 state.found.setdefault(f.text, deque()).append(f)
         return state
+
+    def myst_forms(self) -> list[tuple[str, TextFragError]]:
+        """The page's MyST directives and roles (Markdown shows them as text or code), each located with
+        its problem, in the words ``check`` and the editor use in a Markdown engine's project."""
+        forms = sorted(
+            (f for queue in self.found.values() for f in queue if f.kind in ("directive", "role")), key=lambda f: f.start
+        )
+        out: list[tuple[str, TextFragError]] = []
+        for f in forms:
+            line = f.line + self.front_matter
+            out.append((f"{self.src}:{line}" if self.src else f"line {line}", unrendered(f.kind, f.text, "markdown")))
+        return out
 
     def where(self, ref: str, kinds: tuple[str, ...]) -> str:
         """``PAGE.md:LINE`` of the next use of ``ref``: the scanner's line, or, for a construct it does not

@@ -246,6 +246,8 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         state = _PageState.of(page.file.src_path, markdown, _front_matter_lines(page, markdown))
         self.pages[page.file.src_uri] = state
         self.current = state
+        for where, err in state.myst_forms():  # (Markdown shows them as text or code: said, as check says it)
+            self._report(where, err, True)
         return markdown
 
     @_guarded

@@ -60,6 +60,9 @@ class BuildConfig:
     #: whether a Markdown image or link with a txtfrag: URL is textfrag's: False for a Sphinx conf.py whose
     #: extensions read Markdown with MyST-Parser, and for a myst.yml (they show a broken image or link)
     markdown_forms: bool = True
+    #: whether a MyST directive or role (```{txtfrag}```, {txtfrag}`...`) in a Markdown document is
+    #: textfrag's: False for the Markdown engines' configurations (mkdocs.yml, properdocs.yml, zensical.toml)
+    myst_forms: bool = True
     #: whether an attribute list after a Markdown image is read: False for an mkdocs.yml or properdocs.yml
     #: that does not enable attr_list (its ``{ ... }`` is then shown as text, its options lost)
     attr_list: bool = True
@@ -248,6 +251,7 @@ def _from_options(
         srcdir=path.parent / docs_dir,
         snippets=dict(snippets) if snippets is not None else None,
         markdown_include=dict(included) if included is not None else None,
+        myst_forms=False,  # (Python-Markdown shows a MyST directive or role as code or text)
     )
 
 

@@ -51,8 +51,17 @@ class FormError(TextFragError):
 def unrendered(kind: str, reference: str, engine: str = "sphinx") -> FormError:
     """The problem of a ``txtfrag:`` Markdown image (``kind`` "image") or link ("link", "definition")
     in a MyST document that Sphinx (``engine`` "sphinx") or mystmd ("mystmd") builds: the one becomes a
-    broken image, the other a broken cross-reference or a dead link, and neither is verified. The same
-    words in the build, ``check`` and the editor."""
+    broken image, the other a broken cross-reference or a dead link, and neither is verified; or of a MyST
+    directive or role (``kind`` "directive", "role") in a page Python-Markdown renders (``engine``
+    "markdown"), which shows it as text. The same words in the build, ``check`` and the editor."""
+    if engine == "markdown":  # (a MyST directive or role where Python-Markdown renders the page)
+        what = "directive" if kind == "directive" else "role"
+        where = "a block when it stands alone in its paragraph" if kind == "directive" else "inline in a sentence"
+        said = (
+            f"a MyST {what} is not rendered by Markdown (MkDocs, ProperDocs, Zensical show it as text or code): "
+            f"write the image ![](txtfrag:REF), {where}"
+        )
+        return FormError(said, reference=reference)
     name, maker = ("Sphinx", "MyST-Parser makes it") if engine == "sphinx" else ("mystmd", "it shows")
     if kind == "image":
         said = (

@@ -493,3 +493,34 @@ async def test_the_editor_says_the_same_of_a_markdown_image_in_a_sphinx_myst_doc
         path = sphinx / f"{name}.md"
         diagnostics = await open_doc(client, path, path.read_text(encoding="utf-8"), "markdown")
         assert {str(d.code) for d in diagnostics if d.severity == lsp.DiagnosticSeverity.Error} == expected, diagnostics
+
+
+def test_a_myst_directive_or_role_in_an_mkdocs_page_fails_check_and_the_build_alike(tmp_path: Path) -> None:
+    """MkDocs showed ```{txtfrag} REF```, :::{txtfrag} and {txtfrag}`REF` as code or text and built, while
+    check judged them as excerpts: now each fails the build and check (reading mkdocs.yml) with the same
+    words; the image beside them passes both."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    docs = tmp_path / "mkdocs" / "docs"
+    docs.mkdir(parents=True)
+    (tmp_path / "mkdocs" / "mkdocs.yml").write_text(
+        "site_name: t\nmarkdown_extensions:\n  - attr_list\nplugins:\n  - textfrag:\n      root: ..\n"
+    )
+    (docs / "index.md").write_text(f"# Index\n\n![](txtfrag:{GREET})\n")
+    (docs / "fence.md").write_text(f"# Case\n\n```{{txtfrag}} {GREET}\n```\n", encoding="utf-8")
+    (docs / "colon.md").write_text(f"# Case\n\n:::{{txtfrag}} {GREET}\n:::\n", encoding="utf-8")
+    (docs / "role.md").write_text(f"# Case\n\nSee {{txtfrag}}`{GREET}`.\n", encoding="utf-8")
+    failing, log = mkdocs_failing(tmp_path)
+    assert failing == {"fence.md", "colon.md", "role.md"}, log
+    assert check_kinds(tmp_path, docs) == {}  # (with --root and no configuration: MyST's forms are judged)
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--format", "json", "docs"],
+        cwd=tmp_path / "mkdocs",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    kinds = {(Path(x["document"]).name, x["kind"]) for x in json.loads(r.stdout)["results"] if x["kind"]}
+    assert kinds == {("fence.md", "form"), ("colon.md", "form"), ("role.md", "form")}, r.stdout
+    said = "a MyST directive is not rendered by Markdown (MkDocs, ProperDocs, Zensical show it as text or code)"
+    assert f"fence.md:3: {GREET}: {said}" in log

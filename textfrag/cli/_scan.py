@@ -17,7 +17,7 @@ from ..fragment import Reference
 from ..options import image_key, image_options, written_options
 from ..optiontable import Form, Syntax
 from ..quote import quote
-from ..scan import Found, scan_text
+from ..scan import MD_SUFFIXES, Found, scan_text
 from ..source import SourceCache
 from ..verdict import reads_text, unrendered
 from ._base import _cache, _shown, _write_diff
@@ -78,6 +78,8 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     attr_list = getattr(args, "attr_list", True) is not False  # (False: an mkdocs.yml that reads no { ... })
     # (Sphinx reading Markdown with MyST, or mystmd: where a txtfrag: image or link is no excerpt)
     unrendered_in: str | None = getattr(args, "unrendered_in", None)
+    # (False: a Markdown engine's project, where a MyST directive or role is shown as text)
+    myst_forms = getattr(args, "myst_forms", True) is not False
     images: dict[tuple[str | None, str, bool], tuple[_Written, _Said, bool] | None] = {}
     # (a part of a large tree: its documents were listed once, each once, by the process that split it)
     listed = getattr(args, "listed", False)
@@ -97,6 +99,9 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             text_read = False
             if unrendered_in is not None and f.kind in _MARKDOWN_FORMS:
                 result.problems.append((f, unrendered(f.kind, f.text, unrendered_in)))
+                continue
+            if not myst_forms and f.kind in ("directive", "role") and doc.suffix in MD_SUFFIXES:
+                result.problems.append((f, unrendered(f.kind, f.text, "markdown")))
                 continue
             if f.kind == "image" and f.span is not None:  # (the same image options again: read once)
                 key = image_key(text, f)
