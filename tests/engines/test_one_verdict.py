@@ -524,3 +524,27 @@ def test_a_myst_directive_or_role_in_an_mkdocs_page_fails_check_and_the_build_al
     assert kinds == {("fence.md", "form"), ("colon.md", "form"), ("role.md", "form")}, r.stdout
     said = "a MyST directive is not rendered by Markdown (MkDocs, ProperDocs, Zensical show it as text or code)"
     assert f"fence.md:3: {GREET}: {said}" in log
+
+
+@pytest.mark.asyncio
+async def test_the_editor_says_the_same_of_a_myst_directive_in_an_mkdocs_page_and_of_an_image_in_mystmd(
+    client: LanguageClient,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """The language server reads the document's nearest configuration as check does: in an MkDocs project a
+    MyST directive is a ``form`` problem and the image beside it is not; in a mystmd project, the reverse."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    site, book = tmp_path / "site", tmp_path / "book"
+    (site / "docs").mkdir(parents=True)
+    book.mkdir()
+    (site / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - textfrag:\n      root: ..\n")
+    (book / "myst.yml").write_text("version: 1\nproject:\n  plugins:\n    - type: executable\n      path: textfrag-myst\n")
+    directive, image = f"# Case\n\n```{{txtfrag}} {GREET}\n```\n", f"# Case\n\n![](txtfrag:{GREET})\n"
+    cases = [(site / "docs" / "directive.md", directive, {"form"}), (site / "docs" / "image.md", image, set())]
+    cases += [(book / "image.md", image, {"form"})]  # (judged as no excerpt before its path is looked at)
+    await start(client, tmp_path)
+    for path, text, expected in cases:
+        path.write_text(text, encoding="utf-8")
+        diagnostics = await open_doc(client, path, text, "markdown")
+        assert {str(d.code) for d in diagnostics if d.severity == lsp.DiagnosticSeverity.Error} == expected, (path, diagnostics)
