@@ -36,7 +36,7 @@ from textfrag.options import Option, options_of, with_option_references, written
 from textfrag.pin import is_pinned
 from textfrag.quote import quoted_path
 from textfrag.rescan import MarkdownScan, rescan_markdown, scan_markdown_kept
-from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, scan_text
+from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, colon_fenced, scan_text
 from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
 from textfrag.verdict import Settings, judge, unrendered
 
@@ -162,6 +162,7 @@ class Project:
         # (a Sphinx project reading Markdown with MyST: a txtfrag: image or link there is no excerpt)
         unrendered_in = None if self.config is None or self.config.markdown_forms else (self.config.engine or "sphinx")
         myst_forms = self.config is None or self.config.myst_forms  # (False: a Markdown engine shows them as text)
+        colon_fence = self.config is None or self.config.colon_fence  # (False: ::: is text to MyST-Parser here)
         for f in found:
             charset = charsets.get(f.start)
             if unrendered_in is not None and f.kind in ("image", "link", "definition"):
@@ -169,6 +170,9 @@ class Project:
                 continue
             if not myst_forms and f.kind in ("directive", "role") and suffix in MD_SUFFIXES:
                 out.append(Finding(f, None, unrendered(f.kind, f.text, "markdown"), False, None, charset, []))
+                continue
+            if not colon_fence and f.kind == "directive" and colon_fenced(text, f):
+                out.append(Finding(f, None, unrendered("colon", f.text), False, None, charset, []))
                 continue
             options = options_of(text, f) if f.kind in ("directive", "image") and text[f.start : f.end] == f.text else []
             parsed = self._parsed.get(f.text)

@@ -1,7 +1,8 @@
 """Markdown images and links with a ``txtfrag:`` URL in a MyST document: not textfrag's forms in Sphinx.
 
 MyST-Parser makes ``![](txtfrag:REF)`` an image of a file that does not exist and ``[text](txtfrag:REF)``
-a cross-reference to nothing: Sphinx would only warn, and ship a broken image and a dead link while
+a cross-reference to nothing; without its colon_fence extension, ``:::{txtfrag} REF`` is text. Sphinx
+would only warn, or say nothing, and ship a broken image, a dead link or the fence as text, while
 ``check`` judged the reference as an excerpt. Each is a located problem instead, in the core's words
 (textfrag.verdict.unrendered), the same that ``check`` and the editor say of it in a Sphinx project; the
 page shows the problem in its place.
@@ -31,6 +32,8 @@ class MarkdownForms(SphinxTransform):
         env = self.env
         if not str(env.doc2path(env.docname)).endswith(_MYST_SUFFIXES):
             return
+        if "colon_fence" not in (getattr(env.config, "myst_enable_extensions", None) or ()):
+            self._colon_fences()
         for node in list(self.document.findall(_txtfrag_target)):
             assert isinstance(node, nodes.Element)
             kind = "image" if isinstance(node, nodes.image) else "link"
@@ -40,6 +43,19 @@ class MarkdownForms(SphinxTransform):
             record_problem(env, env.docname, line, problem, error=True)
             text = f"[textfrag: {problem.describe('').removeprefix(': ')}]"
             node.replace_self(nodes.inline(text, text, classes=["txtfrag-error"]))
+
+    def _colon_fences(self) -> None:
+        """Without MyST-Parser's colon_fence, ``:::{txtfrag} REF`` is a paragraph of text: each is reported
+        (``check`` reads conf.py's ``myst_enable_extensions`` and says the same)."""
+        env = self.env
+        for paragraph in list(self.document.findall(nodes.paragraph)):
+            text = paragraph.astext()
+            if ":::{txtfrag}" not in text:
+                continue
+            for i, line in enumerate(text.split("\n")):
+                if line.startswith(":::{txtfrag}"):
+                    reference = line[len(":::{txtfrag}") :].strip()
+                    record_problem(env, env.docname, (paragraph.line or 1) + i, unrendered("colon", reference), error=True)
 
 
 def _target(node: nodes.Node) -> str:

@@ -63,6 +63,9 @@ class BuildConfig:
     #: whether a MyST directive or role (```{txtfrag}```, {txtfrag}`...`) in a Markdown document is
     #: textfrag's: False for the Markdown engines' configurations (mkdocs.yml, properdocs.yml, zensical.toml)
     myst_forms: bool = True
+    #: whether a ``:::{txtfrag}`` colon fence is a directive: False for a Sphinx conf.py whose MyST-Parser
+    #: does not enable colon_fence (``myst_enable_extensions``), where it is a paragraph of text
+    colon_fence: bool = True
     #: whether an attribute list after a Markdown image is read: False for an mkdocs.yml or properdocs.yml
     #: that does not enable attr_list (its ``{ ... }`` is then shown as text, its options lost)
     attr_list: bool = True
@@ -111,11 +114,11 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id
-            if name == "extensions":
+            if name in ("extensions", "myst_enable_extensions"):
                 try:
                     values[name] = list(ast.literal_eval(node.value))
-                except (ValueError, TypeError):  # (computed: which are listed is not known)
-                    values[name] = []
+                except (ValueError, TypeError):  # (computed: which are listed is not known, none is assumed off)
+                    values[name] = [] if name == "extensions" else ["colon_fence"]
             elif name.startswith("textfrag_") or name in ("highlight_language", "source_encoding"):
                 try:
                     values[name] = ast.literal_eval(node.value)
@@ -138,6 +141,7 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         srcdir=path.parent,
         source_encoding=str(values.get("source_encoding") or "utf-8-sig"),
         markdown_forms=not any(e in _MYST_EXTENSIONS for e in values.get("extensions", ())),
+        colon_fence="colon_fence" in values.get("myst_enable_extensions", ()),
     )
 
 

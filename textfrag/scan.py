@@ -367,6 +367,12 @@ def _used_labels(text: str) -> dict[str, tuple[tuple[int, int], str] | None]:
     return used
 
 
+def colon_fenced(text: str, found: Found) -> bool:
+    """Whether a MyST directive found in ``text`` opens with a ``:::`` fence (MyST-Parser's colon_fence)."""
+    line_start = text.rfind("\n", 0, found.start) + 1
+    return found.kind == "directive" and text[line_start : found.start].lstrip(" \t>-*+0123456789.)").startswith(":::")
+
+
 def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
     """References in a Markdown or MyST text, in order of appearance."""
     return _scan_markdown(text, file)[0]

@@ -54,6 +54,13 @@ def unrendered(kind: str, reference: str, engine: str = "sphinx") -> FormError:
     broken image, the other a broken cross-reference or a dead link, and neither is verified; or of a MyST
     directive or role (``kind`` "directive", "role") in a page Python-Markdown renders (``engine``
     "markdown"), which shows it as text. The same words in the build, ``check`` and the editor."""
+    if kind == "colon":  # (a ::: fence where MyST-Parser's colon_fence is off)
+        said = (
+            "a ::: fence is a directive only with MyST-Parser's colon_fence extension, and this conf.py does not "
+            'enable it (Sphinx shows the fence as text): add "colon_fence" to myst_enable_extensions, or write '
+            "```{txtfrag} REF```"
+        )
+        return FormError(said, reference=reference)
     if engine == "markdown":  # (a MyST directive or role where Python-Markdown renders the page)
         what = "directive" if kind == "directive" else "role"
         where = "a block when it stands alone in its paragraph" if kind == "directive" else "inline in a sentence"

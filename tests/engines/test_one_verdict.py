@@ -548,3 +548,29 @@ async def test_the_editor_says_the_same_of_a_myst_directive_in_an_mkdocs_page_an
         path.write_text(text, encoding="utf-8")
         diagnostics = await open_doc(client, path, text, "markdown")
         assert {str(d.code) for d in diagnostics if d.severity == lsp.DiagnosticSeverity.Error} == expected, (path, diagnostics)
+
+
+@pytest.mark.parametrize("enabled", [False, True])
+def test_a_colon_fence_is_a_directive_only_where_myst_parser_enables_colon_fence(tmp_path: Path, enabled: bool) -> None:
+    """Without ``colon_fence`` in ``myst_enable_extensions`` MyST-Parser shows ``:::{txtfrag} REF`` as text
+    (Sphinx built it, quoting nothing, while check judged it): the build and check now both fail it as a
+    ``form`` problem saying what to enable; with colon_fence it is the directive, judged as such by both."""
+    sphinx = _sphinx_myst_project(tmp_path)
+    for name in ("image", "link", "reference_style", "directive"):
+        (sphinx / f"{name}.md").unlink()
+    (sphinx / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   colon\n")
+    (sphinx / "colon.md").write_text(f"# Case\n\n:::{{txtfrag}} {STALE}\n:::\n", encoding="utf-8")
+    if enabled:
+        with (sphinx / "conf.py").open("a") as conf:
+            conf.write("myst_enable_extensions = ['colon_fence']\n")
+    expected = {"colon.md": {"stale" if enabled else "form"}}
+    assert sphinx_kinds(tmp_path) == expected
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--format", "sarif", str(sphinx)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    kinds = {r_["ruleId"].removeprefix("textfrag/") for r_ in json.loads(r.stdout)["runs"][0]["results"]}
+    assert kinds == expected["colon.md"], r.stderr

@@ -129,6 +129,7 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
     # MyST-Parser, mystmd)
     args.unrendered_in = None if config is None or config.markdown_forms else (config.engine or "sphinx")
     args.myst_forms = config is None or config.myst_forms  # (False: the Markdown engines show them as text)
+    args.colon_fence = config is None or config.colon_fence  # (False: Sphinx's MyST-Parser reads ::: as text)
     if config is not None and config.require_pin and hasattr(args, "require_pin"):
         args.require_pin = True  # (a build that requires pins fails on an unpinned reference: so does check)
 

@@ -17,7 +17,7 @@ from ..fragment import Reference
 from ..options import image_key, image_options, written_options
 from ..optiontable import Form, Syntax
 from ..quote import quote
-from ..scan import MD_SUFFIXES, Found, scan_text
+from ..scan import MD_SUFFIXES, Found, colon_fenced, scan_text
 from ..source import SourceCache
 from ..verdict import reads_text, unrendered
 from ._base import _cache, _shown, _write_diff
@@ -80,6 +80,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     unrendered_in: str | None = getattr(args, "unrendered_in", None)
     # (False: a Markdown engine's project, where a MyST directive or role is shown as text)
     myst_forms = getattr(args, "myst_forms", True) is not False
+    colon_fence = getattr(args, "colon_fence", True) is not False  # (False: ::: is text to MyST-Parser here)
     images: dict[tuple[str | None, str, bool], tuple[_Written, _Said, bool] | None] = {}
     # (a part of a large tree: its documents were listed once, each once, by the process that split it)
     listed = getattr(args, "listed", False)
@@ -102,6 +103,9 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
                 continue
             if not myst_forms and f.kind in ("directive", "role") and doc.suffix in MD_SUFFIXES:
                 result.problems.append((f, unrendered(f.kind, f.text, "markdown")))
+                continue
+            if not colon_fence and f.kind == "directive" and colon_fenced(text, f):
+                result.problems.append((f, unrendered("colon", f.text)))
                 continue
             if f.kind == "image" and f.span is not None:  # (the same image options again: read once)
                 key = image_key(text, f)
