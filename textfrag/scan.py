@@ -172,8 +172,9 @@ _TITLE = (
     r"|\((?:[^()\\\r\n]|\\.|" + _BREAK + r")*\)))?"
 )
 _TARGET = r"\(" + _SPACE + r"*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:" + _DEST + r"))" + _TITLE + _SPACE + r"*\)"
-_MD_IMAGE = re.compile(r"!\[" + _LABEL + r"\]" + _TARGET)
-_MD_LINK = re.compile(r"(?<!!)\[" + _LABEL + r"\]" + _TARGET)
+# (a backslash escapes the bracket, and the ! before it: \![x](y) is a link)
+_MD_IMAGE = re.compile(r"(?<!\\)!\[" + _LABEL + r"\]" + _TARGET)
+_MD_LINK = re.compile(r"(?:(?<![!\\])|(?<=\\!))\[" + _LABEL + r"\]" + _TARGET)
 _MD_DEFINITION = re.compile(r"^ {0,3}\[([^\]]+)\]:[ \t]*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:\S+))", re.MULTILINE)
 _MD_ANY_DEFINITION = re.compile(r"^ {0,3}\[([^\]]+)\]:[ \t]*\S", re.MULTILINE)
 _MD_LABEL_USE = re.compile(r"\[((?:[^\[\]\\]|\\.)+)\](?:[ \t]?\[((?:[^\[\]\\]|\\.)*)\])?(?![(:])")
@@ -181,6 +182,8 @@ _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _BACKTICKS = re.compile(r"`+")
 _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+# a list item's marker and the spaces after it (up to where its text starts)
+_LIST_MARKER = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]{1,4}")
 # a line indented four columns or more (a tab counts to the next multiple of four): code, in some places
 # (at any line start str.splitlines knows, as the loop below reads lines)
 _INDENTED = re.compile(r"(?:^|(?<=[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]))(?: {4}| {0,3}\t)", re.MULTILINE)
@@ -190,6 +193,16 @@ def _has_indented(text: str) -> bool:
     """Whether a line of ``text`` starts indented four columns (the regular expression tries every
     position of the text: a text with no four spaces and no tab cannot have one, and most have neither)."""
     return ("    " in text or "\t" in text) and _INDENTED.search(text) is not None
+
+
+def _list_code_at(line: str, width: int) -> int:
+    """The indentation from which a line after a blank line is code inside the list item ``line`` opens:
+    four columns past the item's content, which Python-Markdown puts four columns past the marker's
+    indentation and CommonMark (MyST) where the item's text starts; the larger of the two, so that no
+    line either reads as text is taken for code."""
+    marker = _LIST_MARKER.match(line)
+    content = _width(line[: marker.end()] + "x") if marker is not None else width + 2
+    return max(width + 8, content + 4)
 
 
 def _width(line: str) -> int:
@@ -229,7 +242,9 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
     containers: list[int] = []  # body indentation of the open Python-Markdown containers
     prev_blank = True
     in_list = False
+    list_code_at = 0  # in a list: the indentation from which a line after a blank line is code
     in_indented_code = False
+    code_at = 0  # in indented code: the indentation its lines keep
     for number, raw in enumerate(lines, 1):
         body = raw.rstrip("\r\n")
         ending = raw[len(body) :]
@@ -289,13 +304,18 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
             prev_blank, in_indented_code = False, False
             continue
         indented = width - base >= 4
-        if _LIST_ITEM.match(body):
+        # indented code: after a blank line, four columns in (in a list item, four past its content)
+        starts_code = not blank and prev_blank and not in_indented_code and (width >= list_code_at if in_list else indented)
+        if starts_code:
+            code_at = list_code_at if in_list else base + 4
+        elif _LIST_ITEM.match(body):
             in_list = True
+            list_code_at = _list_code_at(body, width)
         elif blank:
             pass
         elif width <= base:
             in_list = False
-        if not blank and indented and (in_indented_code or (prev_blank and not in_list)):
+        if not blank and (starts_code or (in_indented_code and width >= code_at)):
             in_indented_code = True
             out.append(" " * len(body) + ending)
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -213,3 +214,30 @@ def test_the_quick_test_for_an_indented_line_agrees_with_its_regular_expression(
     from textfrag.scan import _INDENTED, _has_indented
 
     assert _has_indented(text) == (_INDENTED.search(text) is not None)
+
+
+#: Markdown texts around one image: each case is rendered by Python-Markdown itself, and the scanner must
+#: find the image exactly when Markdown renders it (code in a list item is four columns past the item's
+#: content; a backslash escapes a bracket and the ! before it)
+_IMAGE = "![](txtfrag:src/a.py#line=0,1)"
+_AROUND_AN_IMAGE = [
+    f"- a\n\n        {_IMAGE}\n",
+    f"- a\n\n      {_IMAGE}\n",
+    f"- a\n\n    {_IMAGE}\n",
+    f"1. a\n\n   b\n\n        {_IMAGE}\n",
+    f"- a\n    - b\n\n            {_IMAGE}\n",
+    f"- a\n    - b\n\n        {_IMAGE}\n",
+    f"* a\n\n\t\t{_IMAGE}\n",
+    f"- a\n\n        x\n    {_IMAGE}\n",
+    f"para\n\n    {_IMAGE}\n",
+    "!\\[](txtfrag:src/a.py#line=0,1)\n",
+    f"> {_IMAGE}\n",
+]
+
+
+@pytest.mark.parametrize("text", _AROUND_AN_IMAGE)
+def test_the_scanner_finds_an_image_exactly_where_python_markdown_renders_one(text: str) -> None:
+    import markdown
+
+    rendered = "<img" in markdown.markdown(text)
+    assert any(f.kind == "image" for f in scan_markdown(text, "a.md")) == rendered
