@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from textfrag import SourceCache, TextFragError, parse_reference
-from textfrag.config import BuildConfig
+from textfrag.config import BuildConfig, html_blocks_of
 from textfrag.fragment import Reference
 from textfrag.guard import (
     LOCK_NAME,
@@ -32,11 +32,11 @@ from textfrag.guard import (
     shown_text,
 )
 from textfrag.guard.judge import Explainer, found_of
-from textfrag.options import Option, options_of, with_option_references, written_options
+from textfrag.options import Option, colon_fenced, options_of, with_option_references, written_options
 from textfrag.pin import is_pinned
 from textfrag.quote import quoted_path
 from textfrag.rescan import MarkdownScan, rescan_markdown, scan_markdown_kept
-from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, colon_fenced, scan_text
+from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, scan_text
 from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
 from textfrag.verdict import Settings, judge, unrendered
 
@@ -149,7 +149,8 @@ class Project:
         if suffix in RST_SUFFIXES:
             return scan_text(text, name, suffix)
         kept = self._scans.get(name)
-        scanned = rescan_markdown(kept, text, name) if kept is not None else scan_markdown_kept(text, name)
+        html = html_blocks_of(self.config) if self.config is not None else None  # (as the engine reads raw HTML)
+        scanned = rescan_markdown(kept, text, name, html) if kept is not None else scan_markdown_kept(text, name, html)
         self._scans[name] = scanned
         return scanned.found
 

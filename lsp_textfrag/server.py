@@ -268,10 +268,12 @@ class TextfragServer(LanguageServer):
             except TextFragError:
                 return []
         from textfrag import parse_reference
+        from textfrag.config import html_blocks_of
         from textfrag.options import with_option_references
         from textfrag.scan import scan_text
 
-        found, charsets = with_option_references(text, scan_text(text, str(doc_path), doc_path.suffix))
+        html = html_blocks_of(project.config) if project.config is not None else None
+        found, charsets = with_option_references(text, scan_text(text, str(doc_path), doc_path.suffix, html))
         out: list[tuple[Finding, str]] = []
         for f in found:
             try:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import TextFragError
+from .scan import HtmlBlocks
 
 __all__ = [
     "BuildConfig",
@@ -66,6 +67,8 @@ class BuildConfig:
     #: whether a ``:::{txtfrag}`` colon fence is a directive: False for a Sphinx conf.py whose MyST-Parser
     #: does not enable colon_fence (``myst_enable_extensions``), where it is a paragraph of text
     colon_fence: bool = True
+    #: whether the Markdown engine reads a raw HTML block with a ``markdown`` attribute as Markdown (md_in_html)
+    md_in_html: bool = False
     #: whether an attribute list after a Markdown image is read: False for an mkdocs.yml or properdocs.yml
     #: that does not enable attr_list (its ``{ ... }`` is then shown as text, its options lost)
     attr_list: bool = True
@@ -73,6 +76,14 @@ class BuildConfig:
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
         return f"{_shown(self.path)} (root: {_shown(self.root)})"
+
+
+def html_blocks_of(config: BuildConfig | None) -> HtmlBlocks:
+    """How the build reads a page's raw HTML blocks (textfrag.scan.HtmlBlocks): as Python-Markdown does for
+    the Markdown engines' configurations; not at all when no configuration says which engine builds."""
+    if config is None or config.myst_forms:
+        return None
+    return "md_in_html" if config.md_in_html else "raw"
 
 
 def _shown(path: Path) -> str:
@@ -256,6 +267,7 @@ def _from_options(
         snippets=dict(snippets) if snippets is not None else None,
         markdown_include=dict(included) if included is not None else None,
         myst_forms=False,  # (Python-Markdown shows a MyST directive or role as code or text)
+        md_in_html=any(n in extensions for n in ("md_in_html", "markdown.extensions.md_in_html")),
     )
 
 

@@ -388,3 +388,9 @@ def with_option_references(text: str, found: list[Found]) -> tuple[list[Found], 
         if charset is not None:
             charsets[f.start] = charset
     return out, charsets
+
+
+def colon_fenced(text: str, found: Found) -> bool:
+    """Whether a MyST directive found in ``text`` opens with a ``:::`` fence (MyST-Parser's colon_fence)."""
+    line_start = text.rfind("\n", 0, found.start) + 1
+    return found.kind == "directive" and text[line_start : found.start].lstrip(" \t>-*+0123456789.)").startswith(":::")

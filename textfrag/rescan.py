@@ -3,9 +3,21 @@ way), with the same finds as a scan of the whole text."""
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
-from .scan import _BLANK_LINE_AT, _CONTEXTUAL, _PARAGRAPH_WINDOW, Found, LineIndex, _scan_markdown, _with_columns
+from .scan import Found, HtmlBlocks, LineIndex, _scan_markdown, _with_columns
+
+# what, in the paragraphs an edit touched, could change how anything else is read: code spans and fences,
+# comments and raw HTML, MyST roles and directives, escapes, tabs and indented code, definitions and uses
+_CONTEXTUAL = re.compile(
+    # (and list items and admonitions: what follows them indented is theirs, not code)
+    r"[`~<>{}\t\\]|:::|\]:|\]\[|^ {4}|^[ ]*(?:[-*+]|[0-9]+[.)])(?:[ ]|$)|!!!|\?\?\?|===",
+    re.MULTILINE,
+)
+_BLANK_LINE_AT = re.compile(r"\n[ \t]*\n")
+#: characters looked back from an edit for the blank line that starts its paragraph
+_PARAGRAPH_WINDOW = 8192
 
 
 class MarkdownScan(NamedTuple):
@@ -19,9 +31,9 @@ class MarkdownScan(NamedTuple):
     found: list[Found]
 
 
-def scan_markdown_kept(text: str, file: str) -> MarkdownScan:
+def scan_markdown_kept(text: str, file: str, html_blocks: HtmlBlocks = None) -> MarkdownScan:
     """:func:`scan_text` of a Markdown text, kept for :func:`rescan_markdown`."""
-    found, masked = _scan_markdown(text, file)
+    found, masked = _scan_markdown(text, file, html_blocks)
     return MarkdownScan(text, masked, _with_columns(text, found))
 
 
@@ -47,7 +59,7 @@ def _common_suffix(a: str, b: str, limit: int) -> int:
     return lo
 
 
-def rescan_markdown(previous: MarkdownScan, text: str, file: str) -> MarkdownScan:
+def rescan_markdown(previous: MarkdownScan, text: str, file: str, html_blocks: HtmlBlocks = None) -> MarkdownScan:
     """The scan of ``text``, an edit of ``previous.text``. When the edit stays within paragraphs that hold
     nothing that could change how the rest is read (no code, comment, fence, role, definition, CR...), only
     those paragraphs are scanned again and the other references are moved by the edit; otherwise the
@@ -57,18 +69,18 @@ def rescan_markdown(previous: MarkdownScan, text: str, file: str) -> MarkdownSca
     if text == old:
         return previous
     if "\r" in old or "\r" in text or "]:" in old or "]:" in text:
-        return scan_markdown_kept(text, file)
+        return scan_markdown_kept(text, file, html_blocks)
     p = _common_prefix(old, text)
     q = _common_suffix(old, text, min(len(old), len(text)) - p)
     before = [m.end() for m in _BLANK_LINE_AT.finditer(old, max(0, p - _PARAGRAPH_WINDOW), p)]
     if not before and p > _PARAGRAPH_WINDOW:
-        return scan_markdown_kept(text, file)
+        return scan_markdown_kept(text, file, html_blocks)
     a = before[-1] if before else 0
     after = _BLANK_LINE_AT.search(old, len(old) - q)
     b_old = after.start() if after else len(old)
     b_new = b_old + len(text) - len(old)
     if b_new < p or a > p or b_old - a > 4 * _PARAGRAPH_WINDOW:
-        return scan_markdown_kept(text, file)
+        return scan_markdown_kept(text, file, html_blocks)
     region_old, region_new = old[a:b_old], text[a:b_new]
     if (
         not region_old.strip()  # (only text that was read, and not masked, shows it was outside code)
@@ -77,10 +89,10 @@ def rescan_markdown(previous: MarkdownScan, text: str, file: str) -> MarkdownSca
         or _CONTEXTUAL.search(region_new)
         or _BLANK_LINE_AT.search(region_new)  # (a new paragraph break: the neighbours' scans may change)
     ):
-        return scan_markdown_kept(text, file)
+        return scan_markdown_kept(text, file, html_blocks)
     found, masked = _scan_markdown(region_new, file)
     if masked != region_new:
-        return scan_markdown_kept(text, file)
+        return scan_markdown_kept(text, file, html_blocks)
     first_line = text.count("\n", 0, a)
     shift = len(text) - len(old)
     line_shift = region_new.count("\n") - region_old.count("\n")

@@ -387,27 +387,34 @@ def _used_labels(text: str) -> dict[str, tuple[tuple[int, int], str] | None]:
     return used
 
 
-def colon_fenced(text: str, found: Found) -> bool:
-    """Whether a MyST directive found in ``text`` opens with a ``:::`` fence (MyST-Parser's colon_fence)."""
-    line_start = text.rfind("\n", 0, found.start) + 1
-    return found.kind == "directive" and text[line_start : found.start].lstrip(" \t>-*+0123456789.)").startswith(":::")
+#: how a Markdown page's raw HTML blocks are read: None, as nothing (the engine is not known, or it follows
+#: CommonMark: MyST); "raw", as Python-Markdown reads them (textfrag.rawhtml); "md_in_html", the same with
+#: the md_in_html extension (a block with a ``markdown`` attribute is Markdown inside)
+HtmlBlocks = Literal["raw", "md_in_html"] | None
 
 
-def scan_markdown(text: str, file: str = "<text>") -> list[Found]:
+def scan_markdown(text: str, file: str = "<text>", html_blocks: HtmlBlocks = None) -> list[Found]:
     """References in a Markdown or MyST text, in order of appearance."""
-    return _scan_markdown(text, file)[0]
+    return _scan_markdown(text, file, html_blocks)[0]
 
 
-def _scan_markdown(text: str, file: str) -> tuple[list[Found], str]:
+def _scan_markdown(text: str, file: str, html_blocks: HtmlBlocks = None) -> tuple[list[Found], str]:
     """The references and the masked text (code, code spans and comments blanked, the same length)."""
-    found, masked, _ = _scan_markdown_lines(text, file)
+    found, masked, _ = _scan_markdown_lines(text, file, html_blocks)
     return found, masked
 
 
-def _scan_markdown_lines(text: str, file: str) -> tuple[list[Found], str, LineIndex]:
+def _scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -> tuple[list[Found], str, LineIndex]:
     """:func:`_scan_markdown`, and the index of the lines of the text (and of the masked text)."""
     found: list[Found] = []
     masked = _md_blocks(text, file, found)
+    if html_blocks is not None and "<" in masked:  # (Python-Markdown's raw HTML blocks: text, not Markdown)
+        from .rawhtml import raw_html_spans
+
+        raw = raw_html_spans(masked, md_in_html=html_blocks == "md_in_html")
+        if raw:
+            masked = _mask(masked, raw)
+            found[:] = [f for f in found if not any(a <= f.start < b for a, b in raw)]
     masked = _md_inline(masked, file, found)
     lines = LineIndex(masked)
     kinds: tuple[tuple[FoundKind, re.Pattern[str]], ...] = (("image", _MD_IMAGE), ("link", _MD_LINK))
@@ -571,18 +578,6 @@ def _default_role_at(changes: list[tuple[int, bool]], offset: int) -> bool:
     return on
 
 
-# what, in the paragraphs an edit touched, could change how anything else is read: code spans and fences,
-# comments and raw HTML, MyST roles and directives, escapes, tabs and indented code, definitions and uses
-_CONTEXTUAL = re.compile(
-    # (and list items and admonitions: what follows them indented is theirs, not code)
-    r"[`~<>{}\t\\]|:::|\]:|\]\[|^ {4}|^[ ]*(?:[-*+]|[0-9]+[.)])(?:[ ]|$)|!!!|\?\?\?|===",
-    re.MULTILINE,
-)
-_BLANK_LINE_AT = re.compile(r"\n[ \t]*\n")
-#: characters looked back from an edit for the blank line that starts its paragraph
-_PARAGRAPH_WINDOW = 8192
-
-
 def _with_columns(text: str, found: list[Found], lines: LineIndex | None = None) -> list[Found]:
     if not found:
         return found
@@ -594,9 +589,9 @@ def _with_columns(text: str, found: list[Found], lines: LineIndex | None = None)
     ]
 
 
-def scan_text(text: str, file: str, suffix: str) -> list[Found]:
+def scan_text(text: str, file: str, suffix: str, html_blocks: HtmlBlocks = None) -> list[Found]:
     """References in ``text``, read as reStructuredText or Markdown by ``suffix``."""
     if suffix.lower() in RST_SUFFIXES:
         return _with_columns(text, scan_rst(text, file))
-    found, _, lines = _scan_markdown_lines(text, file)
+    found, _, lines = _scan_markdown_lines(text, file, html_blocks)
     return _with_columns(text, found, lines)  # (the masked text has the same line starts)

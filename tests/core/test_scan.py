@@ -241,3 +241,61 @@ def test_the_scanner_finds_an_image_exactly_where_python_markdown_renders_one(te
 
     rendered = "<img" in markdown.markdown(text)
     assert any(f.kind == "image" for f in scan_markdown(text, "a.md")) == rendered
+
+
+#: raw HTML blocks as Python-Markdown reads them (textfrag.rawhtml): (text, extensions)
+_RAW_HTML = [
+    (f"para\n<div>\n{_IMAGE}\n</div>\n", []),
+    (f"<div>\n\n{_IMAGE}\n\n</div>\n", []),
+    (f"<div>{_IMAGE}</div>\n", []),
+    (f'<div markdown="1">\n\n{_IMAGE}\n\n</div>\n', []),
+    (f'<div markdown="1">\n\n{_IMAGE}\n\n</div>\n', ["md_in_html"]),
+    (f"<div markdown>\n{_IMAGE}\n</div>\n", ["md_in_html"]),
+    (f"<DIV>\n{_IMAGE}\n</DIV>\n", []),
+    (f"<div>\n\n{_IMAGE}\n\nmore\n", []),
+    (f"<div><div>\n</div>\n{_IMAGE}\n</div>\n", []),
+    (f"<div><div>\n</div>\n</div>\n\n{_IMAGE}\n", []),
+    (f"- item\n\n    <div>\n    {_IMAGE}\n    </div>\n", []),
+    (f"<details>\n{_IMAGE}\n</details>\n", []),
+    (f"   <div>\n{_IMAGE}\n</div>\n", []),
+    (f"<div></div> {_IMAGE}\n", []),
+    (f"<span>\n{_IMAGE}\n</span>\n", []),
+    (f"<p>{_IMAGE}</p>\n", []),
+    (f"<hr>\n{_IMAGE}\n", []),
+    (f"> <div>\n> {_IMAGE}\n> </div>\n", []),
+    (f"x <div>\n{_IMAGE}\n</div>\n", []),
+    (f'<div title="a>b">\n{_IMAGE}\n</div>\n', []),
+    (f"```\n<div>\n```\n\n{_IMAGE}\n", ["fenced_code"]),
+]
+
+
+@pytest.mark.parametrize(("text", "extensions"), _RAW_HTML)
+def test_the_scanner_reads_raw_html_blocks_as_python_markdown_does(text: str, extensions: list[str]) -> None:
+    """In a Markdown engine's page an image inside a raw HTML block is text: the scanner finds it exactly
+    when Python-Markdown renders it; with no engine known (or MyST's CommonMark) it is looked at anyway."""
+    import markdown
+
+    rendered = "<img" in markdown.markdown(text, extensions=extensions)
+    blocks = "md_in_html" if "md_in_html" in extensions else "raw"
+    assert any(f.kind == "image" for f in scan_markdown(text, "a.md", blocks)) == rendered
+    assert any(f.kind == "image" for f in scan_markdown(text, "a.md"))  # (no engine known: judged)
+
+
+def test_the_block_level_tags_are_python_markdowns() -> None:
+    import markdown
+
+    from textfrag.rawhtml import BLOCK_LEVEL
+
+    assert list(BLOCK_LEVEL) == list(markdown.Markdown().block_level_elements)
+
+
+def test_a_page_of_unclosed_tags_and_quotes_is_read_in_one_pass() -> None:
+    """Hostile HTML: each tag's try ends at the next '<' (linear), so 40,000 unclosed tags take no time."""
+    import time
+
+    from textfrag.rawhtml import raw_html_spans
+
+    for text in ('<div x="' * 40000, "<div>\n" * 40000, "<!--" + "<div '" * 40000):
+        began = time.process_time()
+        raw_html_spans(text)
+        assert time.process_time() - began < 2.0

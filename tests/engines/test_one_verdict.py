@@ -574,3 +574,33 @@ def test_a_colon_fence_is_a_directive_only_where_myst_parser_enables_colon_fence
     )
     kinds = {r_["ruleId"].removeprefix("textfrag/") for r_ in json.loads(r.stdout)["runs"][0]["results"]}
     assert kinds == expected["colon.md"], r.stderr
+
+
+@pytest.mark.parametrize("md_in_html", [False, True])
+def test_an_image_in_a_raw_html_block_is_judged_by_check_as_mkdocs_renders_it(tmp_path: Path, md_in_html: bool) -> None:
+    """Python-Markdown leaves a raw HTML block's text as it is: a stale image inside ``<div>...</div>`` is
+    never embedded, and the build passed while check failed it. Now check (reading mkdocs.yml) skips what
+    the build skips, and judges what md_in_html makes Markdown (``<div markdown>``)."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    docs = tmp_path / "mkdocs" / "docs"
+    docs.mkdir(parents=True)
+    extensions = "  - attr_list\n" + ("  - md_in_html\n" if md_in_html else "")
+    (tmp_path / "mkdocs" / "mkdocs.yml").write_text(
+        f"site_name: t\nmarkdown_extensions:\n{extensions}plugins:\n  - textfrag:\n      root: ..\n"
+    )
+    (docs / "index.md").write_text("# Index\n")
+    (docs / "raw.md").write_text(f"# Case\n\n<div>\n![](txtfrag:{STALE})\n</div>\n", encoding="utf-8")
+    (docs / "markdown.md").write_text(f"# Case\n\n<div markdown>\n\n![](txtfrag:{STALE})\n\n</div>\n", encoding="utf-8")
+    (docs / "after.md").write_text(f"# Case\n\n<div></div>\n\n![](txtfrag:{STALE})\n", encoding="utf-8")
+    failing, log = mkdocs_failing(tmp_path)
+    expected = {"after.md", "markdown.md"} if md_in_html else {"after.md"}
+    assert failing == expected, log
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--format", "json", "docs"],
+        cwd=tmp_path / "mkdocs",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert {Path(x["document"]).name for x in json.loads(r.stdout)["results"] if x["kind"]} == expected, r.stdout

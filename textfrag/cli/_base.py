@@ -130,6 +130,7 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
     args.unrendered_in = None if config is None or config.markdown_forms else (config.engine or "sphinx")
     args.myst_forms = config is None or config.myst_forms  # (False: the Markdown engines show them as text)
     args.colon_fence = config is None or config.colon_fence  # (False: Sphinx's MyST-Parser reads ::: as text)
+    args.html_blocks = None if config is None else _html_blocks_of(config)
     if config is not None and config.require_pin and hasattr(args, "require_pin"):
         args.require_pin = True  # (a build that requires pins fails on an unpinned reference: so does check)
 
@@ -240,3 +241,9 @@ def _terminal(args: argparse.Namespace, err: TextIO) -> tuple[Progress, Style]:
         args.terminal = (Progress(err, enabled=not getattr(args, "quiet", False)), Style(err))
     terminal: tuple[Progress, Style] = args.terminal
     return terminal
+
+
+def _html_blocks_of(config: BuildConfig) -> str | None:
+    from ..config import html_blocks_of
+
+    return html_blocks_of(config)

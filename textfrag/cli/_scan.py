@@ -14,10 +14,10 @@ from .._parser import parse_reference
 from ..docfiles import doc_files, read_text
 from ..errors import StaleError, TextFragError
 from ..fragment import Reference
-from ..options import image_key, image_options, written_options
+from ..options import colon_fenced, image_key, image_options, written_options
 from ..optiontable import Form, Syntax
 from ..quote import quote
-from ..scan import MD_SUFFIXES, Found, colon_fenced, scan_text
+from ..scan import MD_SUFFIXES, Found, scan_text
 from ..source import SourceCache
 from ..verdict import reads_text, unrendered
 from ._base import _cache, _shown, _write_diff
@@ -81,6 +81,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     # (False: a Markdown engine's project, where a MyST directive or role is shown as text)
     myst_forms = getattr(args, "myst_forms", True) is not False
     colon_fence = getattr(args, "colon_fence", True) is not False  # (False: ::: is text to MyST-Parser here)
+    html_blocks = getattr(args, "html_blocks", None)  # (a Markdown engine's raw HTML blocks are not Markdown)
     images: dict[tuple[str | None, str, bool], tuple[_Written, _Said, bool] | None] = {}
     # (a part of a large tree: its documents were listed once, each once, by the process that split it)
     listed = getattr(args, "listed", False)
@@ -91,7 +92,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         except TextFragError as unreadable:
             result.problems.append((Found(shown, 0, "", 0, 0, "file"), unreadable))
             continue
-        found = scan_text(text, shown, doc.suffix)
+        found = scan_text(text, shown, doc.suffix, html_blocks)
         result.docs[shown] = doc
         if ":encoding:" in text or ":diff:" in text:
             found = _with_options(text, found, result)

@@ -1,0 +1,64 @@
+"""Raw HTML blocks as Python-Markdown reads them (MkDocs, ProperDocs, Zensical): their text is not Markdown.
+
+A block-level tag (Python-Markdown's ``Markdown.block_level_elements``) at the start of a line, indented
+at most three spaces, opens a raw block that runs to the end of the tag that closes it (nested tags
+counted), or to the end of the page when none does; what follows the closing tag on its line is Markdown
+again. A ``![](txtfrag:...)`` inside is shown as the text it is, never embedded, so ``check`` does not
+judge it. With the md_in_html extension, a block whose opening tag has a ``markdown`` attribute is
+Markdown inside. (CommonMark, which MyST follows, ends an HTML block at a blank line instead: this
+reading is only for the Markdown engines' pages.)
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["BLOCK_LEVEL", "raw_html_spans"]
+
+#: Python-Markdown's ``Markdown.block_level_elements`` (3.x); a test holds them equal
+BLOCK_LEVEL = (
+    *("address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figcaption", "figure"),
+    *("footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "main", "menu", "nav"),
+    *("ol", "p", "pre", "section", "table", "ul", "canvas", "colgroup", "dd", "body", "dt", "group", "html"),
+    *("iframe", "li", "legend", "math", "map", "noscript", "output", "object", "option", "progress", "script"),
+    *("style", "summary", "tbody", "td", "textarea", "tfoot", "th", "thead", "tr", "video", "center"),
+)
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"})
+_START = re.compile(r"^ {0,3}(<)(" + "|".join(BLOCK_LEVEL) + r")(?=[\s/>])", re.IGNORECASE | re.MULTILINE)
+# a tag (its attributes may hold '>' in quotes) or a comment; nothing of a tag runs past the next '<', so
+# each try ends there and a page is read in one pass, whatever unclosed quotes it holds
+_TAG = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)([A-Za-z][A-Za-z0-9-]*)((?:\"[^\"<]*\"|'[^'<]*'|[^'\"<>])*)>", re.DOTALL)
+_MARKDOWN_ATTRIBUTE = re.compile(r"\smarkdown(?:\s*=|\s|/|$)", re.IGNORECASE)
+
+
+def raw_html_spans(text: str, *, md_in_html: bool = False) -> list[tuple[int, int]]:
+    """The spans of ``text`` (code already masked) that Python-Markdown keeps as raw HTML blocks."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while (m := _START.search(text, pos)) is not None:
+        start = m.start(1)
+        stack: list[str] = []
+        end = len(text)  # (unclosed: raw to the end of the page)
+        markdown_inside = False
+        for t in _TAG.finditer(text, start):
+            name = t.group(2)
+            if name is None:
+                continue  # a comment
+            name = name.lower()
+            if t.start() == start and md_in_html and _MARKDOWN_ATTRIBUTE.search(t.group(3)):
+                markdown_inside = True
+                break
+            if t.group(1):
+                if name in stack:
+                    del stack[len(stack) - 1 - stack[::-1].index(name) :]
+            elif name not in _VOID and not t.group(3).rstrip().endswith("/"):
+                stack.append(name)
+            if not stack:
+                end = t.end()
+                break
+        if markdown_inside:
+            pos = m.end()
+            continue
+        spans.append((start, end))
+        pos = max(end, m.end())
+    return spans
