@@ -15,10 +15,9 @@ literal blocks (``::``), inline literals, comments and code directives. Code is 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from typing import Literal, NamedTuple
+from typing import Literal
 
-FoundKind = Literal["directive", "role", "image", "link", "definition", "file", "include"]
+from .found import _CODE_DIRECTIVES, Directive, Found, FoundKind, LineIndex, _mask
 
 __all__ = [
     *("Directive", "code_directives"),
@@ -35,36 +34,6 @@ MD_SUFFIXES = frozenset({".md", ".markdown", ".myst"})
 SKIP_DIRS = frozenset({"_build", "site", "node_modules", "__pycache__", "venv"})
 
 
-class Found(NamedTuple):
-    """One reference in a documentation file: where it is and how it is written.
-
-    ``start``/``end`` are offsets of the reference text (``text``) in the file's decoded content, so
-    that ``update`` can replace exactly those characters and nothing else.
-    """
-
-    file: str
-    line: int
-    text: str
-    start: int
-    end: int
-    kind: FoundKind
-    #: offsets of the whole construct (``![label](txtfrag:REF "title")``); equal to start/end otherwise
-    span: tuple[int, int] | None = None
-    #: the caption of an image, the text of a link
-    label: str = ""
-    #: 1-based column of the reference text in its line (code points)
-    column: int = 0
-
-
-class Directive(NamedTuple):
-    """A directive met outside code (``literalinclude``...), for ``textfrag migrate``."""
-
-    name: str  # lower case
-    line: int  # 1-based
-    offset: int  # of the start of its first line
-    fence: str  # MyST: the fence that opens it (``````` or ``:::``); "" in reStructuredText
-
-
 def code_directives(text: str, suffix: str) -> list[Directive]:
     """The directives in ``text`` that are not inside code, comments or literal blocks, in order."""
     directives: list[Directive] = []
@@ -75,68 +44,8 @@ def code_directives(text: str, suffix: str) -> list[Directive]:
     return directives
 
 
-def _mask(text: str, spans: list[tuple[int, int]]) -> str:
-    """Replace each text[start:end] by spaces, keeping line endings (so line numbers are unchanged)."""
-    if not spans:
-        return text
-    parts, pos = [], 0
-    for start, end in spans:
-        parts.append(text[pos:start])
-        parts.append(re.sub(r"[^\r\n]", " ", text[start:end]))
-        pos = end
-    parts.append(text[pos:])
-    return "".join(parts)
-
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-class LineIndex:
-    """1-based lines of offsets in one text, as the engines count them: LF, CR LF and a lone CR end a line
-    (an old Mac document written with CR alone has as many lines as it shows). The line starts are found
-    once, when first asked, so that numbering every reference of a document is linear, not quadratic."""
-
-    __slots__ = ("text", "_starts")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._starts: list[int] | None = None
-
-    def _breaks(self) -> list[int]:
-        if self._starts is None:
-            self._starts = [m.end() for m in _LINE_BREAK.finditer(self.text)]
-        return self._starts
-
-    def line_at(self, offset: int) -> int:
-        """The 1-based line of ``offset``."""
-        return bisect_right(self._breaks(), offset) + 1
-
-    def line_start(self, offset: int) -> int:
-        """The offset where the line of ``offset`` starts."""
-        starts = self._breaks()
-        k = bisect_right(starts, offset)
-        return starts[k - 1] if k else 0
-
-
 # -- Markdown / MyST ---------------------------------------------------------------------------------
 
-# directives whose body is code or verbatim text in both reStructuredText and MyST: no reference in them
-_CODE_DIRECTIVES = frozenset(
-    {
-        "code-block",
-        "code",
-        "sourcecode",
-        "literalinclude",
-        "raw",
-        "doctest",
-        "testcode",
-        "testoutput",
-        "parsed-literal",
-        "highlight",
-        "ipython",
-        "math",
-    }
-)
 
 # ``` and ~~~ fences everywhere; ::: fences only as MyST colon fences of a directive (in MkDocs, ::: is
 # text, and mkdocstrings' "::: module" is not a fence)
@@ -445,11 +354,17 @@ def _scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -
 
 # -- reStructuredText --------------------------------------------------------------------------------
 
-# docutils: ".. " then the name (case-insensitive), at most one space, "::", then a space or the end
-_RST_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ ]+txtfrag[ ]?::(?:[ \t]+|$)(.*)$", re.IGNORECASE)
-_RST_EXPLICIT = re.compile(r"^([ \t]*)\.\.(?:[ ]+([\w.:+-]+?)[ ]?::(?:[ \t]|$)|\s|$)")
+# docutils: ".. " then the name (case-insensitive), at most one space, "::", then a space or the end; also
+# as a list item's first line ("- .. txtfrag::", "* - .. txtfrag::" in a list-table, "1. .. txtfrag::")
+_RST_ITEMS = r"(?:(?:[-*+\u2022\u2023\u2043]|\d+[.)]|#\.|\(\d+\))[ ]+)*"
+_RST_DIRECTIVE = re.compile(r"^([ \t]*" + _RST_ITEMS + r")\.\.[ ]+txtfrag[ ]?::(?:[ \t]+|$)(.*)$", re.IGNORECASE)
+_RST_EXPLICIT = re.compile(r"^([ \t]*" + _RST_ITEMS + r")\.\.(?:[ ]+([\w.:+-]+?)[ ]?::(?:[ \t]|$)|\s|$)")
+# what Sphinx reads as literal text besides code: a grammar's productions (only its tokens are links)
+_RST_LITERAL_DIRECTIVES = frozenset({"productionlist"})
+# a doctest block: a paragraph that starts with ">>> " (literal to its end)
+_RST_DOCTEST = re.compile(r"^[ \t]*>>>(?:[ \t]|$)")
 _RST_DEFAULT_ROLE = re.compile(r"^[ \t]*\.\.[ ]+default-role[ ]?::[ \t]*(\S*)", re.IGNORECASE)
-_RST_CODE_DIRECTIVES = _CODE_DIRECTIVES
+_RST_CODE_DIRECTIVES = _CODE_DIRECTIVES | _RST_LITERAL_DIRECTIVES
 # code directives whose :caption: Sphinx parses as text (roles in it are rendered)
 _RST_PARSED_CAPTION = frozenset({"code-block", "code", "sourcecode", "literalinclude"})
 # inline markup starts after white space, the start of the text, or one of - : / ' " < ( [ { (docutils'
@@ -487,6 +402,7 @@ def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None
     pending_literal: int | None = None  # a paragraph ended with '::' at this indent
     directive: tuple[int, int] | None = None  # an open txtfrag directive: (indent, line) whose argument is next
     default_role: list[tuple[int, bool]] = []  # (offset, the default role is txtfrag) from here on
+    in_doctest = False
     for number, raw in enumerate(lines, 1):
         body = raw.rstrip("\r\n")
         ending = raw[len(body) :]
@@ -521,8 +437,8 @@ def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None
                 start = offset + d.start(2) + (len(d.group(2)) - len(d.group(2).lstrip()))
                 found.append(Found(file, number, arg, start, start + len(arg), "directive"))
             else:
-                directive = (_indent(body), number)
-            skip_indent = _indent(body)  # the argument and options below are not text,
+                directive = (len(d.group(1)), number)
+            skip_indent = len(d.group(1))  # the argument and options below are not text,
             keep_caption = True  # but its :caption: is, as literalinclude's (roles in it are rendered)
             out.append(" " * len(body) + ending)
             offset += len(raw)
@@ -534,9 +450,11 @@ def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None
         if e and e.group(2) is not None and directives is not None:
             directives.append(Directive(e.group(2).lower(), number, offset, ""))
         if e and (e.group(2) is None or e.group(2).lower() in _RST_CODE_DIRECTIVES):
-            is_comment = e.group(2) is None and not re.match(r"\s*\.\.\s+(?:_|\[|\|)", body)
-            if is_comment or e.group(2) is not None:
-                skip_indent = _indent(body)
+            is_comment = e.group(2) is None and not re.match(r"\s*\.\.\s+(?:_|\[|\|)", body[len(e.group(1)) - _indent(body) :])
+            # (".." alone before a blank line is an empty comment: the indented text after it is not its)
+            empty = is_comment and not body[len(e.group(1)) + 2 :].strip() and (number == len(lines) or not lines[number].strip())
+            if (is_comment and not empty) or e.group(2) is not None:
+                skip_indent = len(e.group(1))
                 keep_caption = e.group(2) is not None and e.group(2).lower() in (
                     "code-block",
                     "code",
@@ -546,6 +464,13 @@ def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None
                 out.append(" " * len(body) + ending)
                 offset += len(raw)
                 continue
+        if (number == 1 or not lines[number - 2].strip()) and _RST_DOCTEST.match(body):
+            in_doctest = True  # a doctest block: literal, to the blank line that ends it
+        if in_doctest and not blank:
+            out.append(" " * len(body) + ending)
+            offset += len(raw)
+            continue
+        in_doctest = False
         if _RST_ADORNMENT.match(body):  # ```````` under a title is not an inline literal
             out.append(" " * len(body) + ending)
             offset += len(raw)
