@@ -43,6 +43,7 @@ from textfrag.excerpt import failure_summary
 from textfrag.guard import LOCK_NAME, Lock
 from textfrag.i18n import translator
 from textfrag.present import identity, source_url
+from textfrag.verdict import no_link_target
 
 from . import render
 from .embed import Embedder, PageState, front_matter_lines, is_alone, place, register, settle
@@ -397,10 +398,7 @@ class _Document:
             a.set("href", url)
             return
         a.set("href", "#")
-        err = TextFragError(
-            "this link has no target: the page embeds no such reference and no source_url is set", reference=ref_text
-        )
-        self.report(where, err, False)
+        self.report(where, no_link_target(ref_text, site=False), False)
 
     def settle_anchors(self, md: Markdown, root: etree.Element) -> None:
         """After the table of contents: an excerpt whose id a heading took gets another; links follow."""

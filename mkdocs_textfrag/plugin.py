@@ -56,6 +56,7 @@ from textfrag.excerpt import failure_summary
 from textfrag.i18n import translator
 from textfrag.pin import generated_note
 from textfrag.present import identity, source_url
+from textfrag.verdict import no_link_target
 
 if TYPE_CHECKING:
     from markdown_textfrag.guard import GuardHost
@@ -408,10 +409,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         url = source_url(self.config.source_url, q.selection)
         if url:
             return url
-        err = TextFragError(
-            "this link has no target: no page embeds the same reference and no source_url is set", reference=ref_text
-        )
-        self._report(where, err, False)
+        self._report(where, no_link_target(ref_text, site=True), False)
         return "#"
 
     def _context(self, q: Quote) -> str:

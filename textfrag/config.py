@@ -69,6 +69,11 @@ class BuildConfig:
     colon_fence: bool = True
     #: whether the Markdown engine reads a raw HTML block with a ``markdown`` attribute as Markdown (md_in_html)
     md_in_html: bool = False
+    #: where a ``[text](txtfrag:REF)`` link looks for the excerpt it points to: "site" (the MkDocs plugin:
+    #: any page), "page" (the Markdown extension alone: its own page), None (no such links: not Markdown)
+    link_targets: str | None = None
+    #: the build's source_url (a link with no excerpt to point to opens the quoted lines there)
+    source_url: str | None = None
     #: whether an attribute list after a Markdown image is read: False for an mkdocs.yml or properdocs.yml
     #: that does not enable attr_list (its ``{ ... }`` is then shown as text, its options lost)
     attr_list: bool = True
@@ -217,14 +222,16 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
     except yaml.YAMLError as exc:
         raise TextFragError(f"{path}: not valid YAML ({exc})") from None
     options: dict[str, Any] = {}
+    plugin_used = False
     for plugin in data.get("plugins") or [] if isinstance(data, dict) else []:
         if plugin == "textfrag":
+            plugin_used = True
             break
         if isinstance(plugin, dict) and "textfrag" in plugin:
-            options = plugin["textfrag"] or {}
+            options, plugin_used = plugin["textfrag"] or {}, True
             break
     if isinstance(data, dict) and isinstance(data.get("plugins"), dict):  # the mapping form of plugins:
-        options = data["plugins"].get("textfrag") or {}
+        options, plugin_used = data["plugins"].get("textfrag") or {}, "textfrag" in data["plugins"]
     extensions: dict[str, Any] = {}
     if isinstance(data, dict):
         for entry in data.get("markdown_extensions") or []:
@@ -242,7 +249,8 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
     config = _from_options(path, options, extensions, str(docs or "docs"))  # (the root from the folder of mkdocs.yml)
     # (a configuration that inherits another's, INHERIT:, may enable attr_list there: then it is not said off)
     inherits = isinstance(data, dict) and "INHERIT" in data
-    return replace(config, attr_list=inherits or any(n in extensions for n in ("attr_list", "markdown.extensions.attr_list")))
+    attr_list = inherits or any(n in extensions for n in ("attr_list", "markdown.extensions.attr_list"))
+    return replace(config, attr_list=attr_list, link_targets="site" if plugin_used else "page")
 
 
 def _from_options(
@@ -268,6 +276,8 @@ def _from_options(
         markdown_include=dict(included) if included is not None else None,
         myst_forms=False,  # (Python-Markdown shows a MyST directive or role as code or text)
         md_in_html=any(n in extensions for n in ("md_in_html", "markdown.extensions.md_in_html")),
+        link_targets="page",
+        source_url=str(options["source_url"]) if options.get("source_url") else None,
     )
 
 

@@ -168,6 +168,12 @@ RULES: dict[str, tuple[str, str, str]] = {
         "in a MyST document of a Sphinx project).",
         "Write it in one of the engine's forms; the message names them.",
     ),
+    "link": (
+        "LinkWithoutTarget",
+        "A txtfrag: link has nowhere to go: no page embeds the same reference and no source_url is set (the build "
+        "warns, and --strict fails it).",
+        "Embed the reference on a page, or set source_url so that the link opens the quoted lines.",
+    ),
     "error": ("BadReference", "The reference cannot be quoted.", "Correct the reference; the message says what is wrong."),
 }
 

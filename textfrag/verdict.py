@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # (check judges most references without these: they are impor
     from .intent import Intent
     from .source import SourceCache
 
-__all__ = ["Settings", "Verdict", "IntentError", "FormError", "judge", "reads_text", "unrendered"]
+__all__ = ["Settings", "Verdict", "IntentError", "FormError", "LinkError", "judge", "no_link_target", "reads_text", "unrendered"]
 
 
 class IntentError(TextFragError):
@@ -82,6 +82,20 @@ def unrendered(kind: str, reference: str, engine: str = "sphinx") -> FormError:
             "quote the text with the role {txtfrag}`REF`, or link to the section that embeds it"
         )
     return FormError(said, reference=reference)
+
+
+class LinkError(TextFragError):
+    """A ``[text](txtfrag:REF)`` link with nowhere to go: no excerpt of the same reference to point to,
+    and no ``source_url``. The build warns (``--strict`` fails it), and ``check`` fails it."""
+
+    kind = "link"
+
+
+def no_link_target(reference: str, *, site: bool) -> LinkError:
+    """The problem of a link to a reference that no page embeds (``site``: the MkDocs plugin, which points
+    a link at any page's excerpt) or that its own page does not (the Markdown extension alone)."""
+    where = "no page embeds the same reference" if site else "the page embeds no such reference"
+    return LinkError(f"this link has no target: {where} and no source_url is set", reference=reference)
 
 
 class Settings:

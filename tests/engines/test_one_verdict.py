@@ -638,3 +638,39 @@ def test_check_reads_rst_constructs_as_sphinx_does(tmp_path: Path) -> None:
     expected = {f"{name}.rst": {"stale"} for name, _, judged in _RST_CONSTRUCTS if judged}
     assert sphinx_kinds(tmp_path) == expected
     assert check_kinds(tmp_path, sphinx) == expected
+
+
+@pytest.mark.parametrize("source_url", [False, True])
+def test_a_link_with_no_target_fails_check_as_it_fails_a_strict_mkdocs_build(tmp_path: Path, source_url: bool) -> None:
+    """``[see](txtfrag:REF)`` where no page embeds REF and no source_url is set points nowhere: MkDocs warns
+    (``--strict`` fails), and check, which said nothing, now fails it with the same words at the same line,
+    also for a reference-style link. A link to an excerpt another page embeds, or with source_url, passes."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    docs = tmp_path / "mkdocs" / "docs"
+    docs.mkdir(parents=True)
+    options = "      source_url: https://example.org/{path}#L{first}\n" if source_url else ""
+    (tmp_path / "mkdocs" / "mkdocs.yml").write_text(f"site_name: t\nplugins:\n  - textfrag:\n      root: ..\n{options}")
+    (docs / "index.md").write_text(f"# Index\n\n![](txtfrag:{SHELF})\n")
+    (docs / "alone.md").write_text(f"# Case\n\nSee [greet](txtfrag:{GREET}).\n", encoding="utf-8")
+    (docs / "defined.md").write_text(f"# Case\n\nSee [greet][r].\n\n[r]: txtfrag:{GREET}\n", encoding="utf-8")
+    (docs / "elsewhere.md").write_text(f"# Case\n\nSee [the shelf](txtfrag:{SHELF}).\n", encoding="utf-8")
+    r = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "_site")],
+        cwd=tmp_path / "mkdocs",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+    )
+    warned = set(re.findall(r"WARNING\s+-\s+(\w+\.md:\d+): .*this link has no target", r.stderr))
+    checked = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "docs"], cwd=tmp_path / "mkdocs", capture_output=True, text=True, timeout=60
+    )
+    said = set(re.findall(r"docs/(\w+\.md:\d+): .*this link has no target", checked.stderr))
+    if source_url:
+        assert r.returncode == 0 and not warned, r.stderr
+        assert checked.returncode == 0 and not said, checked.stderr
+    else:
+        assert r.returncode != 0 and warned == {"alone.md:3", "defined.md:5"}, r.stderr
+        assert checked.returncode == 2 and said == warned, checked.stderr

@@ -131,6 +131,8 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
     args.myst_forms = config is None or config.myst_forms  # (False: the Markdown engines show them as text)
     args.colon_fence = config is None or config.colon_fence  # (False: Sphinx's MyST-Parser reads ::: as text)
     args.html_blocks = None if config is None else _html_blocks_of(config)
+    # (links point to excerpts, or to source_url: with it, every link has a target)
+    args.link_targets = config.link_targets if config is not None and not config.source_url else None
     if config is not None and config.require_pin and hasattr(args, "require_pin"):
         args.require_pin = True  # (a build that requires pins fails on an unpinned reference: so does check)
 

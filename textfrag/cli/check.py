@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..docfiles import doc_files
 from ..errors import StaleError, TextFragError
 from ..fragment import Reference
+from ..present import identity
 from ..quote import prefetch_history
 from ..report import Finding
 from ..scan import Found
 from ..source import SourceCache
 from ..terminal import Progress
-from ..verdict import Settings, Verdict, judge
+from ..verdict import Settings, Verdict, judge, no_link_target
 from ._base import (
     BAD,
     OK,
@@ -70,10 +71,16 @@ class _Tally:
         self.findings: list[Finding] = []
         self.problems: list[tuple[Found, TextFragError]] = []
         self.total = self.docs = self.unpinned = self.warned = self.searched = 0
+        #: (only where links point to excerpts: a Markdown engine's project) the good links, each with what
+        #: it points to; and the excerpts embedded, by page
+        self.links: list[tuple[Found, tuple[str, str]]] = []
+        self.embedded: set[tuple[str, tuple[str, str]]] = set()
 
     def add(self, other: _Tally) -> None:
         self.findings += other.findings
         self.problems += other.problems
+        self.links += other.links
+        self.embedded |= other.embedded
         self.total += other.total
         self.docs += other.docs
         self.unpinned += other.unpinned
@@ -88,6 +95,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tally = _in_parts(args, progress) if targets is None else None
     if tally is None:
         tally = _check_here(args, targets, progress)
+    if getattr(args, "link_targets", None) is not None:
+        _links_without_target(tally, site=args.link_targets == "site")
     guarded = _guard_run(args, _cache(args))
     includes = guarded.check(args, targets) if guarded is not None else None
     if includes is not None:  # (guard mode: the build's literalinclude/snippets includes, beside the references)
@@ -110,6 +119,21 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not problems:
         return OK
     return BAD if bad else STALE
+
+
+def _links_without_target(tally: _Tally, *, site: bool) -> None:
+    """A link to a reference that no page embeds (the MkDocs plugin) or that its own page does not (the
+    Markdown extension) has no target: the build warns, and --strict fails it; check fails it."""
+    anywhere = {i for _, i in tally.embedded}
+
+    def has_target(f: Found, to: tuple[str, str]) -> bool:
+        return to in anywhere if site else (f.file, to) in tally.embedded
+
+    lost = [(f, no_link_target(f.text, site=site)) for f, to in tally.links if not has_target(f, to)]
+    if lost:
+        tally.problems += lost
+        tally.findings += [_finding(f, e) for f, e in lost]
+        tally.problems.sort(key=lambda p: (p[0].file, p[0].line, p[0].column))
 
 
 def _check_here(args: argparse.Namespace, targets: set[tuple[str, int]] | None, progress: Progress | None) -> _Tally:
@@ -154,7 +178,7 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
     shared = {
         k: getattr(args, k, None)
         for k in ("root", "charset", "max_size", "pdi", "pdi_table", "require_pin", "allow_bidi", "format", "command")
-        + ("attr_list", "unrendered_in", "myst_forms", "colon_fence", "html_blocks")
+        + ("attr_list", "unrendered_in", "myst_forms", "colon_fence", "html_blocks", "link_targets")
     }
     with ProcessPoolExecutor(
         max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker, initargs=(shared,)
@@ -218,6 +242,7 @@ def _judged(
     settings = Settings(require_pin=args.require_pin)
     # every result is kept only for JSON, which lists them all; the other formats say only what is wrong
     every = (args.format or "") == "json"
+    links = getattr(args, "link_targets", None) is not None  # (links are then told where they point)
     #: the verdict on a reference written the same way again (one file quoted many times, the same
     #: lines on many pages): judged once; bounded, so that memory does not grow with the references
     judged = {} if judged is None else judged
@@ -230,6 +255,11 @@ def _judged(
             if len(judged) >= 65536:
                 judged.clear()
             judged[key] = verdict
+        if links and not verdict.problems and f.kind in ("link", "definition", "image"):
+            if f.kind == "image":
+                tally.embedded.add((f.file, identity(ref)))
+            else:
+                tally.links.append((f, identity(ref)))
         hidden = verdict.hidden if verdict.warnings else None  # (most have none: no search)
         tally.unpinned += not verdict.pinned
         for problem in verdict.problems or [None]:  # type: ignore[list-item]
