@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from .conftest import MD5, STALE, engine, project, run
+from .conftest import BIN, MD5, STALE, engine, project, run
 
 CONFIG = """site_name: t
 watch:
@@ -188,3 +188,26 @@ def test_zensical_guards_snippets_and_counts_what_is_not_protected(tmp_path: Pat
     assert r.returncode == 1
     assert "index.md:4: snippet src/app.py:1:2: it shows other text than textfrag.lock records" in r.stderr
     assert "textfrag: 2 references and 1 include are stale or broken, each reported above; the build fails" in r.stderr
+
+
+def test_zensical_and_check_agree_on_myst_forms_and_links_with_no_target(tmp_path: Path) -> None:
+    """Under Zensical (the extension alone, no plugin) a MyST directive is text (a ``form`` problem) and a
+    link looks for its excerpt on its own page only: a link to a reference another page embeds has no
+    target (a warning, fatal with --strict). check, reading the same mkdocs.yml, says both, with the same
+    words at the same lines."""
+    zensical = engine("zensical")
+    pinned = f"src/app.py#line=0,2;md5={MD5}"
+    pages = {
+        "index.md": GOOD,
+        "myst.md": f"# M\n\n```{{txtfrag}} {pinned}\n```\n",
+        "link.md": f"# L\n\nSee [the function](txtfrag:{pinned}).\n",
+    }
+    root = project(tmp_path / "site", pages, {"mkdocs.yml": CONFIG})
+    r = run([zensical, "build", "--strict"], root)
+    assert r.returncode == 1, r.stderr
+    form = f"myst.md:3: {pinned}: a MyST directive is not rendered by Markdown"
+    link = f"link.md:3: txtfrag:{pinned}: this link has no target: the page embeds no such reference"
+    assert form in r.stderr and link in r.stderr, r.stderr
+    checked = run([BIN / "textfrag", "check", "docs"], root)
+    assert checked.returncode == 2 and form in checked.stderr and link in checked.stderr, checked.stderr
+    assert "index.md" not in checked.stderr
