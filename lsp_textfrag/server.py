@@ -28,11 +28,12 @@ from textfrag.docfiles import doc_files, read_text
 from textfrag.errors import StaleError, internal_error_report, spell
 from textfrag.excerpt import excerpt_of
 from textfrag.guard import Lock
-from textfrag.present import lines_label
+from textfrag.present import identity, lines_label
 from textfrag.quote import quote
 from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES
 
 from .complete import _complete, _typed_reference
+from .links import with_link_targets
 from .model import Finding, Lines, Project, suffix_for
 from .protocol import _diagnostics, _edit_for, _range, _workspace_edit, include_fix
 
@@ -162,7 +163,7 @@ class TextfragServer(LanguageServer):
             return kept[2]
         project = self.project_for(path)
         suffix = suffix_for(str(path), doc.language_id)
-        findings = project.analyse(doc.source, str(path), suffix)
+        findings = with_link_targets(project, project.analyse(doc.source, str(path), suffix), lambda: self._embedded(project))
         self.findings[doc.uri] = (doc.version, findings)
         result = project, findings, Lines(doc.source, self.encoding())
         self.analysed[doc.uri] = (doc.version, doc.source, result)
@@ -248,6 +249,19 @@ class TextfragServer(LanguageServer):
                     for piece in q.selections:
                         step.append((doc_path, finding, piece.first_line, piece.last_line))
                 yield step
+
+    def _embedded(self, project: Project) -> set[tuple[str, str]]:
+        """What the workspace's pages embed (their images' references), as a link's target."""
+        open_docs = {p.resolve(): d for u, d in self.workspace.text_documents.items() if (p := _path_of(u)) is not None}
+        out: set[tuple[str, str]] = set()
+        for folder in self.folders() or [project.root]:
+            for n, doc_path in enumerate(doc_files([folder])):
+                if n >= MAX_INDEXED:
+                    break
+                for finding, _ in self._references_of(doc_path.resolve(), open_docs.get(doc_path.resolve())):
+                    if finding.found.kind == "image" and finding.ref is not None:
+                        out.add(identity(finding.ref))
+        return out
 
     def _references_of(self, doc_path: Path, open_doc: TextDocument | None) -> list[tuple[Finding, str]]:
         project = self.project_for(doc_path)

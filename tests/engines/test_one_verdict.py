@@ -674,3 +674,22 @@ def test_a_link_with_no_target_fails_check_as_it_fails_a_strict_mkdocs_build(tmp
     else:
         assert r.returncode != 0 and warned == {"alone.md:3", "defined.md:5"}, r.stderr
         assert checked.returncode == 2 and said == warned, checked.stderr
+
+
+@pytest.mark.asyncio
+async def test_the_editor_says_a_link_has_no_target_as_check_does(client: LanguageClient, tmp_path: Path) -> None:  # noqa: F811
+    """The language server looks for a link's excerpt where the MkDocs plugin does (every page of the
+    workspace): a link to what no page embeds gets the ``link`` problem, one to another page's excerpt none."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - textfrag\n")
+    (docs / "index.md").write_text(f"# Index\n\n![](txtfrag:{SHELF})\n")
+    cases = [(docs / "alone.md", f"# A\n\nSee [greet](txtfrag:{GREET}).\n", {"link"})]
+    cases += [(docs / "elsewhere.md", f"# E\n\nSee [the shelf](txtfrag:{SHELF}).\n", set())]
+    await start(client, tmp_path)
+    for path, text, expected in cases:
+        path.write_text(text, encoding="utf-8")
+        diagnostics = await open_doc(client, path, text, "markdown")
+        assert {str(d.code) for d in diagnostics if d.severity == lsp.DiagnosticSeverity.Error} == expected, (path, diagnostics)
