@@ -284,3 +284,32 @@ def test_linenothreshold_numbers_migrated_blocks_as_it_numbers_literalincludes(s
     after = site.build(fresh=True)
     assert after.statuscode == 0, after.warnings
     assert _blocks(after.soup()) == expected
+
+
+def test_migrating_a_project_not_yet_set_up_says_which_textfrag_root_its_build_needs(tmp_path: Path) -> None:
+    """Migrated from the repository's top, the paths start there; a conf.py that does not name textfrag
+    yet would read them from its own folder. migrate says what to set; once set, check and the build pass."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    docs = tmp_path / "docs" / "source"
+    docs.mkdir(parents=True)
+    (docs / "conf.py").write_text("extensions = []\n", encoding="utf-8")
+    (docs / "index.rst").write_text("T\n=\n\n.. literalinclude:: ../../src/app.py\n   :lines: 1-2\n", encoding="utf-8")
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "migrate", "--write", "docs/source"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stderr
+    said = 'docs/source/conf.py would read them from docs/source: set textfrag_root = "../.." there'
+    assert said in r.stderr, r.stderr
+    with (docs / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write('extensions.append("sphinx_textfrag")\ntextfrag_root = "../.."\n')
+    checked = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "docs/source"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert checked.returncode == 0 and "all current" in checked.stdout, checked.stderr
+    built = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(docs), str(tmp_path / "_build")],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -54,6 +55,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     given = SphinxProject(config.path, config.highlight_language or "default") if config and config.path.suffix == ".py" else None
     projects: dict[Path, SphinxProject | None] = {}
     noted: set[str] = set()
+    converted_under: set[Path] = set()  # the conf.py of each Sphinx project a literalinclude was converted in
     empty_captions = 0
     # pymdownx.snippets: paths from its base_path, from the folder of mkdocs.yml (where mkdocs runs)
     site = config.path.parent if config and config.path.suffix in (".yml", ".yaml") else Path(".")
@@ -124,6 +126,8 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 )
                 empty_captions += outcome.empty_caption
                 what = f"literalinclude {include.argument}"
+                if project is not None and outcome.replacement is not None:
+                    converted_under.add(project.conf)
             where = f"{shown}:{include.line}"
             if outcome.replacement is None:
                 left += 1
@@ -162,5 +166,28 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 'literalinclude did; with textfrag_caption = "none" in conf.py they need not (set it, then migrate)',
                 file=err,
             )
+        for conf in sorted(converted_under):
+            root_note = _root_note(conf, Path(args.root))
+            if root_note:
+                print(root_note, file=err)
         print(summary, file=err)
     return BAD if problems else OK
+
+
+def _root_note(conf: Path, root: Path) -> str | None:
+    """What to set when the Sphinx build would read the new references' paths from another folder than
+    the root they were written from (a project not yet set up for textfrag: its conf.py's folder)."""
+    from ..config import read_config
+
+    try:
+        build_root = read_config(conf).root.resolve()
+    except TextFragError:
+        return None  # (a conf.py that cannot be read without running it: its root is not known)
+    if build_root == root.resolve():
+        return None
+    relative = Path(os.path.relpath(root.resolve(), conf.parent.resolve())).as_posix()
+    return (
+        f"textfrag migrate: the references' paths start at {_shown(root)} (the root), and {_shown(conf)} would "
+        f'read them from {_shown(build_root)}: set textfrag_root = "{relative}" there (with "sphinx_textfrag" in '
+        "extensions)"
+    )
