@@ -83,7 +83,8 @@ _TITLE = (
 _TARGET = r"\(" + _SPACE + r"*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:" + _DEST + r"))" + _TITLE + _SPACE + r"*\)"
 # (a backslash escapes the bracket, and the ! before it: \![x](y) is a link)
 _MD_IMAGE = re.compile(r"(?<!\\)!\[" + _LABEL + r"\]" + _TARGET)
-_MD_LINK = re.compile(r"(?:(?<![!\\])|(?<=\\!))\[" + _LABEL + r"\]" + _TARGET)
+_MD_LINK = re.compile(r"(?<![!\\])\[" + _LABEL + r"\]" + _TARGET)
+_MD_LINK_AFTER_ESCAPED_BANG = re.compile(r"(?<=\\!)\[" + _LABEL + r"\]" + _TARGET)  # (rare: looked for apart)
 _MD_DEFINITION = re.compile(r"^ {0,3}\[([^\]]+)\]:[ \t]*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:\S+))", re.MULTILINE)
 _MD_ANY_DEFINITION = re.compile(r"^ {0,3}\[([^\]]+)\]:[ \t]*\S", re.MULTILINE)
 _MD_LABEL_USE = re.compile(r"\[((?:[^\[\]\\]|\\.)+)\](?:[ \t]?\[((?:[^\[\]\\]|\\.)*)\])?(?![(:])")
@@ -327,6 +328,8 @@ def _scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -
     masked = _md_inline(masked, file, found)
     lines = LineIndex(masked)
     kinds: tuple[tuple[FoundKind, re.Pattern[str]], ...] = (("image", _MD_IMAGE), ("link", _MD_LINK))
+    if "\\![" in masked:
+        kinds += (("link", _MD_LINK_AFTER_ESCAPED_BANG),)
     for kind, pattern in kinds:
         # images first and links apart: an image inside a link is found as well as the link around it
         for m in pattern.finditer(masked):
