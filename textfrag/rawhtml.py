@@ -28,7 +28,11 @@ _START = re.compile(r"^ {0,3}(<)(" + "|".join(BLOCK_LEVEL) + r")(?=[\s/>])", re.
 # a tag (its attributes may hold '>' in quotes) or a comment; nothing of a tag runs past the next '<', so
 # each try ends there and a page is read in one pass, whatever unclosed quotes it holds
 _TAG = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)([A-Za-z][A-Za-z0-9-]*)((?:\"[^\"<]*\"|'[^'<]*'|[^'\"<>])*)>", re.DOTALL)
-_MARKDOWN_ATTRIBUTE = re.compile(r"\smarkdown(?:\s*=|\s|/|$)", re.IGNORECASE)
+# md_in_html's attribute: valueless, "1", "block" or "span" make the block Markdown inside ("0", or any
+# other value, leaves it raw); and the tags it never reads as Markdown (its ``raw_tags``)
+_MARKDOWN_ATTRIBUTE = re.compile(r"""\smarkdown(?:\s*=\s*(["']?)([^"'\s>]*)\1)?(?=[\s/]|$)""", re.IGNORECASE)
+_MARKDOWN_VALUES = frozenset({"", "1", "block", "span", "markdown"})
+_RAW_TAGS = frozenset({"canvas", "math", "option", "pre", "script", "style", "textarea"})
 
 
 def raw_html_spans(text: str, *, md_in_html: bool = False) -> list[tuple[int, int]]:
@@ -45,9 +49,11 @@ def raw_html_spans(text: str, *, md_in_html: bool = False) -> list[tuple[int, in
             if name is None:
                 continue  # a comment
             name = name.lower()
-            if t.start() == start and md_in_html and _MARKDOWN_ATTRIBUTE.search(t.group(3)):
-                markdown_inside = True
-                break
+            if t.start() == start and md_in_html and name not in _RAW_TAGS:
+                attribute = _MARKDOWN_ATTRIBUTE.search(t.group(3))
+                if attribute is not None and (attribute.group(2) or "").lower() in _MARKDOWN_VALUES:
+                    markdown_inside = True
+                    break
             if t.group(1):
                 if name in stack:
                     del stack[len(stack) - 1 - stack[::-1].index(name) :]

@@ -299,3 +299,30 @@ def test_a_page_of_unclosed_tags_and_quotes_is_read_in_one_pass() -> None:
         began = time.process_time()
         raw_html_spans(text)
         assert time.process_time() - began < 2.0
+
+
+_TAGS = st.sampled_from(["div", "p", "section", "details", "DIV", "table", "pre", "span", "custom"])
+_LINES = st.sampled_from(["text", _IMAGE, "", f"a {_IMAGE} b", "<!-- c -->", "<br>", "<hr>"])
+
+
+def _html_block(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    attributes = st.sampled_from(["", ' class="a"', " markdown", ' markdown="1"', ' markdown="0"', ' markdown="span"'])
+    return st.tuples(_TAGS, attributes, st.lists(inner, max_size=3), st.sampled_from(["\n", " "])).map(
+        lambda t: f"<{t[0]}{t[1]}>{t[3]}" + "\n".join(t[2]) + f"{t[3]}</{t[0]}>"
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.recursive(_LINES, _html_block, max_leaves=6), min_size=1, max_size=6).map("\n\n".join),
+    st.booleans(),
+)
+def test_the_scanner_finds_the_images_python_markdown_renders_around_html_blocks(text: str, md_in_html: bool) -> None:
+    """A property: pages of nested HTML blocks (block-level, span-level and raw tags, with md_in_html's
+    attribute or without it) around images; the scanner finds as many images as Python-Markdown renders."""
+    import markdown
+
+    extensions = ["fenced_code", "tables"] + (["md_in_html"] if md_in_html else [])
+    rendered = markdown.markdown(text + "\n", extensions=extensions).count("<img")
+    blocks = "md_in_html" if md_in_html else "raw"
+    assert sum(f.kind == "image" for f in scan_markdown(text + "\n", "a.md", blocks)) == rendered
