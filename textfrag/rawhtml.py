@@ -1,4 +1,4 @@
-"""Raw HTML blocks as Python-Markdown reads them (MkDocs, ProperDocs, Zensical): their text is not Markdown.
+"""Raw HTML blocks and unclosed fences as Python-Markdown reads them (MkDocs, ProperDocs, Zensical).
 
 A block-level tag (Python-Markdown's ``Markdown.block_level_elements``) at the start of a line, indented
 at most three spaces, opens a raw block that runs to the end of the tag that closes it (nested tags
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["BLOCK_LEVEL", "raw_html_spans"]
+__all__ = ["BLOCK_LEVEL", "raw_html_spans", "unclosed_fences"]
 
 #: Python-Markdown's ``Markdown.block_level_elements`` (3.x); a test holds them equal
 BLOCK_LEVEL = (
@@ -68,3 +68,26 @@ def raw_html_spans(text: str, *, md_in_html: bool = False) -> list[tuple[int, in
         spans.append((start, end))
         pos = max(end, m.end())
     return spans
+
+
+_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_CLOSING_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
+
+
+def unclosed_fences(lines: list[str]) -> frozenset[int]:
+    """The 1-based numbers of the lines that open a fence no later line closes (the same fence: character
+    and length). Python-Markdown's fenced code (and pymdownx.superfences) needs the closing fence: without
+    one the lines are Markdown, where CommonMark (MyST) runs the code block to the end."""
+    later: set[str] = set()  # the closing fences below the line being read
+    out = []
+    for number in range(len(lines), 0, -1):
+        line = lines[number - 1]
+        if line[:4].lstrip(" ")[:1] not in ("`", "~"):
+            continue
+        opened = _FENCE_LINE.match(line)
+        if opened is not None and opened.group(1) not in later:
+            out.append(number)
+        closing = _CLOSING_FENCE.match(line.rstrip("\r\n"))
+        if closing is not None:
+            later.add(closing.group(1))
+    return frozenset(out)

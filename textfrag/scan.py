@@ -132,7 +132,9 @@ def _width(line: str) -> int:
 _MYST_OPTION_LINE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]|$)")
 
 
-def _md_blocks(text: str, file: str, found: list[Found], directives: list[Directive] | None = None) -> str:
+def _md_blocks(
+    text: str, file: str, found: list[Found], directives: list[Directive] | None = None, python_markdown: bool = False
+) -> str:
     """Mask code (fenced, indented, verbatim MyST directives) and HTML comments; collect MyST
     directives; return the masked text (same length, same line breaks).
 
@@ -145,6 +147,13 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
         # no fence and no line indented four columns: no code block, nothing below would mask anything
         return _mask(text, [c.span() for c in _HTML_COMMENT.finditer(text)])
     lines = text.splitlines(keepends=True)
+    # Python-Markdown (fenced_code, pymdownx.superfences): a fence closes with the same fence only, and one
+    # that nothing closes is text
+    exact, text_fences = python_markdown, frozenset[int]()
+    if python_markdown and ("```" in text or "~~~" in text):
+        from .rawhtml import unclosed_fences
+
+        text_fences = unclosed_fences(lines)
     out: list[str] = []
     offset = 0
     fences: list[tuple[str, int, bool]] = []  # open fences: (char, length, masks its body)
@@ -164,7 +173,9 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
         if fences:
             char, length, masks = fences[-1]
             close = _FENCE_CLOSE.match(level) or (_FENCE_CLOSE.match(level.lstrip()) if in_list else None)
-            if close and close.group(1)[0] == char and len(close.group(1)) >= length:
+            # (CommonMark closes a fence with one at least as long; Python-Markdown with the same fence only)
+            closes = close is not None and close.group(1)[0] == char
+            if closes and close is not None and (len(close.group(1)) == length if exact else len(close.group(1)) >= length):
                 fences.pop()
                 out.append(" " * len(body) + ending)
                 offset += len(raw)
@@ -187,6 +198,8 @@ def _md_blocks(text: str, file: str, found: list[Found], directives: list[Direct
         m = _FENCE.match(body[base:] if base and not body[:base].strip() and "\t" not in body[:base] else body)
         if m is None and (in_list or _LIST_ITEM.match(body)):
             m = _LIST_FENCE.match(body)
+        if m is not None and number in text_fences:  # (Python-Markdown: an unclosed fence is text)
+            m = None
         if m and not (m.group(2)[0] == "`" and "`" in m.group(3)) and not (in_indented_code and width - base >= 4):
             info = m.group(3)
             d = _MYST_DIRECTIVE_NAME.match(info)
@@ -317,7 +330,7 @@ def _scan_markdown(text: str, file: str, html_blocks: HtmlBlocks = None) -> tupl
 def _scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -> tuple[list[Found], str, LineIndex]:
     """:func:`_scan_markdown`, and the index of the lines of the text (and of the masked text)."""
     found: list[Found] = []
-    masked = _md_blocks(text, file, found)
+    masked = _md_blocks(text, file, found, python_markdown=html_blocks is not None)
     if html_blocks is not None and "<" in masked:  # (Python-Markdown's raw HTML blocks: text, not Markdown)
         from .rawhtml import raw_html_spans
 

@@ -326,3 +326,25 @@ def test_the_scanner_finds_the_images_python_markdown_renders_around_html_blocks
     rendered = markdown.markdown(text + "\n", extensions=extensions).count("<img")
     blocks = "md_in_html" if md_in_html else "raw"
     assert sum(f.kind == "image" for f in scan_markdown(text + "\n", "a.md", blocks)) == rendered
+
+
+#: fences as Python-Markdown reads them in a Markdown engine's page (fenced_code and pymdownx.superfences
+#: alike): a fence that nothing closes is text (CommonMark would run it to the end), and only the same
+#: fence closes one
+_FENCES = [
+    f"# T\n\n```\n{_IMAGE}\n",
+    f"# T\n\n~~~python\n{_IMAGE}\n",
+    f"```\ncode\n```\n\n```\n{_IMAGE}\n",
+    f"```\n> {_IMAGE}\n````\n",
+    f"```\n{_IMAGE}\n```\n",
+    f"~~~\n{_IMAGE}\n~~~\n\n{_IMAGE}\n",
+]
+
+
+@pytest.mark.parametrize("text", _FENCES)
+@pytest.mark.parametrize("fences", ["fenced_code", "pymdownx.superfences"])
+def test_the_scanner_reads_fences_as_python_markdown_does(text: str, fences: str) -> None:
+    import markdown
+
+    rendered = markdown.markdown(text, extensions=[fences]).count("<img")
+    assert sum(f.kind == "image" for f in scan_markdown(text, "a.md", "raw")) == rendered
