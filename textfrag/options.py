@@ -279,6 +279,18 @@ def _alone(text: str, span: tuple[int, int]) -> bool:
     """Whether a Markdown image stands alone in its paragraph (a block excerpt): nothing but white space
     (or a quote's marker) before it on its line, and nothing after it (and its attribute
     list) on its line, with no text of the paragraph on the lines around it."""
+    start, at = span
+    if start >= 2 and text[start - 2 : start] == "\n\n":  # (the usual image, between blank lines: at once)
+        if text.startswith("{", at):
+            close = text.find("}", at)
+            at = close + 1 if close >= 0 and "\n" not in text[at:close] else at
+        if text[at : at + 2] == "\n\n" or (text[at : at + 1] == "\n" and at + 1 == len(text)):
+            return True
+    return _alone_read(text, span)
+
+
+def _alone_read(text: str, span: tuple[int, int]) -> bool:
+    """:func:`_alone`, read line by line (what its shortcut answers too, a property test says)."""
     line_start = text.rfind("\n", 0, span[0]) + 1
     before = text[line_start : span[0]]
     if before.strip(" \t>"):  # (in a list item: a tight list has no paragraph, so it is inline there)

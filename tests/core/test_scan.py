@@ -365,3 +365,17 @@ def test_the_unrolled_destination_finds_what_the_plain_one_does(tail: str) -> No
         fast = [m.groups() for m in re.finditer(image + scan._TARGET, text)]
         reference = [m.groups() for m in re.finditer(image + scan._TARGET.replace(scan._DEST, plain), text)]
         assert fast == reference
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(st.sampled_from(["\n", "\n\n", "x", " ", "{a}", "{", "}", "#", ">", "\r\n", "- "]), max_size=6),
+    st.lists(st.sampled_from(["\n", "\n\n", "x", " ", "{a}", "{", "}", "#", ">", "\r\n"]), max_size=6),
+)
+def test_whether_an_image_stands_alone_is_answered_alike_by_the_shortcut(before: list[str], after: list[str]) -> None:
+    """A property: the shortcut for an image between blank lines answers what reading its lines answers."""
+    from textfrag.options import _alone, _alone_read
+
+    text = "".join(before) + _IMAGE + "".join(after)
+    span = (len("".join(before)), len("".join(before)) + len(_IMAGE))
+    assert _alone(text, span) == _alone_read(text, span)
