@@ -84,6 +84,9 @@ class TextfragServer(LanguageServer):
         self._project_of: dict[Path, tuple[Project, float, Path | None, tuple[int, int] | None]] = {}
         #: documents on disk -> (stamp, [(finding, quoted path)]): what quotes what, for the source side
         self.index: dict[Path, tuple[tuple[int, int] | None, list[tuple[Finding, str]]]] = {}
+        #: (when, what the workspace's pages embed): kept for a moment, so that typing on a page whose links
+        #: point to other pages does not walk the workspace on every keystroke
+        self._embedded_seen: tuple[float, set[tuple[str, str]]] | None = None
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """A message that is not JSON gets JSON-RPC's parse error (id null), as the specification says; the
@@ -251,7 +254,11 @@ class TextfragServer(LanguageServer):
                 yield step
 
     def _embedded(self, project: Project) -> set[tuple[str, str]]:
-        """What the workspace's pages embed (their images' references), as a link's target."""
+        """What the workspace's pages embed (their images' references), as a link's target (looked at again
+        after two seconds at most)."""
+        now = time.monotonic()
+        if self._embedded_seen is not None and now - self._embedded_seen[0] < 2.0:
+            return self._embedded_seen[1]
         open_docs = {p.resolve(): d for u, d in self.workspace.text_documents.items() if (p := _path_of(u)) is not None}
         out: set[tuple[str, str]] = set()
         for folder in self.folders() or [project.root]:
@@ -261,6 +268,7 @@ class TextfragServer(LanguageServer):
                 for finding, _ in self._references_of(doc_path.resolve(), open_docs.get(doc_path.resolve())):
                     if finding.found.kind == "image" and finding.ref is not None:
                         out.add(identity(finding.ref))
+        self._embedded_seen = (now, out)
         return out
 
     def _references_of(self, doc_path: Path, open_doc: TextDocument | None) -> list[tuple[Finding, str]]:
