@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from textfrag import SourceCache, TextFragError, parse_reference
-from textfrag.config import BuildConfig, html_blocks_of
+from textfrag.config import BuildConfig, forms_of, html_blocks_of
 from textfrag.fragment import Reference
 from textfrag.guard import (
     LOCK_NAME,
@@ -32,13 +32,13 @@ from textfrag.guard import (
     shown_text,
 )
 from textfrag.guard.judge import Explainer, found_of
-from textfrag.options import Option, colon_fenced, options_of, with_option_references, written_options
+from textfrag.options import Option, options_of, with_option_references, written_options
 from textfrag.pin import is_pinned
 from textfrag.quote import quoted_path
 from textfrag.rescan import MarkdownScan, rescan_markdown, scan_markdown_kept
 from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, scan_text
 from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
-from textfrag.verdict import Settings, judge, unrendered
+from textfrag.verdict import Settings, judge
 
 __all__ = ["Finding", "Lines", "Project", "suffix_for"]
 
@@ -161,19 +161,12 @@ class Project:
         out: list[Finding] = []
         looked: set[str] = set()
         # (a Sphinx project reading Markdown with MyST: a txtfrag: image or link there is no excerpt)
-        unrendered_in = None if self.config is None or self.config.markdown_forms else (self.config.engine or "sphinx")
-        myst_forms = self.config is None or self.config.myst_forms  # (False: a Markdown engine shows them as text)
-        colon_fence = self.config is None or self.config.colon_fence  # (False: ::: is text to MyST-Parser here)
+        forms = forms_of(self.config)  # (the ways of writing a reference the engine renders: the others are problems)
         for f in found:
             charset = charsets.get(f.start)
-            if unrendered_in is not None and f.kind in ("image", "link", "definition"):
-                out.append(Finding(f, None, unrendered(f.kind, f.text, unrendered_in), False, None, charset, []))
-                continue
-            if not myst_forms and f.kind in ("directive", "role") and suffix in MD_SUFFIXES:
-                out.append(Finding(f, None, unrendered(f.kind, f.text, "markdown"), False, None, charset, []))
-                continue
-            if not colon_fence and f.kind == "directive" and colon_fenced(text, f):
-                out.append(Finding(f, None, unrendered("colon", f.text), False, None, charset, []))
+            not_rendered = forms.problem(f, text, suffix)
+            if not_rendered is not None:
+                out.append(Finding(f, None, not_rendered, False, None, charset, []))
                 continue
             options = options_of(text, f) if f.kind in ("directive", "image") and text[f.start : f.end] == f.text else []
             parsed = self._parsed.get(f.text)

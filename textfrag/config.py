@@ -14,10 +14,13 @@ import ast
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import TextFragError
 from .scan import HtmlBlocks
+
+if TYPE_CHECKING:
+    from .verdict import Forms
 
 __all__ = [
     "BuildConfig",
@@ -453,3 +456,13 @@ def _sphinx_project(conf: Path) -> SphinxProject:
                 if isinstance(value, str):
                     values[name] = value
     return SphinxProject(conf, values.get("highlight_language", "default"), values.get("textfrag_caption", "path"), note)
+
+
+def forms_of(config: BuildConfig | None) -> Forms:
+    """The ways of writing a reference the configuration's engine renders (textfrag.verdict.Forms)."""
+    from .verdict import Forms
+
+    if config is None:
+        return Forms()
+    unrendered_in = None if config.markdown_forms else (config.engine or "sphinx")
+    return Forms(unrendered_in, config.myst_forms, config.colon_fence)

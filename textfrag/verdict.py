@@ -16,13 +16,15 @@ whose options cannot fail and whose pin holds by the file's digest is judged wit
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ._parser import parse_reference
 from .errors import HiddenTextWarning, StaleError, TextFragError, UnpinnedError
+from .options import colon_fenced
 from .optiontable import INERT, OptionError, Options, Syntax, read_options
 from .pin import is_pinned
 from .quote import Quote, hidden_note, problem_of, quote, quoted_path
+from .scan import MD_SUFFIXES, Found
 
 if TYPE_CHECKING:  # (check judges most references without these: they are imported when needed)
     from .excerpt import Excerpt
@@ -31,7 +33,10 @@ if TYPE_CHECKING:  # (check judges most references without these: they are impor
     from .intent import Intent
     from .source import SourceCache
 
-__all__ = ["Settings", "Verdict", "IntentError", "FormError", "LinkError", "judge", "no_link_target", "reads_text", "unrendered"]
+__all__ = [
+    *("Settings", "Verdict", "IntentError", "FormError", "Forms", "LinkError"),
+    *("judge", "no_link_target", "reads_text", "unrendered"),
+]
 
 
 class IntentError(TextFragError):
@@ -82,6 +87,31 @@ def unrendered(kind: str, reference: str, engine: str = "sphinx") -> FormError:
             "quote the text with the role {txtfrag}`REF`, or link to the section that embeds it"
         )
     return FormError(said, reference=reference)
+
+
+class Forms(NamedTuple):
+    """Which ways of writing a reference the project's engine renders as textfrag's; the others are each a
+    :class:`FormError` (the same in ``check``, the editor and the build). The default: every one (no
+    engine known)."""
+
+    #: "sphinx" or "mystmd": a Markdown image or link is not an excerpt there (None: it is)
+    unrendered_in: str | None = None
+    #: False in the Markdown engines' projects: a MyST directive or role is text there
+    myst_forms: bool = True
+    #: False where MyST-Parser's colon_fence is off: a ``:::`` fence is text there
+    colon_fence: bool = True
+
+    def problem(self, found: Found, text: str, suffix: str) -> FormError | None:
+        """The problem of ``found`` (in ``text``, a document with ``suffix``) written in a form the engine
+        does not render; None when it renders it."""
+        kind = found.kind
+        if self.unrendered_in is not None and kind in ("image", "link", "definition"):
+            return unrendered(kind, found.text, self.unrendered_in)
+        if not self.myst_forms and kind in ("directive", "role") and suffix.lower() in MD_SUFFIXES:
+            return unrendered(kind, found.text, "markdown")
+        if not self.colon_fence and kind == "directive" and colon_fenced(text, found):
+            return unrendered("colon", found.text)
+        return None
 
 
 class LinkError(TextFragError):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from ..config import BuildConfig
+    from ..verdict import Forms
 
 from ..errors import StaleError, TextFragError, spell, spell_lines
 from ..report import FORMATS, Finding, github_commands, json_results, sarif_log
@@ -127,9 +128,7 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
     args.attr_list = config.attr_list if config else True  # (an mkdocs.yml without attr_list reads no { ... })
     # (None: Markdown images and links are textfrag's; else the engine that does not render them: Sphinx with
     # MyST-Parser, mystmd)
-    args.unrendered_in = None if config is None or config.markdown_forms else (config.engine or "sphinx")
-    args.myst_forms = config is None or config.myst_forms  # (False: the Markdown engines show them as text)
-    args.colon_fence = config is None or config.colon_fence  # (False: Sphinx's MyST-Parser reads ::: as text)
+    args.forms = None if config is None else _forms_of(config)  # (the ways of writing a reference the engine renders)
     args.html_blocks = None if config is None else _html_blocks_of(config)
     # (links point to excerpts, or to source_url: with it, every link has a target)
     args.link_targets = config.link_targets if config is not None and not config.source_url else None
@@ -249,3 +248,9 @@ def _html_blocks_of(config: BuildConfig) -> str | None:
     from ..config import html_blocks_of
 
     return html_blocks_of(config)
+
+
+def _forms_of(config: BuildConfig | None) -> Forms:
+    from ..config import forms_of
+
+    return forms_of(config)

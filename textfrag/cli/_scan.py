@@ -14,12 +14,12 @@ from .._parser import parse_reference
 from ..docfiles import doc_files, read_text
 from ..errors import StaleError, TextFragError
 from ..fragment import Reference
-from ..options import colon_fenced, image_key, image_options, written_options
+from ..options import image_key, image_options, written_options
 from ..optiontable import Form, Syntax
 from ..quote import quote
-from ..scan import MD_SUFFIXES, Found, scan_text
+from ..scan import Found, scan_text
 from ..source import SourceCache
-from ..verdict import reads_text, unrendered
+from ..verdict import Forms, reads_text
 from ._base import _cache, _shown, _write_diff
 from ._digest import _Digester
 
@@ -76,11 +76,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
 
     seen: dict[_Said, tuple[_Written, _Said, bool]] = {}
     attr_list = getattr(args, "attr_list", True) is not False  # (False: an mkdocs.yml that reads no { ... })
-    # (Sphinx reading Markdown with MyST, or mystmd: where a txtfrag: image or link is no excerpt)
-    unrendered_in: str | None = getattr(args, "unrendered_in", None)
-    # (False: a Markdown engine's project, where a MyST directive or role is shown as text)
-    myst_forms = getattr(args, "myst_forms", True) is not False
-    colon_fence = getattr(args, "colon_fence", True) is not False  # (False: ::: is text to MyST-Parser here)
+    forms: Forms = getattr(args, "forms", None) or Forms()  # (what the engine renders: the others are problems)
     html_blocks = getattr(args, "html_blocks", None)  # (a Markdown engine's raw HTML blocks are not Markdown)
     images: dict[tuple[str | None, str, bool], tuple[_Written, _Said, bool] | None] = {}
     # (a part of a large tree: its documents were listed once, each once, by the process that split it)
@@ -99,14 +95,9 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         for f in found:
             result.total += 1
             text_read = False
-            if unrendered_in is not None and f.kind in _MARKDOWN_FORMS:
-                result.problems.append((f, unrendered(f.kind, f.text, unrendered_in)))
-                continue
-            if not myst_forms and f.kind in ("directive", "role") and doc.suffix in MD_SUFFIXES:
-                result.problems.append((f, unrendered(f.kind, f.text, "markdown")))
-                continue
-            if not colon_fence and f.kind == "directive" and colon_fenced(text, f):
-                result.problems.append((f, unrendered("colon", f.text)))
+            form = forms.problem(f, text, doc.suffix)
+            if form is not None:
+                result.problems.append((f, form))
                 continue
             if f.kind == "image" and f.span is not None:  # (the same image options again: read once)
                 key = image_key(text, f)
@@ -139,7 +130,6 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     return result
 
 
-_MARKDOWN_FORMS = frozenset({"image", "link", "definition"})
 _UNREAD: tuple[_Written, _Said, bool] = ((None, "md", "inline"), (None, "md", "inline"), False)  # (a sentinel)
 
 

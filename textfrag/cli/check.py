@@ -178,7 +178,7 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
     shared = {
         k: getattr(args, k, None)
         for k in ("root", "charset", "max_size", "pdi", "pdi_table", "require_pin", "allow_bidi", "format", "command")
-        + ("attr_list", "unrendered_in", "myst_forms", "colon_fence", "html_blocks", "link_targets")
+        + ("attr_list", "forms", "html_blocks", "link_targets")
     }
     with ProcessPoolExecutor(
         max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker, initargs=(shared,)
