@@ -281,7 +281,7 @@ def _md_inline(text: str, file: str, found: list[Found]) -> str:
             if len(c.group(0)) == n:
                 close = c
                 break
-        if close is None:
+        if close is None or _interrupted(text, m.start(), close.start()):
             pos = m.end()
             continue
         content_start, content_end = m.end(), close.start()
@@ -290,6 +290,24 @@ def _md_inline(text: str, file: str, found: list[Found]) -> str:
             found.append(Found(file, lines.line_at(content_start), ref, content_start, content_end, "role"))
         spans.append((m.start(), close.end()))
         pos = close.end()
+
+
+# a line that starts a block even inside a paragraph: an ATX heading (Python-Markdown's needs no space
+# after the #s: taken so, nothing the build renders is missed) or a block quote
+_INTERRUPTING = re.compile(r"\n {0,3}(?:#|>)")
+
+
+def _interrupted(text: str, start: int, end: int) -> bool:
+    """Whether a heading or a block quote starts on a line between ``start`` and ``end``: a code span
+    never crosses into another block (a quote's own lines go on quoting, so '>' ends none begun in one)."""
+    if "\n" not in text[start:end]:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    quoted = text[line_start:start].lstrip(" ").startswith(">")
+    for m in _INTERRUPTING.finditer(text, start, end):
+        if not (quoted and m.group(0).endswith(">")):
+            return True
+    return False
 
 
 def _label(text: str) -> str:

@@ -379,3 +379,24 @@ def test_whether_an_image_stands_alone_is_answered_alike_by_the_shortcut(before:
     text = "".join(before) + _IMAGE + "".join(after)
     span = (len("".join(before)), len("".join(before)) + len(_IMAGE))
     assert _alone(text, span) == _alone_read(text, span)
+
+
+#: a backtick left open in a paragraph: a code span never crosses into a heading or a block quote that
+#: starts on a later line (a quote's own lines go on quoting)
+_CODE_SPANS = [
+    f"a ` b\n> {_IMAGE}\nc ` d\n",
+    f"a ` b\n# {_IMAGE} `\n",
+    f"a ` b\n#hash {_IMAGE} `\n",
+    f"a ` b\n- {_IMAGE} `\n",
+    f"> a ` b\n> {_IMAGE} `\n",
+    f"a `b\nc {_IMAGE}` d\n",
+    f"a ` b\n\n{_IMAGE}\n\nc ` d\n",
+]
+
+
+@pytest.mark.parametrize("text", _CODE_SPANS)
+def test_a_code_span_ends_where_python_markdown_ends_its_block(text: str) -> None:
+    import markdown
+
+    rendered = markdown.markdown(text).count("<img")
+    assert sum(f.kind == "image" for f in scan_markdown(text, "a.md", "raw")) == rendered
