@@ -163,6 +163,35 @@ def mkdocs_failing(root: Path) -> tuple[set[str], str]:
     return set(re.findall(r"ERROR\s+-\s+(\w+\.md):\d+:", r.stderr)), r.stderr
 
 
+def mkdocs_site(root: Path, extensions: str = "  - attr_list\n", options: str = "") -> Path:
+    """A project at ``root``: ``src/app.py`` and an MkDocs site in ``mkdocs/`` (the plugin, its root ``..``,
+    the Markdown extensions given as YAML list lines, more plugin options); its empty docs folder."""
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text(APP, encoding="utf-8")
+    docs = root / "mkdocs" / "docs"
+    docs.mkdir(parents=True)
+    listed = f"markdown_extensions:\n{extensions}" if extensions else ""
+    (root / "mkdocs" / "mkdocs.yml").write_text(f"site_name: t\n{listed}plugins:\n  - textfrag:\n      root: ..\n{options}")
+    return docs
+
+
+def site_kinds(root: Path) -> dict[str, set[str]]:
+    """Document -> the kinds ``textfrag check docs`` reports, run in the MkDocs site (reading its mkdocs.yml)."""
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--format", "json", "docs"],
+        cwd=root / "mkdocs",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode in (0, 1, 2), r.stderr
+    out: dict[str, set[str]] = {}
+    for result in json.loads(r.stdout)["results"]:
+        if result["kind"]:
+            out.setdefault(Path(result["document"]).name, set()).add(result["kind"])
+    return out
+
+
 def test_check_sphinx_and_mkdocs_reach_one_verdict_on_every_case(project: Path) -> None:
     checked_rst = check_kinds(project, project / "sphinx")
     built = sphinx_kinds(project)
@@ -359,13 +388,7 @@ def test_a_myst_value_is_what_myst_parser_reads(value: str) -> None:
 def test_an_attribute_list_after_a_space_fails_check_as_it_fails_the_build(tmp_path: Path) -> None:
     """attr_list reads ``{ ... }`` only right after the image: after a space it is text, and the options in
     it are lost. The build and check say so with the same words (and not "enable attr_list": it is on)."""
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
-    docs = tmp_path / "mkdocs" / "docs"
-    docs.mkdir(parents=True)
-    (tmp_path / "mkdocs" / "mkdocs.yml").write_text(
-        "site_name: t\nmarkdown_extensions:\n  - attr_list\nplugins:\n  - textfrag:\n      root: ..\n"
-    )
+    docs = mkdocs_site(tmp_path)
     (docs / "index.md").write_text("# Index\n")
     (docs / "spaced.md").write_text(f'# Case\n\n![](txtfrag:{GREET}) {{ hl_lines="2" }}\n', encoding="utf-8")
     (docs / "direct.md").write_text(f'# Case\n\n![](txtfrag:{GREET}){{ hl_lines="2" }}\n', encoding="utf-8")
@@ -386,11 +409,7 @@ def test_an_attribute_list_after_a_space_fails_check_as_it_fails_the_build(tmp_p
 def test_an_attribute_list_where_attr_list_is_off_fails_check_as_it_fails_the_build(tmp_path: Path) -> None:
     """An mkdocs.yml without attr_list shows ``{ hl_lines="2" }`` after the image as text: the build fails
     and says to enable attr_list; check reads the same mkdocs.yml and says the same of the same line."""
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
-    docs = tmp_path / "mkdocs" / "docs"
-    docs.mkdir(parents=True)
-    (tmp_path / "mkdocs" / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - textfrag:\n      root: ..\n")
+    docs = mkdocs_site(tmp_path, extensions="")
     (docs / "index.md").write_text("# Index\n")
     (docs / "attributes.md").write_text(f'# Case\n\n![](txtfrag:{GREET}){{ hl_lines="2" }}\n', encoding="utf-8")
     (docs / "plain.md").write_text(f"# Case\n\n![](txtfrag:{GREET})\n", encoding="utf-8")
@@ -410,13 +429,7 @@ def test_a_reference_style_images_attribute_list_is_read_by_check_as_by_the_buil
     reference with the options written after the image that uses it. A highlighted line past the end fails
     the build at the definition's line, and check there too; the same image with options that fit passes
     both, and a definition only a link uses is judged without options."""
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
-    docs = tmp_path / "mkdocs" / "docs"
-    docs.mkdir(parents=True)
-    (tmp_path / "mkdocs" / "mkdocs.yml").write_text(
-        "site_name: t\nmarkdown_extensions:\n  - attr_list\nplugins:\n  - textfrag:\n      root: ..\n"
-    )
+    docs = mkdocs_site(tmp_path)
     (docs / "index.md").write_text(f"# Index\n\n![]({'txtfrag:' + GREET})\n")
     (docs / "past.md").write_text(f'# Case\n\n![x][r]{{ hl_lines="9" }}\n\n[r]: txtfrag:{GREET}\n', encoding="utf-8")
     (docs / "short.md").write_text(f'# Case\n\n![r]{{ pyobject="farewell" }}\n\n[r]: txtfrag:{GREET}\n', encoding="utf-8")
@@ -499,13 +512,7 @@ def test_a_myst_directive_or_role_in_an_mkdocs_page_fails_check_and_the_build_al
     """MkDocs showed ```{txtfrag} REF```, :::{txtfrag} and {txtfrag}`REF` as code or text and built, while
     check judged them as excerpts: now each fails the build and check (reading mkdocs.yml) with the same
     words; the image beside them passes both."""
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
-    docs = tmp_path / "mkdocs" / "docs"
-    docs.mkdir(parents=True)
-    (tmp_path / "mkdocs" / "mkdocs.yml").write_text(
-        "site_name: t\nmarkdown_extensions:\n  - attr_list\nplugins:\n  - textfrag:\n      root: ..\n"
-    )
+    docs = mkdocs_site(tmp_path)
     (docs / "index.md").write_text(f"# Index\n\n![](txtfrag:{GREET})\n")
     (docs / "fence.md").write_text(f"# Case\n\n```{{txtfrag}} {GREET}\n```\n", encoding="utf-8")
     (docs / "colon.md").write_text(f"# Case\n\n:::{{txtfrag}} {GREET}\n:::\n", encoding="utf-8")
@@ -513,15 +520,7 @@ def test_a_myst_directive_or_role_in_an_mkdocs_page_fails_check_and_the_build_al
     failing, log = mkdocs_failing(tmp_path)
     assert failing == {"fence.md", "colon.md", "role.md"}, log
     assert check_kinds(tmp_path, docs) == {}  # (with --root and no configuration: MyST's forms are judged)
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--format", "json", "docs"],
-        cwd=tmp_path / "mkdocs",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    kinds = {(Path(x["document"]).name, x["kind"]) for x in json.loads(r.stdout)["results"] if x["kind"]}
-    assert kinds == {("fence.md", "form"), ("colon.md", "form"), ("role.md", "form")}, r.stdout
+    assert site_kinds(tmp_path) == {"fence.md": {"form"}, "colon.md": {"form"}, "role.md": {"form"}}
     said = "a MyST directive is not rendered by Markdown (MkDocs, ProperDocs, Zensical show it as text or code)"
     assert f"fence.md:3: {GREET}: {said}" in log
 
@@ -581,14 +580,7 @@ def test_an_image_in_a_raw_html_block_is_judged_by_check_as_mkdocs_renders_it(tm
     """Python-Markdown leaves a raw HTML block's text as it is: a stale image inside ``<div>...</div>`` is
     never embedded, and the build passed while check failed it. Now check (reading mkdocs.yml) skips what
     the build skips, and judges what md_in_html makes Markdown (``<div markdown>``)."""
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
-    docs = tmp_path / "mkdocs" / "docs"
-    docs.mkdir(parents=True)
-    extensions = "  - attr_list\n" + ("  - md_in_html\n" if md_in_html else "")
-    (tmp_path / "mkdocs" / "mkdocs.yml").write_text(
-        f"site_name: t\nmarkdown_extensions:\n{extensions}plugins:\n  - textfrag:\n      root: ..\n"
-    )
+    docs = mkdocs_site(tmp_path, extensions="  - attr_list\n" + ("  - md_in_html\n" if md_in_html else ""))
     (docs / "index.md").write_text("# Index\n")
     (docs / "raw.md").write_text(f"# Case\n\n<div>\n![](txtfrag:{STALE})\n</div>\n", encoding="utf-8")
     (docs / "markdown.md").write_text(f"# Case\n\n<div markdown>\n\n![](txtfrag:{STALE})\n\n</div>\n", encoding="utf-8")
@@ -596,14 +588,7 @@ def test_an_image_in_a_raw_html_block_is_judged_by_check_as_mkdocs_renders_it(tm
     failing, log = mkdocs_failing(tmp_path)
     expected = {"after.md", "markdown.md"} if md_in_html else {"after.md"}
     assert failing == expected, log
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--format", "json", "docs"],
-        cwd=tmp_path / "mkdocs",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert {Path(x["document"]).name for x in json.loads(r.stdout)["results"] if x["kind"]} == expected, r.stdout
+    assert set(site_kinds(tmp_path)) == expected
 
 
 #: reStructuredText constructs where docutils and Sphinx read, or do not read, inline markup and directives:
@@ -645,12 +630,8 @@ def test_a_link_with_no_target_fails_check_as_it_fails_a_strict_mkdocs_build(tmp
     """``[see](txtfrag:REF)`` where no page embeds REF and no source_url is set points nowhere: MkDocs warns
     (``--strict`` fails), and check, which said nothing, now fails it with the same words at the same line,
     also for a reference-style link. A link to an excerpt another page embeds, or with source_url, passes."""
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
-    docs = tmp_path / "mkdocs" / "docs"
-    docs.mkdir(parents=True)
     options = "      source_url: https://example.org/{path}#L{first}\n" if source_url else ""
-    (tmp_path / "mkdocs" / "mkdocs.yml").write_text(f"site_name: t\nplugins:\n  - textfrag:\n      root: ..\n{options}")
+    docs = mkdocs_site(tmp_path, extensions="", options=options)
     (docs / "index.md").write_text(f"# Index\n\n![](txtfrag:{SHELF})\n")
     (docs / "alone.md").write_text(f"# Case\n\nSee [greet](txtfrag:{GREET}).\n", encoding="utf-8")
     (docs / "defined.md").write_text(f"# Case\n\nSee [greet][r].\n\n[r]: txtfrag:{GREET}\n", encoding="utf-8")
