@@ -131,14 +131,13 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         raise TextFragError(f"{path}:{exc.lineno}: not valid Python ({exc.msg})") from None
     values: dict[str, Any] = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        listed = _listed(node)
+        if listed is not None:  # extensions (or MyST's) set, added to, appended to
+            name, added, replaces = listed
+            values[name] = added + ([] if replaces else values.get(name, []))
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id
-            if name in ("extensions", "myst_enable_extensions"):
-                try:
-                    values[name] = list(ast.literal_eval(node.value))
-                except (ValueError, TypeError):  # (computed: which are listed is not known, none is assumed off)
-                    values[name] = [] if name == "extensions" else ["colon_fence"]
-            elif name.startswith("textfrag_") or name in ("highlight_language", "source_encoding"):
+            if name.startswith("textfrag_") or name in ("highlight_language", "source_encoding"):
                 try:
                     values[name] = ast.literal_eval(node.value)
                 except ValueError:
@@ -147,6 +146,8 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
                         "give --root (and --charset) instead"
                     ) from None
     root = path.parent / str(values.get("textfrag_root", "."))  # as Sphinx does: from the folder of conf.py
+    # (MyST read with MyST-Parser: its images and links are not excerpts, nor ::: fences without colon_fence)
+    myst = any(e in _MYST_EXTENSIONS for e in values.get("extensions", ()))
     return BuildConfig(
         path,
         root,
@@ -159,9 +160,34 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         guard=bool(values.get("textfrag_guard", False)),
         srcdir=path.parent,
         source_encoding=str(values.get("source_encoding") or "utf-8-sig"),
-        markdown_forms=not any(e in _MYST_EXTENSIONS for e in values.get("extensions", ())),
-        colon_fence="colon_fence" in values.get("myst_enable_extensions", ()),
+        markdown_forms=not myst,
+        colon_fence=not myst or "colon_fence" in values.get("myst_enable_extensions", ()),
     )
+
+
+def _listed(node: ast.stmt) -> tuple[str, list[Any], bool] | None:
+    """What a statement of conf.py does to ``extensions`` or ``myst_enable_extensions``: (the name, the
+    items, whether they replace the list) for ``x = [...]``, ``x += [...]``, ``x.append(...)``,
+    ``x.extend([...])``. An item computed is unknown: no extension, but MyST's colon_fence (assumed on)."""
+    target: ast.expr | None = None
+    value: ast.expr | None = None
+    replaces = False
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target, value, replaces = node.targets[0], node.value, True
+    elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+        target, value = node.target, node.value
+    elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func, args = node.value.func, node.value.args
+        if isinstance(func, ast.Attribute) and func.attr in ("append", "extend") and len(args) == 1:
+            target = func.value
+            value = args[0] if func.attr == "extend" else ast.List([args[0]])
+    if not isinstance(target, ast.Name) or target.id not in ("extensions", "myst_enable_extensions") or value is None:
+        return None
+    try:
+        items = list(ast.literal_eval(value))
+    except (ValueError, TypeError, SyntaxError):
+        items = [] if target.id == "extensions" else ["colon_fence"]
+    return target.id, items, replaces
 
 
 #: the Sphinx extensions that read Markdown with MyST-Parser

@@ -152,3 +152,35 @@ def test_a_build_that_requires_pins_makes_check_require_them(sphinx_project: Pat
         text=True,
     )
     assert build.returncode == 1 and "unpinned" in build.stderr
+
+
+@pytest.mark.parametrize(
+    ("conf", "markdown_forms", "colon_fence"),
+    [
+        ("extensions = ['sphinx_textfrag']\n", True, True),
+        ("extensions = ['sphinx_textfrag', 'myst_parser']\n", False, False),
+        ("extensions = ['sphinx_textfrag']\nextensions.append('myst_parser')\n", False, False),
+        ("extensions = ['sphinx_textfrag']\nextensions += ['myst_nb']\nmyst_enable_extensions = ['colon_fence']\n", False, True),
+        (
+            "extensions = ['myst_parser']\nmyst_enable_extensions = []\nmyst_enable_extensions.extend(['deflist', 'colon_fence'])\n",
+            False,
+            True,
+        ),
+        (
+            "extensions = ['myst_parser']\nmyst_enable_extensions = ['deflist']\nmyst_enable_extensions.append(name)\n",
+            False,
+            True,
+        ),
+        ("extensions = list(base)\n", True, True),
+    ],
+)
+def test_conf_py_says_whether_myst_reads_markdown_however_it_lists_its_extensions(
+    tmp_path: Path, conf: str, markdown_forms: bool, colon_fence: bool
+) -> None:
+    """``extensions = [...]``, ``+= [...]``, ``.append(...)``, ``.extend([...])``: check reads each as Sphinx
+    would run it. What is computed is not known: no extension, and MyST's colon_fence taken as on."""
+    from textfrag.config import read_config
+
+    (tmp_path / "conf.py").write_text(conf + "textfrag_root = '.'\n", encoding="utf-8")
+    config = read_config(tmp_path / "conf.py")
+    assert (config.markdown_forms, config.colon_fence) == (markdown_forms, colon_fence)
