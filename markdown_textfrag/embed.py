@@ -29,7 +29,7 @@ from textfrag.options import UNREAD_ATTRIBUTES
 from textfrag.optiontable import Form
 from textfrag.present import identity, unique_anchor
 from textfrag.scan import Found, scan_markdown
-from textfrag.verdict import Settings, Verdict, judge, unrendered
+from textfrag.verdict import Forms, Settings, Verdict, judge
 
 from . import render
 
@@ -75,13 +75,12 @@ class PageState:
     def myst_forms(self) -> list[tuple[str, TextFragError]]:
         """The page's MyST directives and roles (Markdown shows them as text or code), each located with
         its problem, in the words ``check`` and the editor use in a Markdown engine's project."""
-        forms = sorted(
-            (f for queue in self.found.values() for f in queue if f.kind in ("directive", "role")), key=lambda f: f.start
-        )
         out: list[tuple[str, TextFragError]] = []
-        for f in forms:
-            line = f.line + self.front_matter
-            out.append((f"{self.src}:{line}" if self.src else f"line {line}", unrendered(f.kind, f.text, "markdown")))
+        for f in sorted((f for queue in self.found.values() for f in queue), key=lambda f: f.start):
+            problem = _MARKDOWN_FORMS.problem(f, self.markdown, ".md")
+            if problem is not None:
+                line = f.line + self.front_matter
+                out.append((f"{self.src}:{line}" if self.src else f"line {line}", problem))
         return out
 
     def where(self, ref: str, kinds: tuple[str, ...]) -> str:
@@ -99,6 +98,10 @@ class PageState:
             line = self.markdown.count("\n", 0, at) + 1 if at >= 0 else 1
         line += self.front_matter
         return f"{self.src}:{line}" if self.src else f"line {line}"
+
+
+#: what Python-Markdown renders: images and links, not MyST's directives and roles (they are text to it)
+_MARKDOWN_FORMS = Forms(myst_forms=False)
 
 
 class Drawn(NamedTuple):

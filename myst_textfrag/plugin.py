@@ -42,7 +42,7 @@ from textfrag.options import written_options
 from textfrag.optiontable import OPTIONS
 from textfrag.present import language_for
 from textfrag.scan import scan_text
-from textfrag.verdict import Settings, Verdict, judge, unrendered
+from textfrag.verdict import Forms, Settings, Verdict, judge, unrendered
 
 __all__ = ["SPEC", "run"]
 
@@ -302,6 +302,10 @@ def transform(tree: dict[str, Any]) -> dict[str, Any]:
     raise _Failed("\n".join(unique) + f"\n{failure_summary(unique)}; the build fails")
 
 
+#: what mystmd renders: its directive and role, not a Markdown image or link with a txtfrag: URL
+_FORMS = Forms(unrendered_in="mystmd")
+
+
 def _unrendered(tree: dict[str, Any]) -> list[str | None]:
     """The page's Markdown images and links with a txtfrag: URL, each a problem (mystmd would show a
     broken image and a dead link), as ``check`` and the editor say of them (None: where its line does
@@ -338,8 +342,9 @@ def _project_problems() -> list[str]:
             continue
         shown = str(page.relative_to(cwd))
         for f in scan_text(text, shown, ".md"):
-            if f.kind in ("image", "link", "definition"):
-                out.append(unrendered(f.kind, f.text, "mystmd").describe(f"{shown}:{f.line}"))
+            not_rendered = _FORMS.problem(f, text, ".md")
+            if not_rendered is not None:
+                out.append(not_rendered.describe(f"{shown}:{f.line}"))
             if f.kind not in ("directive", "role"):
                 continue
             raw, _syntax, form = written_options(text, f)

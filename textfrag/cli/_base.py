@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from ..config import BuildConfig
-    from ..verdict import Forms
 
 from ..errors import StaleError, TextFragError, spell, spell_lines
 from ..report import FORMATS, Finding, github_commands, json_results, sarif_log
@@ -126,10 +125,13 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
     )
     args.pdi_table = dict(config.pdi_map) if config else {}
     args.attr_list = config.attr_list if config else True  # (an mkdocs.yml without attr_list reads no { ... })
-    # (None: Markdown images and links are textfrag's; else the engine that does not render them: Sphinx with
-    # MyST-Parser, mystmd)
-    args.forms = None if config is None else _forms_of(config)  # (the ways of writing a reference the engine renders)
-    args.html_blocks = None if config is None else _html_blocks_of(config)
+    # the ways of writing a reference the engine renders, and how it reads raw HTML (only a run that reads a
+    # configuration imports what says so)
+    args.forms = args.html_blocks = None
+    if config is not None:
+        from ..config import forms_of, html_blocks_of
+
+        args.forms, args.html_blocks = forms_of(config), html_blocks_of(config)
     # (links point to excerpts, or to source_url: with it, every link has a target)
     args.link_targets = config.link_targets if config is not None and not config.source_url else None
     if config is not None and config.require_pin and hasattr(args, "require_pin"):
@@ -242,15 +244,3 @@ def _terminal(args: argparse.Namespace, err: TextIO) -> tuple[Progress, Style]:
         args.terminal = (Progress(err, enabled=not getattr(args, "quiet", False)), Style(err))
     terminal: tuple[Progress, Style] = args.terminal
     return terminal
-
-
-def _html_blocks_of(config: BuildConfig) -> str | None:
-    from ..config import html_blocks_of
-
-    return html_blocks_of(config)
-
-
-def _forms_of(config: BuildConfig | None) -> Forms:
-    from ..config import forms_of
-
-    return forms_of(config)
