@@ -336,6 +336,14 @@ def _invisible(old: Source, current: Source, old_sel: Selection) -> tuple[Select
     return new_sel, f"only line endings changed in the quoted lines ({_endings(old_sel.text)} then, {_endings(new_sel.text)} now)"
 
 
+def _make_hint(path: str, lines: Selection) -> str:
+    """How to print a new reference to the file: ``textfrag make src/app.py --lines 4-6`` (lines that are
+    a start, which the writer changes to the ones to quote)."""
+    import shlex
+
+    return f"`textfrag make {shlex.quote(path)} --lines {lines.first_line}-{lines.last_line}` prints one; give the lines to quote"
+
+
 def _compare(reference: Reference, found: Version, current: Source, intent: Intent | None) -> Drift:
     fragment = reference.fragment
     assert fragment is not None
@@ -362,8 +370,8 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
             return _changed(
                 f"the quoted text ({then}) occurs once now, as {new_sel.lines_display()}, but it is short and the lines "
                 "around it are not the ones it had, so textfrag will not take it for the same place: review it, then "
-                f"make a new reference (`textfrag make`), or pin what the range quotes now ({now.lines_display()}) with "
-                "`textfrag update --accept --write`",
+                f"make a new reference ({_make_hint(label, now)}), or pin what the range quotes now ({now.lines_display()}) "
+                "with `textfrag update --accept --write`",
                 old_sel,
                 _closest_diff(old_sel, current, label, commit, window=now),
                 now,
@@ -414,7 +422,7 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
         return _changed(
             f"the quoted text ({then}) now occurs {len(hits)}{'+' if len(hits) == 5 else ''} times "
             f"(starting at lines {where}); textfrag will not guess which one: edit the reference by hand "
-            "(`textfrag make` prints one)",
+            f"({_make_hint(label, select(current, hits[0], hits[0] + len(old_sel.text)))})",
             old_sel,
             "",
             None,
@@ -422,7 +430,8 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
         )
     return _changed(
         f"changed: the quoted text ({then}) is no longer in the file; review the diff, then make a new reference "
-        f"(`textfrag make`), or pin what the range quotes now ({now.lines_display()}) with `textfrag update --accept --write`",
+        f"({_make_hint(label, now)}), or pin what the range quotes now ({now.lines_display()}) with "
+        "`textfrag update --accept --write`",
         old_sel,
         _closest_diff(old_sel, current, label, commit),
         now,

@@ -330,34 +330,41 @@ def shifted(
 ) -> list[tuple[int, int, str]] | str:
     """The edits that make the options counting source lines follow a rewritten range: each line of
     ``:emphasize-lines:`` to where that line is now (``line_map``: old line -> new line, for the lines
-    that did not change), ``:lineno-start:`` (or MkDocs' ``linenums``) when it numbered from the quoted
-    line in the file (it was ``old_first``). A string says why they cannot follow (a highlighted line was
+    that did not change), and of ``hl_lines`` (counted within the quote) to its place in the new quote;
+    ``:lineno-start:`` (or MkDocs' ``linenums``) when it numbered from the quoted line in the file (it was
+    ``old_first``). A string says why they cannot follow (a highlighted line was
     itself changed, or is past the quote). With ``new_last`` (a reviewed change accepted: the quote is now
     lines ``new_first`` to ``new_last``), a highlighted line that changed keeps its place in the quote."""
     edits: list[tuple[int, int, str]] = []
     for o in options:
-        if o.name == "emphasize-lines":
+        if o.name in ("emphasize-lines", "hl_lines"):
+            # (hl_lines counts within the quote, as pymdownx does: its lines are followed in the file's numbers)
+            within, shown = o.name == "hl_lines", f":{o.name}:"
             try:
-                ranges = parse_line_list(o.value, ":emphasize-lines:")
+                ranges = parse_line_list(o.value, shown, separators=", " if within else ",")
             except TextFragError as bad:
-                return f"its :emphasize-lines: cannot be read ({bad.message})"
+                return f"its {shown} cannot be read ({bad.message})"
             if sum(r.last - r.first + 1 for r in ranges) > max(len(line_map), new_last - new_first + 1):  # (before expanding)
-                return ":emphasize-lines: names more lines than are unchanged in the quote: choose the lines to highlight by hand"
+                return f"{shown} names more lines than are unchanged in the quote: choose the lines to highlight by hand"
             now = []
             for r in ranges:
-                for n in range(r.first, r.last + 1):
-                    if n not in line_map and new_last and new_first <= new_first + n - old_first <= new_last:
-                        now.append(new_first + n - old_first)  # accepted: the changed line keeps its place
+                for k in range(r.first, r.last + 1):
+                    n = k + old_first - 1 if within else k
+                    if n not in line_map and new_last:
+                        # accepted: the changed line keeps its place (past the new end, the verdict says so)
+                        now.append(new_first + n - old_first)
                         continue
                     if n not in line_map:
                         return (
-                            f":emphasize-lines: highlights line {n}, which changed (or is not in the quote): "
+                            f"{shown} highlights line {k}, which changed (or is not in the quote): "
                             "choose the lines to highlight by hand"
                         )
                     now.append(line_map[n])
-            value = _spans(now)
-            if value != o.value:
-                edits.append((o.start, o.end, value))
+            if within:
+                now = [m - new_first + 1 for m in now]
+            if sorted(set(now)) != sorted({k for r in ranges for k in range(r.first, r.last + 1)}):
+                value = _spans(now)
+                edits.append((o.start, o.end, value.replace(",", " ") if within else value))
         elif o.name in ("lineno-start", "linenums") and o.value.isdigit() and len(o.value) < 20 and int(o.value) == old_first:
             if new_first != old_first:
                 edits.append((o.start, o.end, str(new_first)))

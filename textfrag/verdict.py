@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ._parser import parse_reference
 from .errors import HiddenTextWarning, StaleError, TextFragError, UnpinnedError
-from .options import colon_fenced
+from .options import Option, colon_fenced, raw_of, shifted
 from .optiontable import INERT, OptionError, Options, Syntax, read_options
 from .pin import is_pinned
 from .quote import Quote, hidden_note, problem_of, quote, quoted_path
@@ -310,30 +310,34 @@ def reads_text(raw: Mapping[str, str | None] | None, syntax: Syntax = "rst", for
         return False
 
 
-#: the options ``update --accept`` makes follow the re-pinned lines (textfrag.options.shifted)
-_FOLLOWED = frozenset({"emphasize-lines", "lineno-start", "linenums"})
-
-
 def _advice_checked(
     cache: SourceCache, stale: StaleError, ref: Reference, raw: Mapping[str, str | None] | None, syntax: Syntax, form: str
 ) -> StaleError:
     """A changed quote's message recommends ``update --accept --write``; when the reference that would
     write still fails with the options written beside it (a highlighted line past the new end, a dedent
     that strips text), the message says so instead of promising a fix."""
+    from .drift import Drift
+
     drift = stale.outcome
-    if stale.drift != "changed" or not raw or drift is None:
+    if stale.drift != "changed" or not raw or not isinstance(drift, Drift):
         return stale
-    proposal = getattr(drift, "new_reference", None)
-    new = proposal(ref, accept=True) if callable(proposal) else None
+    new = drift.new_reference(ref, accept=True)
     if new is None:
         return stale
-    kept = {k: v for k, v in raw.items() if k.lower() not in _FOLLOWED}
-    after = judge(cache, new, kept, syntax=syntax, form=form, show=False, explain=False, bidi=False)  # type: ignore[arg-type]
-    problems = [p for p in after.problems if p.kind not in ("unpinned", "stale")]
-    if not problems:
-        return stale
+    # the options that count lines follow the re-pinned ones as update --accept makes them (textfrag.repair)
+    written = [Option(k, v or "", i, i) for i, (k, v) in enumerate(raw.items())]
+    follow = shifted(written, dict(drift.line_map), drift.old_first, drift.new_first, new_last=drift.new_last)
+    if isinstance(follow, str):
+        why = follow
+    else:
+        kept = raw_of(written, follow)
+        after = judge(cache, new, kept, syntax=syntax, form=form, show=False, explain=False, bidi=False)  # type: ignore[arg-type]
+        problems = [p for p in after.problems if p.kind not in ("unpinned", "stale")]
+        if not problems:
+            return stale
+        why = f"with the new text, {problems[0].message}"
     said = stale.explained(
-        f"; accepting it is not enough: with the new text, {problems[0].message} (correct the option by hand, then accept)",
+        f"; accepting it is not enough: {why} (correct the option by hand, then accept)",
         drift="changed",
         new_reference=stale.new_reference,
         diff=stale.notes,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -313,3 +314,49 @@ def test_update_leaves_a_changed_quote_to_check_and_the_diff_is_shown_once(repo:
     assert checked.stderr.count("+++ src/mod.py") == 1 and "+    return 20" in checked.stderr
     hooks = (Path(__file__).parents[2] / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     assert "entry: textfrag update --write --no-diffs\n" in hooks
+
+
+@pytest.mark.parametrize(
+    ("body", "rst_now", "md_now"), [("    x = 2\n    y = 3\n", "7", "4"), ("", "5", "2")], ids=["grew", "shrank"]
+)
+def test_highlighted_lines_follow_their_text_when_an_intent_is_accepted_in_rst_and_markdown_alike(
+    repo: Path, body: str, rst_now: str, md_now: str
+) -> None:
+    """Issue 31: accepting what ``:pyobject: f2`` selects now keeps the highlighted line on its text in both
+    syntaxes: ``:emphasize-lines:`` counts the file's lines, ``hl_lines`` the quote's (pymdownx), and a line
+    added or removed above it moves it in both (before, hl_lines kept its number, so a grown function had
+    another line highlighted, and a shrunk one was refused as past its end)."""
+    first = SRC.replace("def f2():\n", "def f2():\n    x = 2\n")  # f2: lines 4-6, its return on line 6
+    (repo / "src" / "mod.py").write_text(first)
+    git(repo, "commit", "-qam", "f2 with two statements")
+    ref = ref_for(first, 4, 6)
+    rst, md = repo / "docs" / "index.rst", repo / "docs" / "page.md"
+    rst.write_text(f"T\n=\n\n.. txtfrag:: {ref}\n   :pyobject: f2\n   :emphasize-lines: 6\n")
+    md.write_text(f'# T\n\n![](txtfrag:{ref}){{ pyobject="f2" hl_lines="3" }}\n')
+    assert run(repo, "check", "docs").returncode == 0
+    (repo / "src" / "mod.py").write_text(first.replace("    x = 2\n", body))  # f2 grew by a line, or shrank by one
+    git(repo, "commit", "-qam", "edit f2")
+    checked = run(repo, "check", "docs")
+    assert checked.returncode == 1 and "`textfrag update --accept --write`" in checked.stderr, checked.stderr
+    assert "accepting it is not enough" not in checked.stderr
+    done = run(repo, "update", "--accept", "--write", "docs")
+    assert done.returncode == 0, done.stderr
+    assert f":emphasize-lines: {rst_now}\n" in rst.read_text(), rst.read_text()
+    assert f'hl_lines="{md_now}"' in md.read_text(), md.read_text()
+    assert run(repo, "check", "docs").returncode == 0
+
+
+def test_the_make_command_a_changed_quote_recommends_prints_a_reference(repo: Path) -> None:
+    """Issue 31: every command a message recommends runs as written: the `textfrag make` of a quote whose
+    text is gone names the file and the lines the range quotes now (not a bare `textfrag make`, which asks
+    what to quote)."""
+    (repo / "docs" / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: {ref_for(SRC, 4, 5)}\n")
+    edited = SRC.replace("def f2():\n    return 2\n", "def g():\n    return 0\n")
+    (repo / "src" / "mod.py").write_text(edited)
+    git(repo, "commit", "-qam", "f2 is gone")
+    checked = run(repo, "check", "docs")
+    assert checked.returncode == 1
+    made = re.search(r"`(textfrag make [^`]+)`", checked.stderr)
+    assert made is not None and made.group(1) == "textfrag make src/mod.py --lines 4-5", checked.stderr
+    printed = run(repo, *made.group(1).split()[1:])
+    assert printed.returncode == 0 and printed.stdout.strip() == ref_for(edited, 4, 5), printed.stderr
