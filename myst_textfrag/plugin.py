@@ -345,6 +345,7 @@ def _project_problems() -> list[str]:
             not_rendered = _FORMS.problem(f, text, ".md")
             if not_rendered is not None:
                 out.append(not_rendered.describe(f"{shown}:{f.line}"))
+                continue
             if f.kind not in ("directive", "role"):
                 continue
             raw, _syntax, form = written_options(text, f)

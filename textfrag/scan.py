@@ -18,6 +18,7 @@ import re
 from typing import Literal
 
 from .found import _CODE_DIRECTIVES, Directive, Found, FoundKind, LineIndex, _mask
+from .scanrst import _RST_PARSED_CAPTION, scan_rst
 
 __all__ = [
     *("Directive", "code_directives"),
@@ -134,6 +135,19 @@ def _width(line: str) -> int:
 _MYST_OPTION_LINE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]|$)")
 
 
+# a MyST line that is no text: a comment (% ...), a block break (+++ ...), a target ((label)=), in a block
+# quote or a list item too
+_MYST_COMMENT = re.compile(
+    r"^[ \t]*(?:>[ \t]?)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:%|\+\+\+|\([^()\r\n]*\)=[ \t]*$)", re.MULTILINE
+)
+
+
+def _eval_rst(body: str, file: str, at: int, line: int) -> list[Found]:
+    """The references of an ``{eval-rst}`` body (reStructuredText, which MyST-Parser hands to docutils),
+    at the offset ``at`` of the document, its first line after line ``line``."""
+    return [f._replace(line=f.line + line, start=f.start + at, end=f.end + at) for f in scan_rst(body, file)]
+
+
 def _md_blocks(
     text: str, file: str, found: list[Found], directives: list[Directive] | None = None, python_markdown: bool = False
 ) -> str:
@@ -145,7 +159,8 @@ def _md_blocks(
     Python-Markdown's containers (``!!! note``, ``??? tip``, ``=== "Tab"``) have a Markdown body
     indented by four columns: only what is indented four more after a blank line is code there.
     """
-    if "```" not in text and "~~~" not in text and ":::" not in text and not _has_indented(text):
+    no_comment = python_markdown or not _MYST_COMMENT.search(text)
+    if "```" not in text and "~~~" not in text and ":::" not in text and not _has_indented(text) and no_comment:
         # no fence and no line indented four columns: no code block, nothing below would mask anything
         return _mask(text, [c.span() for c in _HTML_COMMENT.finditer(text)])
     lines = text.splitlines(keepends=True)
@@ -166,6 +181,10 @@ def _md_blocks(
     list_code_at = 0  # in a list: the indentation from which a line after a blank line is code
     in_indented_code = False
     code_at = 0  # in indented code: the indentation its lines keep
+    myst = not python_markdown  # (MyST: comments, breaks and targets, {eval-rst} bodies in reStructuredText)
+    header = 0  # the lines of a MyST directive's body read so far while its options may still come (0: none)
+    yaml_open = False  # in a directive's YAML options (between --- lines)
+    rst_body: tuple[int, int, int] | None = None  # an open {eval-rst} fence: (its depth, body offset, its line)
     for number, raw in enumerate(lines, 1):
         body = raw.rstrip("\r\n")
         ending = raw[len(body) :]
@@ -178,11 +197,26 @@ def _md_blocks(
             # (CommonMark closes a fence with one at least as long; Python-Markdown with the same fence only)
             closes = close is not None and close.group(1)[0] == char
             if closes and close is not None and (len(close.group(1)) == length if exact else len(close.group(1)) >= length):
+                if rst_body is not None and rst_body[0] == len(fences):
+                    found += _eval_rst(text[rst_body[1] : offset], file, rst_body[1], rst_body[2])
+                    rst_body = None
                 fences.pop()
+                header = 0
                 out.append(" " * len(body) + ending)
                 offset += len(raw)
                 prev_blank = False
                 continue
+            if header:  # a directive's options, at the top of its body, are values, not text
+                header += 1
+                stripped = level.strip()
+                if yaml_open or (header == 2 and stripped == "---") or _MYST_OPTION_LINE.match(level):
+                    if yaml_open and stripped == "---":
+                        header = 0  # (the YAML options end: the content follows)
+                    yaml_open = not yaml_open if stripped == "---" else yaml_open
+                    out.append(" " * len(body) + ending)
+                    offset += len(raw)
+                    continue
+                header = 0
             if masks:
                 option = _MYST_OPTION_LINE.match(level)
                 caption_open = caption_open and option is not None
@@ -214,6 +248,9 @@ def _md_blocks(
                 found.append(Found(file, number, arg, ref_start, ref_start + len(arg), "directive"))
             fences.append((m.group(2)[0], len(m.group(2)), name is None or name in _MYST_VERBATIM))
             caption_open = name is not None and (name == "txtfrag" or name in _RST_PARSED_CAPTION)
+            header = 1 if name is not None and not fences[-1][2] else 0
+            if myst and name == "eval-rst":
+                rst_body = (len(fences), offset + len(raw), number)
             if _LIST_ITEM.match(body):
                 in_list = True  # "- ```": the fence belongs to a list item
             out.append(" " * len(body) + ending)
@@ -246,9 +283,11 @@ def _md_blocks(
         else:
             if not blank:
                 in_indented_code = False
-            out.append(raw)
+            out.append(" " * len(body) + ending if myst and _MYST_COMMENT.match(body) else raw)
         prev_blank = blank
         offset += len(raw)
+    if rst_body is not None:  # (an {eval-rst} fence that nothing closes runs to the end)
+        found += _eval_rst(text[rst_body[1] :], file, rst_body[1], rst_body[2])
     masked = "".join(out)
     return _mask(masked, [c.span() for c in _HTML_COMMENT.finditer(masked)])
 
@@ -389,154 +428,6 @@ def _scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -
 
 
 # -- reStructuredText --------------------------------------------------------------------------------
-
-# docutils: ".. " then the name (case-insensitive), at most one space, "::", then a space or the end; also
-# as a list item's first line ("- .. txtfrag::", "* - .. txtfrag::" in a list-table, "1. .. txtfrag::")
-_RST_ITEMS = r"(?:(?:[-*+\u2022\u2023\u2043]|\d+[.)]|#\.|\(\d+\))[ ]+)*"
-_RST_DIRECTIVE = re.compile(r"^([ \t]*" + _RST_ITEMS + r")\.\.[ ]+txtfrag[ ]?::(?:[ \t]+|$)(.*)$", re.IGNORECASE)
-_RST_EXPLICIT = re.compile(r"^([ \t]*" + _RST_ITEMS + r")\.\.(?:[ ]+([\w.:+-]+?)[ ]?::(?:[ \t]|$)|\s|$)")
-# what Sphinx reads as literal text besides code: a grammar's productions (only its tokens are links)
-_RST_LITERAL_DIRECTIVES = frozenset({"productionlist"})
-# a doctest block: a paragraph that starts with ">>> " (literal to its end)
-_RST_DOCTEST = re.compile(r"^[ \t]*>>>(?:[ \t]|$)")
-_RST_DEFAULT_ROLE = re.compile(r"^[ \t]*\.\.[ ]+default-role[ ]?::[ \t]*(\S*)", re.IGNORECASE)
-_RST_CODE_DIRECTIVES = _CODE_DIRECTIVES | _RST_LITERAL_DIRECTIVES
-# code directives whose :caption: Sphinx parses as text (roles in it are rendered)
-_RST_PARSED_CAPTION = frozenset({"code-block", "code", "sourcecode", "literalinclude"})
-# inline markup starts after white space, the start of the text, or one of - : / ' " < ( [ { (docutils'
-# inline markup recognition rules); a backslash before it escapes it
-_RST_START = r"(?<![^\s\-:/'\"<(\[{])"
-_RST_ROLE = re.compile(_RST_START + r"(?i::txtfrag:)`((?:[^`\\]|\\.)+)`")
-_RST_ROLE_SUFFIX = re.compile(_RST_START + r"`((?:[^`\\]|\\.)+)`(?i::txtfrag:)")
-# interpreted text with no role (the default role applies), not a literal, a reference or another role
-_RST_INTERPRETED = re.compile(r"(?<![^\s\-'\"<(\[{])`((?:[^`\\]|\\.)+)`(?![`_:\w])")
-# an inline literal never crosses a blank line (docutils reads inline markup paragraph by paragraph)
-_RST_INLINE_LITERAL = re.compile(r"``(?!\s)(?:(?!\n[ \t]*\n).)*?(?<!\s)``", re.DOTALL)
-# a section title's underline or overline, or a transition: one punctuation character repeated
-_RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{3,}[ \t]*$")
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
-def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None = None) -> list[Found]:
-    """References in a reStructuredText text, in order of appearance.
-
-    As docutils reads them: directive names and role names in any case, a directive's argument on its
-    own line or on the lines after it, ``.. default-role:: txtfrag`` for plain interpreted text, suffix
-    roles; not inside literal blocks, comments, code directives, the directive's own options (but its
-    :caption:, which is text, as a code directive's), inline
-    literals, or after a backslash.
-    """
-    found: list[Found] = []
-    lines = text.splitlines(keepends=True)
-    out: list[str] = []
-    offset = 0
-    skip_indent: int | None = None  # mask lines indented more than this (a literal or code body)
-    keep_caption = False  # in a code directive's options: its :caption: is parsed as text
-    pending_literal: int | None = None  # a paragraph ended with '::' at this indent
-    directive: tuple[int, int] | None = None  # an open txtfrag directive: (indent, line) whose argument is next
-    default_role: list[tuple[int, bool]] = []  # (offset, the default role is txtfrag) from here on
-    in_doctest = False
-    for number, raw in enumerate(lines, 1):
-        body = raw.rstrip("\r\n")
-        ending = raw[len(body) :]
-        blank = not body.strip()
-        if directive is not None:
-            if not blank and _indent(body) > directive[0] and not body.lstrip().startswith(":"):
-                arg = body.strip()  # the argument on the line after ".. txtfrag::"
-                start = offset + len(body) - len(body.lstrip())
-                found.append(Found(file, number, arg, start, start + len(arg), "directive"))
-            directive = None
-        if skip_indent is not None:
-            if blank or _indent(body) > skip_indent:
-                if keep_caption and re.match(r"[ \t]+:caption:", body):
-                    out.append(raw)
-                else:
-                    out.append(" " * len(body) + ending)
-                offset += len(raw)
-                continue
-            skip_indent, keep_caption = None, False
-        if pending_literal is not None and not blank:
-            if _indent(body) > pending_literal:
-                skip_indent = pending_literal
-                out.append(" " * len(body) + ending)
-                offset += len(raw)
-                pending_literal = None
-                continue
-            pending_literal = None
-        d = _RST_DIRECTIVE.match(body)
-        if d:
-            arg = d.group(2).strip()
-            if arg:
-                start = offset + d.start(2) + (len(d.group(2)) - len(d.group(2).lstrip()))
-                found.append(Found(file, number, arg, start, start + len(arg), "directive"))
-            else:
-                directive = (len(d.group(1)), number)
-            skip_indent = len(d.group(1))  # the argument and options below are not text,
-            keep_caption = True  # but its :caption: is, as literalinclude's (roles in it are rendered)
-            out.append(" " * len(body) + ending)
-            offset += len(raw)
-            continue
-        r = _RST_DEFAULT_ROLE.match(body)
-        if r:
-            default_role.append((offset, r.group(1).lower() == "txtfrag"))
-        e = _RST_EXPLICIT.match(body)
-        if e and e.group(2) is not None and directives is not None:
-            directives.append(Directive(e.group(2).lower(), number, offset, ""))
-        if e and (e.group(2) is None or e.group(2).lower() in _RST_CODE_DIRECTIVES):
-            is_comment = e.group(2) is None and not re.match(r"\s*\.\.\s+(?:_|\[|\|)", body[len(e.group(1)) - _indent(body) :])
-            # (".." alone before a blank line is an empty comment: the indented text after it is not its)
-            empty = is_comment and not body[len(e.group(1)) + 2 :].strip() and (number == len(lines) or not lines[number].strip())
-            if (is_comment and not empty) or e.group(2) is not None:
-                skip_indent = len(e.group(1))
-                keep_caption = e.group(2) is not None and e.group(2).lower() in (
-                    "code-block",
-                    "code",
-                    "sourcecode",
-                    "literalinclude",
-                )
-                out.append(" " * len(body) + ending)
-                offset += len(raw)
-                continue
-        if (number == 1 or not lines[number - 2].strip()) and _RST_DOCTEST.match(body):
-            in_doctest = True  # a doctest block: literal, to the blank line that ends it
-        if in_doctest and not blank:
-            out.append(" " * len(body) + ending)
-            offset += len(raw)
-            continue
-        in_doctest = False
-        if _RST_ADORNMENT.match(body):  # ```````` under a title is not an inline literal
-            out.append(" " * len(body) + ending)
-            offset += len(raw)
-            continue
-        if body.rstrip().endswith("::") and not blank and not e:  # '.. note::' is a directive, not '::'
-            pending_literal = _indent(body)
-        out.append(raw)
-        offset += len(raw)
-    masked = "".join(out)
-    masked = _mask(masked, [m.span() for m in _RST_INLINE_LITERAL.finditer(masked)])
-    numbered = LineIndex(masked)
-    for pattern in (_RST_ROLE, _RST_ROLE_SUFFIX):
-        for m in pattern.finditer(masked):
-            found.append(Found(file, numbered.line_at(m.start(1)), m.group(1), m.start(1), m.end(1), "role"))
-    if any(on for _, on in default_role):
-        for m in _RST_INTERPRETED.finditer(masked):
-            if _default_role_at(default_role, m.start()) and not masked.endswith(":", 0, m.start()):
-                found.append(Found(file, numbered.line_at(m.start(1)), m.group(1), m.start(1), m.end(1), "role"))
-    found.sort(key=lambda f: f.start)
-    return found
-
-
-def _default_role_at(changes: list[tuple[int, bool]], offset: int) -> bool:
-    """Whether the default role at ``offset`` is txtfrag (the last ``default-role`` before it says)."""
-    on = False
-    for at, is_txtfrag in changes:
-        if at > offset:
-            break
-        on = is_txtfrag
-    return on
 
 
 def _with_columns(text: str, found: list[Found], lines: LineIndex | None = None) -> list[Found]:

@@ -59,6 +59,12 @@ def unrendered(kind: str, reference: str, engine: str = "sphinx") -> FormError:
     broken image, the other a broken cross-reference or a dead link, and neither is verified; or of a MyST
     directive or role (``kind`` "directive", "role") in a page Python-Markdown renders (``engine``
     "markdown"), which shows it as text. The same words in the build, ``check`` and the editor."""
+    if kind == "eval-rst":  # (reStructuredText in a mystmd project)
+        said = (
+            "mystmd does not run reStructuredText ({eval-rst} is an unknown directive there, its body is not "
+            "shown): write ```{txtfrag} REF``` for a block or the role {txtfrag}`REF` inline"
+        )
+        return FormError(said, reference=reference)
     if kind == "colon":  # (a ::: fence where MyST-Parser's colon_fence is off)
         said = (
             "a ::: fence is a directive only with MyST-Parser's colon_fence extension, and this conf.py does not "
@@ -111,7 +117,18 @@ class Forms(NamedTuple):
             return unrendered(kind, found.text, "markdown")
         if not self.colon_fence and kind == "directive" and colon_fenced(text, found):
             return unrendered("colon", found.text)
+        if self.unrendered_in == "mystmd" and kind in ("directive", "role") and _rst_written(text, found):
+            return unrendered("eval-rst", found.text)  # (reStructuredText in an {eval-rst} block)
         return None
+
+
+def _rst_written(text: str, found: Found) -> bool:
+    """Whether ``found`` is written in reStructuredText (``.. txtfrag::``, ``:txtfrag:`...```) in a Markdown
+    document: in an ``{eval-rst}`` block, which MyST-Parser hands to docutils."""
+    before = text[text.rfind("\n", 0, found.start) + 1 : found.start].rstrip().lower()
+    if found.kind == "directive":
+        return before.endswith("::") and not before.endswith("}")
+    return before.endswith(":`") or text.startswith("`:", found.end)
 
 
 class LinkError(TextFragError):

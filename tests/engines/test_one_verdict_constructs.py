@@ -1,0 +1,110 @@
+"""One verdict on where a reference stands (issue 31): constructs of reStructuredText and MyST that a
+real Sphinx build reads as text, or not, and that ``check`` (a process, SARIF) and the language server
+must read the same way. Found by exploratory differentials of 51 reStructuredText and 29 MyST documents
+against a real ``sphinx-build``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from lsprotocol import types as lsp
+from pytest_lsp import LanguageClient
+
+from ..lsp.conftest import client, open_doc, start  # noqa: F401 (the pytest-lsp fixture)
+from .test_one_verdict import APP, GREET, STALE, check_kinds, sphinx_kinds
+
+ROLE = f":txtfrag:`{STALE}`"
+MYST_ROLE = "{txtfrag}`" + STALE + "`"
+F = "```"
+
+#: (name, the document, whether the build judges the stale reference in it)
+RST = [
+    # a directive's options are values: docutils parses none of them (a code directive's :caption: apart)
+    ("directive_option", f"C\n=\n\n.. note::\n   :class: {ROLE}\n\n   Body.\n", False),
+    ("toctree_caption", f"C\n=\n\n.. toctree::\n   :caption: {ROLE}\n", False),
+    ("option_then_content", f"C\n=\n\n.. note::\n   :class: x\n\n   {ROLE}\n", True),
+    ("argument_then_option", f"C\n=\n\n.. admonition:: {ROLE}\n   :class: x\n\n   Body.\n", True),
+    ("code_caption", f"C\n=\n\n.. code-block:: text\n   :caption: {ROLE}\n\n   x\n", True),
+    # a role declared as txtfrag's under another name (docutils' role directive), from there on (Sphinx
+    # keeps it for the documents read after this one too, so their order would decide: not in the table)
+    ("role_alias", f"C\n=\n\n.. role:: tf(txtfrag)\n\nSee :tf:`{STALE}`.\n", True),
+    ("role_alias_suffix", f"C\n=\n\n.. role:: tf(txtfrag)\n\nSee `{STALE}`:tf:.\n", True),
+]
+MYST = [
+    # the options at the top of a directive's body (short or YAML) are values
+    ("myst_option", f"# C\n\n{F}{{note}}\n:class: {MYST_ROLE}\n\nBody\n{F}\n", False),
+    ("myst_yaml_options", f"# C\n\n{F}{{note}}\n---\nclass: {MYST_ROLE}\n---\nBody\n{F}\n", False),
+    ("myst_yaml_then_body", f"# C\n\n{F}{{note}}\n---\nclass: x\n---\n{MYST_ROLE}\n{F}\n", True),
+    ("myst_option_then_body", f"# C\n\n{F}{{note}}\n:class: x\n\n{MYST_ROLE}\n{F}\n", True),
+    ("myst_colon_option", f"# C\n\n:::{{note}}\n:alt: {MYST_ROLE}\n\nBody\n:::\n", False),
+    # an {eval-rst} body is reStructuredText: MyST-Parser hands it to docutils
+    ("eval_rst_directive", f"# C\n\n{F}{{eval-rst}}\n.. txtfrag:: {STALE}\n{F}\n", True),
+    ("eval_rst_role", f"# C\n\n{F}{{eval-rst}}\nSee {ROLE}.\n{F}\n", True),
+    ("eval_rst_in_note", f"# C\n\n::::{{note}}\n{F}{{eval-rst}}\n.. txtfrag:: {STALE}\n{F}\n::::\n", True),
+    ("eval_rst_code", f"# C\n\n{F}{{eval-rst}}\n.. code-block:: rst\n\n   {ROLE}\n{F}\n", False),
+    # a comment, a block break and a target are not text, in a list or a quote too
+    ("myst_comment", f"# C\n\n% {MYST_ROLE}\n", False),
+    ("myst_comment_after_text", f"# C\n\nText\n% {MYST_ROLE}\n", False),
+    ("myst_comment_in_list", f"# C\n\n- % {MYST_ROLE}\n", False),
+    ("myst_comment_in_quote", f"# C\n\n> % {MYST_ROLE}\n", False),
+    ("percent_in_text", f"# C\n\n50 % {MYST_ROLE}\n", True),
+    ("myst_block_break", f"# C\n\n+++ {MYST_ROLE}\n", False),
+    ("myst_target", f"# C\n\n({MYST_ROLE})=\n\n## T\n", False),
+]
+
+
+def test_check_reads_directive_options_role_aliases_eval_rst_and_myst_comments_as_sphinx_does(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    sphinx = tmp_path / "sphinx"
+    sphinx.mkdir()
+    conf = "extensions = ['sphinx_textfrag', 'myst_parser']\nmyst_enable_extensions = ['colon_fence']\ntextfrag_root = '..'\n"
+    (sphinx / "conf.py").write_text(conf)
+    for name, text, _ in RST:
+        (sphinx / f"{name}.rst").write_text(text, encoding="utf-8")
+    for name, text, _ in MYST:
+        (sphinx / f"{name}.md").write_text(text, encoding="utf-8")
+    (sphinx / "index.rst").write_text("Index\n=====\n\n.. toctree::\n   :glob:\n\n   *\n")
+    expected = {f"{n}.rst": {"stale"} for n, _, judged in RST if judged}
+    expected |= {f"{n}.md": {"stale"} for n, _, judged in MYST if judged}
+    assert sphinx_kinds(tmp_path) == expected
+    assert check_kinds(tmp_path, sphinx) == expected
+
+
+def test_eval_rst_under_mystmd_is_a_form_it_does_not_render(tmp_path: Path) -> None:
+    """mystmd has no {eval-rst} (an unknown directive: its body is not shown), so a reference in one is no
+    excerpt there: check, reading myst.yml, says so (kind ``form``) instead of judging it as one."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  plugins:\n    - type: executable\n      path: textfrag-myst\n")
+    (tmp_path / "rst.md").write_text(f"# C\n\n{F}{{eval-rst}}\n.. txtfrag:: {GREET}\n{F}\n\nSee {ROLE}.\n", encoding="utf-8")
+    (tmp_path / "myst.md").write_text(f"# C\n\n{F}{{txtfrag}} {GREET}\n{F}\n", encoding="utf-8")
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--format", "sarif", "."], cwd=tmp_path, capture_output=True, text=True
+    )
+    results = json.loads(r.stdout)["runs"][0]["results"]
+    found = sorted((x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], x["ruleId"]) for x in results)
+    assert found == [("rst.md", "textfrag/form")], r.stdout
+    assert "mystmd does not run reStructuredText" in results[0]["message"]["text"]
+
+
+@pytest.mark.asyncio
+async def test_the_editor_reads_them_as_check_does(client: LanguageClient, tmp_path: Path) -> None:  # noqa: F811
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    docs = tmp_path / "sphinx"
+    docs.mkdir()
+    (docs / "conf.py").write_text("extensions = ['sphinx_textfrag', 'myst_parser']\ntextfrag_root = '..'\n")
+    await start(client, tmp_path)
+    cases = [c for c in RST if c[0].startswith(("directive_option", "role_alias"))]
+    cases += [c for c in MYST if c[0].startswith(("myst_option", "eval_rst_directive", "myst_comment"))]
+    for name, text, judged in cases:
+        path = docs / (f"{name}.rst" if name in {c[0] for c in RST} else f"{name}.md")
+        language = "restructuredtext" if path.suffix == ".rst" else "markdown"
+        diagnostics = await open_doc(client, path, text, language)
+        codes = {str(d.code) for d in diagnostics if d.severity == lsp.DiagnosticSeverity.Error}
+        assert codes == ({"stale"} if judged else set()), (name, diagnostics)
