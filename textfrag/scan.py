@@ -159,7 +159,7 @@ def _md_blocks(
     Python-Markdown's containers (``!!! note``, ``??? tip``, ``=== "Tab"``) have a Markdown body
     indented by four columns: only what is indented four more after a blank line is code there.
     """
-    no_comment = python_markdown or not _MYST_COMMENT.search(text)
+    no_comment = python_markdown or not ("%" in text or "+++" in text or ")=" in text) or not _MYST_COMMENT.search(text)
     if "```" not in text and "~~~" not in text and ":::" not in text and not _has_indented(text) and no_comment:
         # no fence and no line indented four columns: no code block, nothing below would mask anything
         return _mask(text, [c.span() for c in _HTML_COMMENT.finditer(text)])
@@ -246,9 +246,11 @@ def _md_blocks(
                 arg = d.group(2).strip()  # (all of it: the directive takes it whole, and a space in it is an error)
                 ref_start = offset + body.index(info) + d.start(2) + (len(d.group(2)) - len(d.group(2).lstrip()))
                 found.append(Found(file, number, arg, ref_start, ref_start + len(arg), "directive"))
-            fences.append((m.group(2)[0], len(m.group(2)), name is None or name in _MYST_VERBATIM))
+            # (Python-Markdown knows no MyST directive: a ``` fence is code whatever its info, a ::: line is text)
+            verbatim = name is None or name in _MYST_VERBATIM if myst else m.group(2)[0] != ":"
+            fences.append((m.group(2)[0], len(m.group(2)), verbatim))
             caption_open = name is not None and (name == "txtfrag" or name in _RST_PARSED_CAPTION)
-            header = 1 if name is not None and not fences[-1][2] else 0
+            header = 1 if myst and name is not None and not verbatim else 0
             if myst and name == "eval-rst":
                 rst_body = (len(fences), offset + len(raw), number)
             if _LIST_ITEM.match(body):

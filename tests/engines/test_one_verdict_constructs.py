@@ -15,7 +15,7 @@ from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
 from ..lsp.conftest import client, open_doc, start  # noqa: F401 (the pytest-lsp fixture)
-from .test_one_verdict import APP, GREET, STALE, check_kinds, sphinx_kinds
+from .test_one_verdict import APP, GREET, STALE, check_kinds, mkdocs_failing, mkdocs_site, site_kinds, sphinx_kinds
 
 ROLE = f":txtfrag:`{STALE}`"
 MYST_ROLE = "{txtfrag}`" + STALE + "`"
@@ -90,6 +90,19 @@ def test_eval_rst_under_mystmd_is_a_form_it_does_not_render(tmp_path: Path) -> N
     found = sorted((x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], x["ruleId"]) for x in results)
     assert found == [("rst.md", "textfrag/form")], r.stdout
     assert "mystmd does not run reStructuredText" in results[0]["message"]["text"]
+
+
+def test_a_myst_fence_in_an_mkdocs_page_is_code_as_python_markdown_reads_it(tmp_path: Path) -> None:
+    """Python-Markdown knows no MyST directive: ```{note} is a code block (its image is code, not an
+    excerpt), a ::: line is text (the image after it is one); check, reading mkdocs.yml, reads them so."""
+    docs = mkdocs_site(tmp_path, "  - attr_list\n  - pymdownx.superfences\n")
+    (docs / "index.md").write_text("# Index\n\nHello.\n", encoding="utf-8")
+    (docs / "fenced.md").write_text(f"# C\n\n{F}{{note}}\n![](txtfrag:{STALE})\n{F}\n", encoding="utf-8")
+    (docs / "colon.md").write_text(f"# C\n\n:::{{note}}\n![](txtfrag:{STALE})\n:::\n", encoding="utf-8")
+    (docs / "option.md").write_text(f"# C\n\n:::{{note}}\n:class: x\n![](txtfrag:{STALE})\n:::\n", encoding="utf-8")
+    failing, log = mkdocs_failing(tmp_path)
+    assert failing == {"colon.md", "option.md"}, log
+    assert site_kinds(tmp_path) == {"colon.md": {"stale"}, "option.md": {"stale"}}
 
 
 @pytest.mark.asyncio
