@@ -88,6 +88,12 @@ _TARGET = r"\(" + _SPACE + r"*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:" + _DEST + r"))"
 _MD_IMAGE = re.compile(r"(?<!\\)!\[" + _LABEL + r"\]" + _TARGET)
 _MD_LINK = re.compile(r"(?<![!\\])\[" + _LABEL + r"\]" + _TARGET)
 _MD_LINK_AFTER_ESCAPED_BANG = re.compile(r"(?<=\\!)\[" + _LABEL + r"\]" + _TARGET)  # (rare: looked for apart)
+# Python-Markdown takes a destination with spaces in it too (the URL runs to a quoted title or the closing
+# parenthesis): an image or link whose txtfrag: URL has a space is one there (with a bad reference)
+_PM_SPACED = re.compile(
+    r"(?<!\\)(!?)\[" + _LABEL + r"\]\([ \t]*(txtfrag:[^()\n\"']*?(?:\([^()\n]*\)[^()\n\"']*?)*)"
+    r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'))?[ \t]*\)"
+)
 _MD_DEFINITION = re.compile(r"^ {0,3}\[([^\]]+)\]:[ \t]*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:\S+))", re.MULTILINE)
 _MD_ANY_DEFINITION = re.compile(r"^ {0,3}\[([^\]]+)\]:[ \t]*\S", re.MULTILINE)
 _MD_LABEL_USE = re.compile(r"\[((?:[^\[\]\\]|\\.)+)\](?:[ \t]?\[((?:[^\[\]\\]|\\.)*)\])?(?![(:])")
@@ -135,6 +141,9 @@ def _width(line: str) -> int:
 _MYST_OPTION_LINE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]|$)")
 
 
+# a block quote's line: its markers ('>' and one space after each), and what it quotes
+_QUOTED = re.compile(r"^((?: {0,3}> ?)+)(.*)$")
+_QUOTED_CODE = re.compile(r"^(?: {0,3}> ?)+(?: {4}| {0,3}\t)", re.MULTILINE)
 # a MyST line that is no text: a comment (% ...), a block break (+++ ...), a target ((label)=), in a block
 # quote or a list item too
 _MYST_COMMENT = re.compile(
@@ -160,6 +169,7 @@ def _md_blocks(
     indented by four columns: only what is indented four more after a blank line is code there.
     """
     no_comment = python_markdown or not ("%" in text or "+++" in text or ")=" in text) or not _MYST_COMMENT.search(text)
+    no_comment = no_comment and (">" not in text or not _QUOTED_CODE.search(text))  # (nor code in a quote)
     if "```" not in text and "~~~" not in text and ":::" not in text and not _has_indented(text) and no_comment:
         # no fence and no line indented four columns: no code block, nothing below would mask anything
         return _mask(text, [c.span() for c in _HTML_COMMENT.finditer(text)])
@@ -181,6 +191,7 @@ def _md_blocks(
     list_code_at = 0  # in a list: the indentation from which a line after a blank line is code
     in_indented_code = False
     code_at = 0  # in indented code: the indentation its lines keep
+    quote_code, quote_fresh = False, True  # a block quote's line is code; the quote's next line may start code
     myst = not python_markdown  # (MyST: comments, breaks and targets, {eval-rst} bodies in reStructuredText)
     header = 0  # the lines of a MyST directive's body read so far while its options may still come (0: none)
     yaml_open = False  # in a directive's YAML options (between --- lines)
@@ -279,8 +290,15 @@ def _md_blocks(
             pass
         elif width <= base:
             in_list = False
-        if not blank and (starts_code or (in_indented_code and width >= code_at)):
-            in_indented_code = True
+        quoted = _QUOTED.match(body) if not in_indented_code and not blank else None
+        if quoted is not None:  # in a block quote: code four columns past its '>', after its start or a blank line
+            inside = quoted.group(2)
+            quote_code = bool(inside.strip()) and _width(inside) >= 4 and (quote_code or quote_fresh)
+            quote_fresh = not inside.strip()
+        else:
+            quote_code, quote_fresh = False, True
+        if not blank and (starts_code or (in_indented_code and width >= code_at) or quote_code):
+            in_indented_code = not quote_code
             out.append(" " * len(body) + ending)
         else:
             if not blank:
@@ -409,6 +427,13 @@ def _scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -
         for m in pattern.finditer(masked):
             g = 2 if m.group(2) is not None else 3
             found.append(Found(file, lines.line_at(m.start(g)), m.group(g), m.start(g), m.end(g), kind, m.span(), m.group(1)))
+    if html_blocks is not None and "txtfrag:" in masked:  # (Python-Markdown: a destination with spaces)
+        taken = {f.start for f in found}
+        for m in _PM_SPACED.finditer(masked):
+            if m.start(3) not in taken and any(c in m.group(3) for c in " \t"):
+                spaced: FoundKind = "image" if m.group(1) else "link"
+                at, end = m.span(3)
+                found.append(Found(file, lines.line_at(at), m.group(3), at, end, spaced, m.span(), m.group(2)))
     definitions = list(_MD_DEFINITION.finditer(masked))
     if definitions:
         # Markdown renders a definition only where it is used ([text][label], [label][], [label]), and

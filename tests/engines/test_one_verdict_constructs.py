@@ -105,6 +105,29 @@ def test_a_myst_fence_in_an_mkdocs_page_is_code_as_python_markdown_reads_it(tmp_
     assert site_kinds(tmp_path) == {"colon.md": {"stale"}, "option.md": {"stale"}}
 
 
+#: (name, the page, the kind check and the build report; None: the build passes)
+MKDOCS = [
+    ("quote", f"# C\n\n> ![](txtfrag:{STALE})\n", "stale"),
+    ("quote_code", f"# C\n\n>     ![](txtfrag:{STALE})\n", None),
+    ("quote_code_after_blank", f"# C\n\n> Text\n>\n>     ![](txtfrag:{STALE})\n", None),
+    ("quote_lazy_line", f"# C\n\n> Text\n>     ![](txtfrag:{STALE})\n", "stale"),
+    # Python-Markdown takes a URL with a space in it: the reference is there, and bad
+    ("space_in_the_fragment", "# C\n\n![](txtfrag:src/app.py#line=3, 5)\n", "syntax"),
+    ("space_then_title", '# C\n\n![](txtfrag:src/app.py#line=3, 5 "T")\n', "syntax"),
+]
+
+
+def test_check_reads_block_quote_code_and_spaced_urls_as_mkdocs_does(tmp_path: Path) -> None:
+    docs = mkdocs_site(tmp_path)
+    (docs / "index.md").write_text("# Index\n\nHello.\n", encoding="utf-8")
+    for name, text, _ in MKDOCS:
+        (docs / f"{name}.md").write_text(text, encoding="utf-8")
+    failing, log = mkdocs_failing(tmp_path)
+    assert failing == {f"{n}.md" for n, _, kind in MKDOCS if kind}, log
+    assert site_kinds(tmp_path) == {f"{n}.md": {kind} for n, _, kind in MKDOCS if kind}
+    assert "space_in_the_fragment.md:3: txtfrag:src/app.py#line=3, 5: expected a line position after ','" in log
+
+
 @pytest.mark.asyncio
 async def test_the_editor_reads_them_as_check_does(client: LanguageClient, tmp_path: Path) -> None:  # noqa: F811
     (tmp_path / "src").mkdir()
