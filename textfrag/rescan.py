@@ -90,7 +90,7 @@ def rescan_markdown(previous: MarkdownScan, text: str, file: str, html_blocks: H
         or _BLANK_LINE_AT.search(region_new)  # (a new paragraph break: the neighbours' scans may change)
     ):
         return scan_markdown_kept(text, file, html_blocks)
-    found, masked = _scan_markdown(region_new, file)
+    found, masked = _scan_markdown(region_new, file, html_blocks)
     if masked != region_new:
         return scan_markdown_kept(text, file, html_blocks)
     first_line = text.count("\n", 0, a)

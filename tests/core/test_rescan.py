@@ -44,21 +44,34 @@ PIECES = [
     '![t](txtfrag:i "ti\ntle")',
     "[x\ny](txtfrag:j)",
     "\n  \n",
+    "% comment ![](txtfrag:k)\n",
+    "> ",
+    ">     ![](txtfrag:q)\n",
+    "```{eval-rst}\n.. txtfrag:: r\n```\n",
+    "![](txtfrag:s t)",
+    "+++ x\n",
+    "(tgt)=\n",
+    ":class: x\n",
+    "```{note}\n",
 ]
 documents = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
 
 @settings(max_examples=400, deadline=None)
 @given(
-    documents, st.lists(st.tuples(st.floats(0, 1), st.integers(0, 20), st.lists(st.sampled_from(PIECES), max_size=2)), max_size=6)
+    documents,
+    st.lists(st.tuples(st.floats(0, 1), st.integers(0, 20), st.lists(st.sampled_from(PIECES), max_size=2)), max_size=6),
+    st.sampled_from([None, "raw"]),  # (MyST and CommonMark; a Markdown engine's Python-Markdown)
 )
-def test_a_partial_rescan_gives_what_a_full_scan_gives(doc: str, edits: list[tuple[float, int, list[str]]]) -> None:
-    kept = scan_markdown_kept(doc, "d.md")
+def test_a_partial_rescan_gives_what_a_full_scan_gives(
+    doc: str, edits: list[tuple[float, int, list[str]]], html: str | None
+) -> None:
+    kept = scan_markdown_kept(doc, "d.md", html)  # type: ignore[arg-type]
     for where, length, inserted in edits:
         i = int(where * len(doc))
         new = doc[:i] + "".join(inserted) + doc[i + length :]
-        partial = rescan_markdown(kept, new, "d.md")
-        full = scan_markdown_kept(new, "d.md")
+        partial = rescan_markdown(kept, new, "d.md", html)  # type: ignore[arg-type]
+        full = scan_markdown_kept(new, "d.md", html)  # type: ignore[arg-type]
         assert partial.found == full.found
         assert partial.masked == full.masked
         kept, doc = partial, new
