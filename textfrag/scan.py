@@ -141,6 +141,10 @@ def _width(line: str) -> int:
 _MYST_OPTION_LINE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]|$)")
 
 
+# a line that ends a block as a blank line does: an ATX heading, a thematic break; and under a paragraph's
+# line, a setext underline
+_BLOCK_END = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|([-*_])(?:[ \t]*\1){2,}[ \t]*$)")
+_SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 # a block quote's line: its markers ('>' and one space after each), and what it quotes
 _QUOTED = re.compile(r"^((?: {0,3}> ?)+)(.*)$")
 _QUOTED_CODE = re.compile(r"^(?: {0,3}> ?)+(?: {4}| {0,3}\t)", re.MULTILINE)
@@ -258,7 +262,12 @@ def _md_blocks(
                 ref_start = offset + body.index(info) + d.start(2) + (len(d.group(2)) - len(d.group(2).lstrip()))
                 found.append(Found(file, number, arg, ref_start, ref_start + len(arg), "directive"))
             # (Python-Markdown knows no MyST directive: a ``` fence is code whatever its info, a ::: line is text)
-            verbatim = name is None or name in _MYST_VERBATIM if myst else m.group(2)[0] != ":"
+            if not myst and m.group(2)[0] == ":":
+                out.append(raw)
+                offset += len(raw)
+                prev_blank = False
+                continue
+            verbatim = name is None or name in _MYST_VERBATIM if myst else True
             fences.append((m.group(2)[0], len(m.group(2)), verbatim))
             caption_open = name is not None and (name == "txtfrag" or name in _RST_PARSED_CAPTION)
             header = 1 if myst and name is not None and not verbatim else 0
@@ -304,7 +313,9 @@ def _md_blocks(
             if not blank:
                 in_indented_code = False
             out.append(" " * len(body) + ending if myst and _MYST_COMMENT.match(body) else raw)
-        prev_blank = blank
+        # (a heading, a rule or a title's underline ends a block as a blank line does: code may start after it)
+        ended = _BLOCK_END.match(level) is not None or (not prev_blank and _SETEXT.match(level) is not None)
+        prev_blank = blank or (not in_indented_code and ended)
         offset += len(raw)
     if rst_body is not None:  # (an {eval-rst} fence that nothing closes runs to the end)
         found += _eval_rst(text[rst_body[1] :], file, rst_body[1], rst_body[2])

@@ -233,6 +233,24 @@ _AROUND_AN_IMAGE = [
     "!\\[](txtfrag:src/a.py#line=0,1)\n",
     f"> {_IMAGE}\n",
 ]
+#: what ends a block, and a block quote's code, the same in Python-Markdown and CommonMark: a heading, a
+#: rule or a title's underline ends a block, so code may start on the next line ("===" or "--" with no
+#: paragraph above is a paragraph, whose next line goes on with it); a block quote's code is four columns
+#: past its '>', at its start or after a blank quoted line
+_BLOCK_ENDS = [
+    *(f"{above}\n    {_IMAGE}\n" for above in ("# h", "***", "---", "p\n===", "p\n--", "===", "--", "- a\n---")),
+    *(f"{quote}    {_IMAGE}\n" for quote in (">  ", "> p\n> ", "> p\n>\n> ")),
+]
+_AROUND_AN_IMAGE += _BLOCK_ENDS
+
+
+@pytest.mark.parametrize("text", _BLOCK_ENDS)
+def test_the_scanner_finds_an_image_exactly_where_commonmark_renders_one(text: str) -> None:
+    """The same cases read as MyST reads them (markdown-it-py, MyST-Parser's and mystmd's CommonMark)."""
+    from markdown_it import MarkdownIt
+
+    rendered = "<img" in MarkdownIt("commonmark").render(text)
+    assert any(f.kind == "image" for f in scan_markdown(text, "a.md")) == rendered
 
 
 @pytest.mark.parametrize("text", _AROUND_AN_IMAGE)
@@ -338,6 +356,8 @@ _FENCES = [
     f"```\n> {_IMAGE}\n````\n",
     f"```\n{_IMAGE}\n```\n",
     f"~~~\n{_IMAGE}\n~~~\n\n{_IMAGE}\n",
+    f":::{{note}} {_IMAGE}\n:::\n",  # (Python-Markdown knows no MyST directive: a ::: line is text)
+    f"```{{note}}\n{_IMAGE}\n```\n",
 ]
 
 
