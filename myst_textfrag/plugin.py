@@ -341,7 +341,7 @@ def _project_problems() -> list[str]:
         except TextFragError:
             continue
         shown = str(page.relative_to(cwd))
-        for f in scan_text(text, shown, ".md"):
+        for f in scan_text(text, shown, ".md", "commonmark"):  # (mystmd reads CommonMark's HTML blocks)
             not_rendered = _FORMS.problem(f, text, ".md")
             if not_rendered is not None:
                 out.append(not_rendered.describe(f"{shown}:{f.line}"))

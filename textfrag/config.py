@@ -88,9 +88,12 @@ class BuildConfig:
 
 def html_blocks_of(config: BuildConfig | None) -> HtmlBlocks:
     """How the build reads a page's raw HTML blocks (textfrag.scan.HtmlBlocks): as Python-Markdown does for
-    the Markdown engines' configurations; not at all when no configuration says which engine builds."""
-    if config is None or config.myst_forms:
+    the Markdown engines' configurations, as CommonMark does for MyST's (a Sphinx conf.py, a myst.yml); not
+    at all when no configuration says which engine builds."""
+    if config is None:
         return None
+    if config.myst_forms:
+        return "commonmark"
     return "md_in_html" if config.md_in_html else "raw"
 
 

@@ -5,15 +5,15 @@ at most three spaces, opens a raw block that runs to the end of the tag that clo
 counted), or to the end of the page when none does; what follows the closing tag on its line is Markdown
 again. A ``![](txtfrag:...)`` inside is shown as the text it is, never embedded, so ``check`` does not
 judge it. With the md_in_html extension, a block whose opening tag has a ``markdown`` attribute is
-Markdown inside. (CommonMark, which MyST follows, ends an HTML block at a blank line instead: this
-reading is only for the Markdown engines' pages.)
+Markdown inside. CommonMark, which MyST follows (MyST-Parser, mystmd), reads HTML blocks its own way
+(:func:`commonmark_html_spans`): most end at a blank line.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["BLOCK_LEVEL", "raw_html_spans", "unclosed_fences"]
+__all__ = ["BLOCK_LEVEL", "commonmark_html_spans", "raw_html_spans", "raw_everywhere", "unclosed_fences"]
 
 #: Python-Markdown's ``Markdown.block_level_elements`` (3.x); a test holds them equal
 BLOCK_LEVEL = (
@@ -91,3 +91,89 @@ def unclosed_fences(lines: list[str]) -> frozenset[int]:
         if closing is not None:
             later.add(closing.group(1))
     return frozenset(out)
+
+
+# CommonMark's HTML blocks (spec 4.6): the start of each kind, and its end (a line holding the marker, or
+# a blank line for kinds 6 and 7)
+_CM_BLOCK_TAGS = (
+    *("address", "article", "aside", "base", "basefont", "blockquote", "body", "caption", "center", "col"),
+    *("colgroup", "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure"),
+    *("footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hr"),
+    *("html", "iframe", "legend", "li", "link", "main", "menu", "menuitem", "nav", "noframes", "ol", "optgroup"),
+    *("option", "p", "param", "search", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead"),
+    *("title", "tr", "track", "ul"),
+)
+_CM_START = re.compile(
+    r"(?P<indent>[ \t]*)(?:(?P<raw><(?:pre|script|style|textarea)(?:[\s>]|$))|(?P<comment><!--)|(?P<pi><\?)"
+    r"|(?P<decl><![A-Za-z])|(?P<cdata><!\[CDATA\[)"
+    r"|(?P<block></?(?:" + "|".join(_CM_BLOCK_TAGS) + r")(?:[\s>]|/>|$))"
+    r"|(?P<tag>(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*"
+    r"\s*/?>|</[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$))",
+    re.IGNORECASE,
+)
+_CM_END = {
+    "raw": re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE),
+    "comment": re.compile(r"-->"),
+    "pi": re.compile(r"\?>"),
+    "decl": re.compile(r">"),
+    "cdata": re.compile(r"\]\]>"),
+}
+
+
+_QUOTE_MARKERS = re.compile(r"(?: {0,3}> ?)+")
+
+
+def commonmark_html_spans(text: str, masked: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` that CommonMark reads as HTML blocks, their lines kept as raw HTML (MyST-Parser
+    and mystmd show them as they are: a ``![](txtfrag:...)`` inside is no excerpt). A block starts on a line
+    that ``masked`` (the text with code masked) leaves as it is; the first five kinds run to the line that
+    holds their end marker (or the end of the text), the others to a blank line; the seventh (a tag alone
+    on its line) does not interrupt a paragraph."""
+    spans: list[tuple[int, int]] = []
+    lines = text.splitlines(keepends=True)
+    offset = 0
+    i = 0
+    paragraph = False  # the line before is a paragraph's
+    while i < len(lines):
+        line = lines[i]
+        quoted = _QUOTE_MARKERS.match(line)  # (in a block quote: what it quotes)
+        inner = line[quoted.end() :] if quoted is not None else line
+        m = _CM_START.match(inner) if "<" in line and masked[offset : offset + len(line)] == line else None
+        kind = m.lastgroup if m is not None else None
+        if kind == "indent" or (m is not None and (len(m.group("indent").expandtabs(4)) > 3 and paragraph)):
+            kind = None  # (indented four under a paragraph: the paragraph goes on; else a list item's, not code)
+        if kind is None or (kind == "tag" and paragraph):
+            paragraph = bool(line.strip()) and not line.lstrip().startswith(("#", "```", "~~~"))
+            offset += len(line)
+            i += 1
+            continue
+        start, end_marker = offset, _CM_END.get(kind)
+        after = (quoted.end() if quoted is not None else 0) + (m.end() if m is not None else 0)
+        while i < len(lines):
+            line = lines[i]
+            if end_marker is None and not _QUOTE_MARKERS.sub("", line, count=1).strip():
+                break  # (a blank line ends kinds 6 and 7, and is not theirs)
+            offset += len(line)
+            i += 1
+            if end_marker is not None and end_marker.search(line, after if offset - len(line) == start else 0):
+                break
+        spans.append((start, offset))
+        paragraph = False
+    return spans
+
+
+def raw_everywhere(text: str, masked: str) -> list[tuple[int, int]]:
+    """The spans that every engine keeps as raw HTML (Python-Markdown, with md_in_html or not, and
+    CommonMark): with no engine known, only what none of them would render is passed over."""
+    a, b = raw_html_spans(masked, md_in_html=True), commonmark_html_spans(text, masked)
+    out: list[tuple[int, int]] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        start, end = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if start < end:
+            out.append((start, end))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out

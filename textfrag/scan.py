@@ -141,9 +141,9 @@ def _width(line: str) -> int:
 _MYST_OPTION_LINE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]|$)")
 
 
-# a line that ends a block as a blank line does: an ATX heading, a thematic break; and under a paragraph's
-# line, a setext underline
-_BLOCK_END = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|([-*_])(?:[ \t]*\1){2,}[ \t]*$)")
+# a line that ends a block as a blank line does: an ATX heading, a thematic break, a link's definition;
+# and under a paragraph's line, a setext underline
+_BLOCK_END = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|([-*_])(?:[ \t]*\1){2,}[ \t]*$|\[(?!\^)[^\]]+\]:[ \t]*\S+[ \t]*$)")
 _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 # a block quote's line: its markers ('>' and one space after each), and what it quotes
 _QUOTED = re.compile(r"^((?: {0,3}> ?)+)(.*)$")
@@ -219,7 +219,7 @@ def _md_blocks(
                 header = 0
                 out.append(" " * len(body) + ending)
                 offset += len(raw)
-                prev_blank = False
+                prev_blank = myst  # (CommonMark: a block ends with its fence; superfences reads on)
                 continue
             if header:  # a directive's options, at the top of its body, are values, not text
                 header += 1
@@ -400,10 +400,11 @@ def _used_labels(text: str) -> dict[str, tuple[tuple[int, int], str] | None]:
     return used
 
 
-#: how a Markdown page's raw HTML blocks are read: None, as nothing (the engine is not known, or it follows
-#: CommonMark: MyST); "raw", as Python-Markdown reads them (textfrag.rawhtml); "md_in_html", the same with
-#: the md_in_html extension (a block with a ``markdown`` attribute is Markdown inside)
-HtmlBlocks = Literal["raw", "md_in_html"] | None
+#: how a Markdown page's raw HTML blocks are read: None, as every engine reads them (the engine is not
+#: known: only what none would render is passed over); "raw", as Python-Markdown reads them (textfrag.rawhtml); "md_in_html",
+#: the same with the md_in_html extension (a block with a ``markdown`` attribute is Markdown inside);
+#: "commonmark", as CommonMark reads them (MyST: MyST-Parser under Sphinx, mystmd)
+HtmlBlocks = Literal["raw", "md_in_html", "commonmark"] | None
 
 
 def scan_markdown(text: str, file: str = "<text>", html_blocks: HtmlBlocks = None) -> list[Found]:
@@ -420,11 +421,15 @@ def _scan_markdown(text: str, file: str, html_blocks: HtmlBlocks = None) -> tupl
 def _scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -> tuple[list[Found], str, LineIndex]:
     """:func:`_scan_markdown`, and the index of the lines of the text (and of the masked text)."""
     found: list[Found] = []
-    masked = _md_blocks(text, file, found, python_markdown=html_blocks is not None)
-    if html_blocks is not None and "<" in masked:  # (Python-Markdown's raw HTML blocks: text, not Markdown)
-        from .rawhtml import raw_html_spans
+    python_markdown = html_blocks in ("raw", "md_in_html")
+    masked = _md_blocks(text, file, found, python_markdown=python_markdown)
+    if "<" in masked:  # (raw HTML blocks, as the engine reads them, or as every engine does: not Markdown)
+        from .rawhtml import commonmark_html_spans, raw_everywhere, raw_html_spans
 
-        raw = raw_html_spans(masked, md_in_html=html_blocks == "md_in_html")
+        if python_markdown:
+            raw = raw_html_spans(masked, md_in_html=html_blocks == "md_in_html")
+        else:
+            raw = commonmark_html_spans(text, masked) if html_blocks == "commonmark" else raw_everywhere(text, masked)
         if raw:
             masked = _mask(masked, raw)
             found[:] = [f for f in found if not any(a <= f.start < b for a, b in raw)]
@@ -438,7 +443,7 @@ def _scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -
         for m in pattern.finditer(masked):
             g = 2 if m.group(2) is not None else 3
             found.append(Found(file, lines.line_at(m.start(g)), m.group(g), m.start(g), m.end(g), kind, m.span(), m.group(1)))
-    if html_blocks is not None and "txtfrag:" in masked:  # (Python-Markdown: a destination with spaces)
+    if python_markdown and "txtfrag:" in masked:  # (Python-Markdown: a destination with spaces)
         taken = {f.start for f in found}
         for m in _PM_SPACED.finditer(masked):
             if m.start(3) not in taken and any(c in m.group(3) for c in " \t"):

@@ -244,13 +244,30 @@ _BLOCK_ENDS = [
 _AROUND_AN_IMAGE += _BLOCK_ENDS
 
 
+#: CommonMark's HTML blocks (spec 4.6), as MyST reads them: raw HTML, never Markdown
+_BLOCK_ENDS += [
+    f"<div>\n{_IMAGE}\n</div>\n",
+    f"<div> {_IMAGE}\n",
+    f"<div>\n\n{_IMAGE}\n",
+    f"<!--\n{_IMAGE}\n",
+    f"<!-- x -->\n{_IMAGE}\n",
+    f"<pre>\n\n{_IMAGE}\n</pre>\n{_IMAGE}\n",
+    f"<span>\n{_IMAGE}\n",
+    f"text\n<span>\n{_IMAGE}\n",
+    f"<?php\n{_IMAGE}\n?>\n{_IMAGE}\n",
+    f"```\n<div>\n```\n{_IMAGE}\n",
+    f"[r]: https://x\n    {_IMAGE}\n",
+]
+
+
 @pytest.mark.parametrize("text", _BLOCK_ENDS)
 def test_the_scanner_finds_an_image_exactly_where_commonmark_renders_one(text: str) -> None:
-    """The same cases read as MyST reads them (markdown-it-py, MyST-Parser's and mystmd's CommonMark)."""
+    """The same cases read as MyST reads them (markdown-it-py, MyST-Parser's and mystmd's CommonMark: a
+    Sphinx conf.py or a myst.yml says so)."""
     from markdown_it import MarkdownIt
 
     rendered = "<img" in MarkdownIt("commonmark").render(text)
-    assert any(f.kind == "image" for f in scan_markdown(text, "a.md")) == rendered
+    assert any(f.kind == "image" for f in scan_markdown(text, "a.md", "commonmark")) == rendered
 
 
 @pytest.mark.parametrize("text", _AROUND_AN_IMAGE)
@@ -290,13 +307,18 @@ _RAW_HTML = [
 @pytest.mark.parametrize(("text", "extensions"), _RAW_HTML)
 def test_the_scanner_reads_raw_html_blocks_as_python_markdown_does(text: str, extensions: list[str]) -> None:
     """In a Markdown engine's page an image inside a raw HTML block is text: the scanner finds it exactly
-    when Python-Markdown renders it; with no engine known (or MyST's CommonMark) it is looked at anyway."""
+    when Python-Markdown renders it; as MyST reads the page, exactly when CommonMark renders it; with no
+    engine known, when any of them would (Python-Markdown with md_in_html or without, CommonMark)."""
     import markdown
+    from markdown_it import MarkdownIt
 
     rendered = "<img" in markdown.markdown(text, extensions=extensions)
     blocks = "md_in_html" if "md_in_html" in extensions else "raw"
     assert any(f.kind == "image" for f in scan_markdown(text, "a.md", blocks)) == rendered
-    assert any(f.kind == "image" for f in scan_markdown(text, "a.md"))  # (no engine known: judged)
+    commonmark = "<img" in MarkdownIt("commonmark").render(text)
+    assert any(f.kind == "image" for f in scan_markdown(text, "a.md", "commonmark")) == commonmark
+    anywhere = commonmark or any("<img" in markdown.markdown(text, extensions=e) for e in ([], ["md_in_html"]))
+    assert any(f.kind == "image" for f in scan_markdown(text, "a.md")) == anywhere
 
 
 def test_the_block_level_tags_are_python_markdowns() -> None:

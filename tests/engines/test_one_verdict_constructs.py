@@ -54,6 +54,12 @@ MYST = [
     ("percent_in_text", f"# C\n\n50 % {MYST_ROLE}\n", True),
     ("myst_block_break", f"# C\n\n+++ {MYST_ROLE}\n", False),
     ("myst_target", f"# C\n\n({MYST_ROLE})=\n\n## T\n", False),
+    # CommonMark's HTML blocks are raw HTML (most end at a blank line; a comment at its -->)
+    ("html_block", f"# C\n\n<div>\n{MYST_ROLE}\n</div>\n", False),
+    ("html_block_one_line", f"# C\n\n<div> {MYST_ROLE}\n", False),
+    ("html_block_then_markdown", f"# C\n\n<div>\n\n{MYST_ROLE}\n\n</div>\n", True),
+    ("html_comment_unclosed", f"# C\n\n<!--\n{MYST_ROLE}\n", False),
+    ("html_tag_in_paragraph", f"# C\n\nText\n<span>\n{MYST_ROLE}\n", True),
 ]
 
 
@@ -72,7 +78,22 @@ def test_check_reads_directive_options_role_aliases_eval_rst_and_myst_comments_a
     expected = {f"{n}.rst": {"stale"} for n, _, judged in RST if judged}
     expected |= {f"{n}.md": {"stale"} for n, _, judged in MYST if judged}
     assert sphinx_kinds(tmp_path) == expected
-    assert check_kinds(tmp_path, sphinx) == expected
+    assert configured_kinds(tmp_path, "sphinx") == expected  # (conf.py read: MyST's CommonMark HTML blocks)
+    unknown = {f"{n}.md" for n, _, _ in MYST if n.startswith("html_comment")}  # (Python-Markdown would render it)
+    assert check_kinds(tmp_path, sphinx) == expected | {n: {"stale"} for n in unknown}  # (--root: no engine known)
+
+
+def configured_kinds(root: Path, docs: str) -> dict[str, set[str]]:
+    """Document -> the kinds ``textfrag check DOCS`` reports, run in ``root``, reading the configuration it finds."""
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--format", "sarif", docs], cwd=root, capture_output=True, text=True
+    )
+    assert r.returncode in (0, 1, 2), r.stderr
+    out: dict[str, set[str]] = {}
+    for result in json.loads(r.stdout)["runs"][0]["results"]:
+        uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        out.setdefault(Path(uri).name, set()).add(result["ruleId"].removeprefix("textfrag/"))
+    return out
 
 
 def test_eval_rst_under_mystmd_is_a_form_it_does_not_render(tmp_path: Path) -> None:
