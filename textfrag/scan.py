@@ -275,6 +275,7 @@ def _md_blocks(
                 rst_body = (len(fences), offset + len(raw), number)
             if _LIST_ITEM.match(body):
                 in_list = True  # "- ```": the fence belongs to a list item
+                list_code_at = _list_code_at(body, width)
             out.append(" " * len(body) + ending)
             offset += len(raw)
             prev_blank = False
