@@ -77,7 +77,7 @@ class TextfragServer(LanguageServer):
 
     def __init__(self) -> None:
         super().__init__("textfrag", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
-        self.projects: dict[Path, Project] = {}
+        self.projects: dict[tuple[Path, Path | None], Project] = {}  # (root, configuration) -> its project
         self.findings: dict[str, tuple[int | None, list[Finding]]] = {}
         self.analysed: dict[str, tuple[int | None, str, tuple[Project, list[Finding], Lines]]] = {}
         #: folder -> (its project, when found, the configuration file, its stamp then)
@@ -142,10 +142,12 @@ class TextfragServer(LanguageServer):
         except TextFragError:
             config = None
         root = (config.root if config is not None else (top or path.parent)).resolve()
-        project = self.projects.get(root)
+        # (two builds may share a root, a Sphinx and an MkDocs site quoting one repository: each reads as its own)
+        key = (root, config.path.resolve() if config is not None else None)
+        project = self.projects.get(key)
         if project is None:
             project = Project(root, config)
-            self.projects[root] = project
+            self.projects[key] = project
         return project
 
     def encoding(self) -> str:

@@ -151,6 +151,8 @@ def test_check_reads_block_quote_code_and_spaced_urls_as_mkdocs_does(tmp_path: P
 
 @pytest.mark.asyncio
 async def test_the_editor_reads_them_as_check_does(client: LanguageClient, tmp_path: Path) -> None:  # noqa: F811
+    """The language server reads each document as check does, by its own build's configuration: a Sphinx
+    site and an MkDocs site quoting the same root are two projects (the first found was used for both)."""
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
     docs = tmp_path / "sphinx"
@@ -158,10 +160,20 @@ async def test_the_editor_reads_them_as_check_does(client: LanguageClient, tmp_p
     (docs / "conf.py").write_text("extensions = ['sphinx_textfrag', 'myst_parser']\ntextfrag_root = '..'\n")
     await start(client, tmp_path)
     cases = [c for c in RST if c[0].startswith(("directive_option", "role_alias"))]
-    cases += [c for c in MYST if c[0].startswith(("myst_option", "eval_rst_directive", "myst_comment"))]
+    cases += [c for c in MYST if c[0].startswith(("myst_option", "eval_rst_directive", "myst_comment", "html_"))]
     for name, text, judged in cases:
         path = docs / (f"{name}.rst" if name in {c[0] for c in RST} else f"{name}.md")
         language = "restructuredtext" if path.suffix == ".rst" else "markdown"
         diagnostics = await open_doc(client, path, text, language)
         codes = {str(d.code) for d in diagnostics if d.severity == lsp.DiagnosticSeverity.Error}
         assert codes == ({"stale"} if judged else set()), (name, diagnostics)
+    site = tmp_path / "site"  # (an MkDocs project: its pages read as Python-Markdown reads them)
+    (site / "docs").mkdir(parents=True)
+    (site / "mkdocs.yml").write_text(
+        "site_name: t\nmarkdown_extensions:\n  - attr_list\nplugins:\n  - textfrag:\n      root: ..\n"
+    )
+    for name, text, kind in MKDOCS:
+        path = site / "docs" / f"{name}.md"
+        diagnostics = await open_doc(client, path, text, "markdown")
+        codes = {str(d.code) for d in diagnostics if d.severity == lsp.DiagnosticSeverity.Error}
+        assert codes == ({kind} if kind else set()), (name, diagnostics)
