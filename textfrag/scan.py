@@ -143,8 +143,11 @@ _MYST_OPTION_LINE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]|$)")
 
 # a line that ends a block as a blank line does: an ATX heading, a thematic break, a link's definition;
 # and under a paragraph's line, a setext underline
-_BLOCK_END = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|([-*_])(?:[ \t]*\1){2,}[ \t]*$|\[(?!\^)[^\]]+\]:[ \t]*\S+[ \t]*$)")
+_BLOCK_END = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|([-*_])(?:[ \t]*\1){2,}[ \t]*$)")
 _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
+# a link's definition alone on its line (it ends a block where it is one: always in Python-Markdown, which
+# takes one anywhere in a paragraph; in CommonMark only where it starts a block, not under a paragraph)
+_DEFINITION_LINE = re.compile(r"^ {0,3}\[(?!\^)[^\]]+\]:[ \t]*\S+[ \t]*$")
 # a block quote's line: its markers ('>' and one space after each), and what it quotes
 _QUOTED = re.compile(r"^((?: {0,3}> ?)+)(.*)$")
 _QUOTED_CODE = re.compile(r"^(?: {0,3}> ?)+(?: {4}| {0,3}\t)", re.MULTILINE)
@@ -316,6 +319,7 @@ def _md_blocks(
             out.append(" " * len(body) + ending if myst and _MYST_COMMENT.match(body) else raw)
         # (a heading, a rule or a title's underline ends a block as a blank line does: code may start after it)
         ended = _BLOCK_END.match(level) is not None or (not prev_blank and _SETEXT.match(level) is not None)
+        ended = ended or ((python_markdown or prev_blank) and _DEFINITION_LINE.match(level) is not None)
         prev_blank = blank or (not in_indented_code and ended)
         offset += len(raw)
     if rst_body is not None:  # (an {eval-rst} fence that nothing closes runs to the end)
@@ -461,6 +465,8 @@ def _scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -
             label = _label(m.group(1))
             if label.startswith("^") or label not in used or last.get(label) != m.start():
                 continue
+            if html_blocks == "commonmark" and _under_a_paragraph(masked, m.start()):
+                continue  # (CommonMark: a definition does not interrupt a paragraph; it is the paragraph's text)
             g = 2 if m.group(2) is not None else 3
             line, image = lines.line_at(m.start(g)), used[label]
             if image is None:
@@ -469,6 +475,16 @@ def _scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -
                 found.append(Found(file, line, m.group(g), m.start(g), m.end(g), "image", image[0], image[1]))
     found.sort(key=lambda f: f.start)
     return found, masked, lines
+
+
+def _under_a_paragraph(text: str, start: int) -> bool:
+    """Whether the line at ``start`` follows a paragraph's line (not a blank line, a heading, a rule, code
+    or another definition)."""
+    if start == 0:
+        return False
+    before = text.rfind("\n", 0, start - 1) + 1
+    previous = text[before : start - 1].rstrip("\r")
+    return bool(previous.strip()) and not _BLOCK_END.match(previous) and not _MD_ANY_DEFINITION.match(previous)
 
 
 # -- reStructuredText --------------------------------------------------------------------------------

@@ -260,6 +260,28 @@ _BLOCK_ENDS += [
 ]
 
 
+#: a link's definition: Python-Markdown takes one anywhere in a paragraph, and it ends the block there;
+#: CommonMark only where it starts a block (under a paragraph's line it is that paragraph's text)
+_DEFINITIONS = [
+    "![x][r]\n[r]: txtfrag:src/a.py#line=0,1\n",
+    "![x][r]\n\n[r]: txtfrag:src/a.py#line=0,1\n",
+    "# h\n[r]: txtfrag:src/a.py#line=0,1\n\n![x][r]\n",
+    f"p\n[r]: https://example.org/\n    {_IMAGE}\n",
+    f"[r]: https://example.org/\n    {_IMAGE}\n",
+]
+
+
+@pytest.mark.parametrize("text", _DEFINITIONS)
+def test_the_scanner_reads_a_definition_as_each_engine_does(text: str) -> None:
+    import markdown
+    from markdown_it import MarkdownIt
+
+    python_markdown = "<img" in markdown.markdown(text)
+    assert any(f.kind == "image" for f in scan_markdown(text, "a.md", "raw")) == python_markdown
+    commonmark = "<img" in MarkdownIt("commonmark").render(text)
+    assert any(f.kind == "image" for f in scan_markdown(text, "a.md", "commonmark")) == commonmark
+
+
 @pytest.mark.parametrize("text", _BLOCK_ENDS)
 def test_the_scanner_finds_an_image_exactly_where_commonmark_renders_one(text: str) -> None:
     """The same cases read as MyST reads them (markdown-it-py, MyST-Parser's and mystmd's CommonMark: a
