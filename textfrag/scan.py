@@ -167,8 +167,10 @@ def _eval_rst(body: str, file: str, at: int, line: int) -> list[Found]:
 def _md_blocks(
     text: str, file: str, found: list[Found], directives: list[Directive] | None = None, python_markdown: bool = False
 ) -> str:
-    """Mask code (fenced, indented, verbatim MyST directives) and HTML comments; collect MyST
-    directives; return the masked text (same length, same line breaks).
+    """Mask code (fenced, indented, in a block quote too, verbatim MyST directives) and HTML comments, and
+    where MyST reads the page (not ``python_markdown``) a directive's options, comments, block breaks and
+    targets; collect MyST directives, and the references of ``{eval-rst}`` bodies (read as
+    reStructuredText) into ``found``; return the masked text (same length, same line breaks).
 
     Fences nest: a MyST directive fence whose body is Markdown (``{note}``, ``{admonition}``...) is
     scanned inside, with fences of its own; a code fence masks everything up to its closing fence.
