@@ -12,18 +12,18 @@ __all__ = ["scan_rst"]
 
 # docutils: ".. " then the name (case-insensitive), at most one space, "::", then a space or the end; also
 # as a list item's first line ("- .. txtfrag::", "* - .. txtfrag::" in a list-table, "1. .. txtfrag::")
-_RST_ITEMS = r"(?:(?:[-*+\u2022\u2023\u2043]|\d+[.)]|#\.|\(\d+\))[ ]+)*"
-_RST_DIRECTIVE = re.compile(r"^([ \t]*" + _RST_ITEMS + r")\.\.[ ]+txtfrag[ ]?::(?:[ \t]+|$)(.*)$", re.IGNORECASE)
-_RST_EXPLICIT = re.compile(r"^([ \t]*" + _RST_ITEMS + r")\.\.(?:[ ]+([\w.:+-]+?)[ ]?::(?:[ \t]|$)|\s|$)")
+_RST_ITEMS = r"(?:(?:[-*+\u2022\u2023\u2043]|\d+[.)]|#\.|\(\d+\)|:(?![: ])[^:`\n]*[^: `\n]:)[ ]+)*"
+_RST_DIRECTIVE = re.compile(r"^([ \t]*" + _RST_ITEMS + r")\.\.[ \t]+txtfrag[ ]?::(?:[ \t]+|$)(.*)$", re.IGNORECASE)
+_RST_EXPLICIT = re.compile(r"^([ \t]*" + _RST_ITEMS + r")\.\.(?:[ \t]+([\w.:+-]+?)[ ]?::(?:[ \t]|$)|\s|$)")
 # a role declared as txtfrag's under another name (docutils' role directive)
-_RST_ROLE_ALIAS = re.compile(r"^[ \t]*\.\.[ ]+role::[ \t]+([\w.:+-]+?)[ \t]*\([ \t]*txtfrag[ \t]*\)[ \t]*$", re.IGNORECASE)
+_RST_ROLE_ALIAS = re.compile(r"^[ \t]*\.\.[ \t]+role::[ \t]+([\w.:+-]+?)[ \t]*\([ \t]*txtfrag[ \t]*\)[ \t]*$", re.IGNORECASE)
 # an option line in a directive's header: a field marker (``:class: x``) as docutils recognises one
 _RST_OPTION = re.compile(r"[ \t]+:(?![: ])(?:[^:\\]|\\.|:(?!(?:[ `]|$)))*(?<! ):(?:[ \t]+|$)")
 # what Sphinx reads as literal text besides code: a grammar's productions (only its tokens are links)
 _RST_LITERAL_DIRECTIVES = frozenset({"productionlist"})
 # a doctest block: a paragraph that starts with ">>> " (literal to its end)
 _RST_DOCTEST = re.compile(r"^[ \t]*>>>(?:[ \t]|$)")
-_RST_DEFAULT_ROLE = re.compile(r"^[ \t]*\.\.[ ]+default-role[ ]?::[ \t]*(\S*)", re.IGNORECASE)
+_RST_DEFAULT_ROLE = re.compile(r"^[ \t]*\.\.[ \t]+default-role[ ]?::[ \t]*(\S*)", re.IGNORECASE)
 _RST_CODE_DIRECTIVES = _CODE_DIRECTIVES | _RST_LITERAL_DIRECTIVES
 # code directives whose :caption: Sphinx parses as text (roles in it are rendered)
 _RST_PARSED_CAPTION = frozenset({"code-block", "code", "sourcecode", "literalinclude"})

@@ -33,6 +33,9 @@ RST = [
     # keeps it for the documents read after this one too, so their order would decide: not in the table)
     ("role_alias", f"C\n=\n\n.. role:: tf(txtfrag)\n\nSee :tf:`{STALE}`.\n", True),
     ("role_alias_suffix", f"C\n=\n\n.. role:: tf(txtfrag)\n\nSee `{STALE}`:tf:.\n", True),
+    # docutils expands a tab to spaces (a tab after '..' is white space); a field's body may be a directive
+    ("tab_after_dots", f"C\n=\n\n..\ttxtfrag:: {STALE}\n", True),
+    ("field_body_directive", f"C\n=\n\n:Field: .. txtfrag:: {STALE}\n", True),
 ]
 MYST = [
     # the options at the top of a directive's body (short or YAML) are values
