@@ -148,6 +148,28 @@ _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 # a link's definition alone on its line (it ends a block where it is one: always in Python-Markdown, which
 # takes one anywhere in a paragraph; in CommonMark only where it starts a block, not under a paragraph)
 _DEFINITION_LINE = re.compile(r"^ {0,3}\[(?!\^)[^\]]+\]:[ \t]*\S+[ \t]*$")
+# YAML front matter at the top of a page (MkDocs, Zensical, MyST-Parser and mystmd take it as metadata)
+# (only a mapping is metadata to MkDocs: its first line a key)
+_FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\r?\n(.*?\r?\n)?(?:-{3}|\.{3})[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+_YAML_KEY = re.compile(r"\s*(?:[\w\"'][^:\n]*|[\w-]+):(?:[ \t]|\r?\n)")
+
+
+def _front_matter(block: str) -> bool:
+    """Whether a page's leading ``---`` block is front matter to MkDocs, which takes it as metadata only
+    when it reads as a YAML mapping (else it renders the block as Markdown); MyST takes any such block, so
+    with no engine known only a mapping is passed over."""
+    if not _YAML_KEY.match(block):
+        return False
+    try:
+        import yaml  # (PyYAML comes with MkDocs; without it, a block whose first line is a key is taken)
+    except ImportError:
+        return True
+    try:
+        return isinstance(yaml.safe_load(block), dict)
+    except yaml.YAMLError:
+        return False
+
+
 # a block quote's line: its markers ('>' and one space after each), and what it quotes
 _QUOTED = re.compile(r"^((?: {0,3}> ?)+)(.*)$")
 _QUOTED_CODE = re.compile(r"^(?: {0,3}> ?)+(?: {4}| {0,3}\t)", re.MULTILINE)
@@ -192,7 +214,7 @@ def _md_blocks(
         text_fences = unclosed_fences(lines)
     out: list[str] = []
     offset = 0
-    fences: list[tuple[str, int, bool]] = []  # open fences: (char, length, masks its body)
+    fences: list[tuple[str, int, bool, bool]] = []  # open fences: (char, length, masks its body, in a quote)
     caption_open = False  # in the options of a directive whose :caption: is text (txtfrag, literalinclude...)
     containers: list[int] = []  # body indentation of the open Python-Markdown containers
     prev_blank = True
@@ -210,9 +232,14 @@ def _md_blocks(
         ending = raw[len(body) :]
         inner = containers[-1] if containers else 0  # a container's body is read without its indentation
         level = body[inner:] if inner and not body[:inner].strip() and "\t" not in body[:inner] else body
-        m = _FENCE.match(level)
+        quoted_line = _QUOTED.match(level) if ">" in level else None  # (a block quote's: read within it)
+        while fences and fences[-1][3] and quoted_line is None:
+            fences.pop()  # (the quote ended, and the fences open in it with it)
+            header, rst_body = 0, None
         if fences:
-            char, length, masks = fences[-1]
+            char, length, masks, in_quote = fences[-1]
+            if in_quote and quoted_line is not None:
+                level = quoted_line.group(2)
             close = _FENCE_CLOSE.match(level) or (_FENCE_CLOSE.match(level.lstrip()) if in_list else None)
             # (CommonMark closes a fence with one at least as long; Python-Markdown with the same fence only)
             closes = close is not None and close.group(1)[0] == char
@@ -256,6 +283,10 @@ def _md_blocks(
             m = _LIST_FENCE.match(body)
         if m is not None and number in text_fences:  # (Python-Markdown: an unclosed fence is text)
             m = None
+        opens_in_quote = m is None and quoted_line is not None and number not in text_fences
+        if opens_in_quote:
+            assert quoted_line is not None
+            m = _FENCE.match(quoted_line.group(2))
         if m and not (m.group(2)[0] == "`" and "`" in m.group(3)) and not (in_indented_code and width - base >= 4):
             info = m.group(3)
             d = _MYST_DIRECTIVE_NAME.match(info)
@@ -273,10 +304,10 @@ def _md_blocks(
                 prev_blank = False
                 continue
             verbatim = name is None or name in _MYST_VERBATIM if myst else True
-            fences.append((m.group(2)[0], len(m.group(2)), verbatim))
+            fences.append((m.group(2)[0], len(m.group(2)), verbatim, opens_in_quote))
             caption_open = name is not None and (name == "txtfrag" or name in _RST_PARSED_CAPTION)
             header = 1 if myst and name is not None and not verbatim else 0
-            if myst and name == "eval-rst":
+            if myst and name == "eval-rst" and not opens_in_quote:
                 rst_body = (len(fences), offset + len(raw), number)
             if _LIST_ITEM.match(body):
                 in_list = True  # "- ```": the fence belongs to a list item
@@ -362,11 +393,20 @@ def _md_inline(text: str, file: str, found: list[Found]) -> str:
             pos = m.end()
             continue
         content_start, content_end = m.end(), close.start()
-        if n == 1 and text.endswith("{txtfrag}", 0, m.start()):
+        name = m.start() - 9  # (a MyST role: {txtfrag}, in any case, then a code span of any length)
+        if name >= 0 and text[name : m.start()].lower() == "{txtfrag}" and not _escaped(text, name):
             ref = text[content_start:content_end]
             found.append(Found(file, lines.line_at(content_start), ref, content_start, content_end, "role"))
         spans.append((m.start(), close.end()))
         pos = close.end()
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at ``at`` follows an odd run of backslashes (it is escaped)."""
+    k = at
+    while k > 0 and text[k - 1] == "\\":
+        k -= 1
+    return (at - k) % 2 == 1
 
 
 # a line that starts a block even inside a paragraph: an ATX heading (Python-Markdown's needs no space
@@ -429,7 +469,11 @@ def _scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -
     """:func:`_scan_markdown`, and the index of the lines of the text (and of the masked text)."""
     found: list[Found] = []
     python_markdown = html_blocks in ("raw", "md_in_html")
-    masked = _md_blocks(text, file, found, python_markdown=python_markdown)
+    read = text
+    front = _FRONT_MATTER.match(text) if text.startswith("---") else None
+    if front is not None and (html_blocks == "commonmark" or _front_matter(front.group(1) or "")):
+        read = _mask(text, [front.span()])  # (front matter: the page's metadata, not Markdown)
+    masked = _md_blocks(read, file, found, python_markdown=python_markdown)
     if "<" in masked:  # (raw HTML blocks, as the engine reads them, or as every engine does: not Markdown)
         from .rawhtml import commonmark_html_spans, raw_everywhere, raw_html_spans
 

@@ -56,6 +56,10 @@ PIECES = [
     "<div>\n",
     "</div>\n",
     "<!--\n",
+    "---\n",
+    "title: x\n",
+    "{TXTFRAG}``src/g.py``",
+    "> ```\n",
 ]
 documents = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 

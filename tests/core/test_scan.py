@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -258,6 +260,32 @@ _BLOCK_ENDS += [
     f"```\n<div>\n```\n{_IMAGE}\n",
     f"[r]: https://x\n    {_IMAGE}\n",
 ]
+
+
+#: read alike by Python-Markdown (MkDocs strips front matter before it) and CommonMark: a fence in a block
+#: quote, and YAML front matter (a mapping) at the top of the page
+_QUOTES_AND_FRONT_MATTER = [
+    f"> ```\n> {_IMAGE}\n> ```\n",
+    f"> ```\n> x\n\n{_IMAGE}\n",
+    f"> ```\n> x\n> ```\n> {_IMAGE}\n",
+    f"---\ntitle: {_IMAGE}\n---\n\nText\n",  # (not YAML, as "!" starts a tag: MkDocs renders it)
+    f"---\ntitle: 'T {_IMAGE}'\n---\n\nText\n",
+    f"---\n\nSome {_IMAGE}\n\n---\n",
+]
+
+
+@pytest.mark.parametrize("text", _QUOTES_AND_FRONT_MATTER)
+def test_the_scanner_reads_quoted_fences_and_front_matter_as_the_engines_do(text: str) -> None:
+    import markdown
+    from markdown_it import MarkdownIt
+    from mkdocs.utils.meta import get_data
+
+    page = get_data(text)[0]  # (what MkDocs hands Python-Markdown)
+    python_markdown = "<img" in markdown.markdown(page, extensions=["pymdownx.superfences"])
+    assert any(f.kind == "image" for f in scan_markdown(text, "a.md", "raw")) == python_markdown
+    myst = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.DOTALL)  # (MyST-Parser takes any such block as metadata)
+    commonmark = "<img" in MarkdownIt("commonmark").render(myst)
+    assert any(f.kind == "image" for f in scan_markdown(text, "a.md", "commonmark")) == commonmark
 
 
 #: a link's definition: Python-Markdown takes one anywhere in a paragraph, and it ends the block there;

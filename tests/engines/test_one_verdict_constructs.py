@@ -57,6 +57,14 @@ MYST = [
     ("percent_in_text", f"# C\n\n50 % {MYST_ROLE}\n", True),
     ("myst_block_break", f"# C\n\n+++ {MYST_ROLE}\n", False),
     ("myst_target", f"# C\n\n({MYST_ROLE})=\n\n## T\n", False),
+    # a role's name in any case, its code span of any length, not after a backslash; a directive in a quote;
+    # front matter is the page's metadata
+    ("myst_role_upper", "# C\n\n{TXTFRAG}`" + STALE + "`\n", True),
+    ("myst_role_double_ticks", "# C\n\n{txtfrag}``" + STALE + "``\n", True),
+    ("myst_role_escaped", "# C\n\n\\{txtfrag}`" + STALE + "`\n", False),
+    ("myst_directive_in_quote", f"# C\n\n> {F}{{txtfrag}} {STALE}\n> {F}\n", True),
+    ("myst_code_in_quote", f"# C\n\n> {F}\n> {MYST_ROLE}\n> {F}\n", False),
+    ("myst_front_matter", f"---\ntitle: {MYST_ROLE}\n---\n\n# C\n", False),
     # CommonMark's HTML blocks are raw HTML (most end at a blank line; a comment at its -->)
     ("html_block", f"# C\n\n<div>\n{MYST_ROLE}\n</div>\n", False),
     ("html_block_one_line", f"# C\n\n<div> {MYST_ROLE}\n", False),
@@ -82,7 +90,9 @@ def test_check_reads_directive_options_role_aliases_eval_rst_and_myst_comments_a
     expected |= {f"{n}.md": {"stale"} for n, _, judged in MYST if judged}
     assert sphinx_kinds(tmp_path) == expected
     assert configured_kinds(tmp_path, "sphinx") == expected  # (conf.py read: MyST's CommonMark HTML blocks)
-    unknown = {f"{n}.md" for n, _, _ in MYST if n.startswith("html_comment")}  # (Python-Markdown would render it)
+    # (with no engine known: Python-Markdown would render an unclosed comment's text, and MkDocs a front
+    # matter block that is no YAML mapping)
+    unknown = {f"{n}.md" for n, _, _ in MYST if n.startswith(("html_comment", "myst_front_matter"))}
     assert check_kinds(tmp_path, sphinx) == expected | {n: {"stale"} for n in unknown}  # (--root: no engine known)
 
 
