@@ -205,6 +205,31 @@ async def test_accept_and_pin_fixes_and_fix_all(client: LanguageClient, project:
     assert apply(changed, fix_all.edit).splitlines()[0] == changed.splitlines()[0]  # a change needs review: not in fix-all  # type: ignore[arg-type]
 
 
+async def test_the_accept_fix_keeps_a_markdown_highlight_on_its_line_as_update_does(
+    client: LanguageClient, project: Path
+) -> None:
+    """Issue 31: f2 grew by a line above its return; accepting what ``pyobject="f2"`` selects now moves
+    ``hl_lines`` (counted within the quote) with the highlighted line, in the editor's fix as in
+    ``update --accept --write``."""
+    page = f'![](txtfrag:src/app.py#line=3,5;{PIN}){{ pyobject="f2" hl_lines="2" }}\n'  # def f2 / return 2
+    doc = project / "docs" / "a.md"
+    doc.write_text(page)
+    commit_all(project)
+    (project / "src" / "app.py").write_text(APP.replace("def f2():\n", "def f2():\n    x = 2\n"))
+    commit_all(project, "f2 grew")
+    await start(client, project)
+    [stale] = await open_doc(client, doc, page)
+    assert stale.code == "stale" and "pyobject" in stale.message
+    [accept] = await _actions(client, doc.resolve().as_uri(), 0, [lsp.CodeActionKind.QuickFix])
+    accepted = apply(page, accept.edit)  # type: ignore[arg-type]
+    import io
+
+    assert (
+        main(["update", "--root", str(project), "--accept", "--write", str(doc)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    )
+    assert accepted == doc.read_text() and 'hl_lines="3"' in accepted, accepted
+
+
 async def test_completion_offers_paths_under_the_root_then_pinned_references(
     client: LanguageClient, project: Path, tmp_path: Path
 ) -> None:
