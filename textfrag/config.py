@@ -97,6 +97,19 @@ def html_blocks_of(config: BuildConfig | None) -> HtmlBlocks:
     return "md_in_html" if config.md_in_html else "raw"
 
 
+def snippet_bases(config: BuildConfig | None) -> tuple[tuple[Path, ...], tuple[str, ...]] | None:
+    """Where the build's pymdownx.snippets finds the files a page includes (its base paths, absolute, from
+    the folder of the configuration, where the build runs) and the files it appends to every page; None
+    when the build does not include snippets."""
+    if config is None or config.snippets is None:
+        return None
+    here = config.path.parent
+    bases = config.snippets.get("base_path", ["."])
+    bases = [bases] if isinstance(bases, str) else list(bases or [])
+    auto = [*(config.snippets.get("auto_append") or []), *(config.snippets.get("auto_prepend") or [])]
+    return tuple((here / str(b)).resolve() for b in bases), tuple(str(a) for a in auto)
+
+
 def _shown(path: Path) -> str:
     """A path as a user would type it: relative to the current folder, without ``x/..``."""
     normal = os.path.normpath(path)

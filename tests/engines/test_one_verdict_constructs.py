@@ -190,3 +190,45 @@ async def test_the_editor_reads_them_as_check_does(client: LanguageClient, tmp_p
         diagnostics = await open_doc(client, path, text, "markdown")
         codes = {str(d.code) for d in diagnostics if d.severity == lsp.DiagnosticSeverity.Error}
         assert codes == ({kind} if kind else set()), (name, diagnostics)
+
+
+def test_markdown_a_page_includes_with_snippets_is_checked_as_the_page_it_is_part_of(tmp_path: Path) -> None:
+    """pymdownx.snippets puts an included Markdown file into the page before Markdown reads it, so MkDocs
+    verifies its references (a snippet inside a code block shows as code); check, reading mkdocs.yml, scans
+    the files the pages include, each once, as pages (before, one outside the docs folder went unchecked)."""
+    docs = mkdocs_site(tmp_path, '  - attr_list\n  - pymdownx.superfences\n  - pymdownx.snippets:\n      base_path: [".."]\n')
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "stale.md").write_text(f"Part ![](txtfrag:{STALE})\n", encoding="utf-8")
+    (tmp_path / "parts" / "nested.md").write_text('--8<-- "parts/stale.md"\n', encoding="utf-8")
+    (tmp_path / "parts" / "code.md").write_text(f"Code ![](txtfrag:{STALE})\n", encoding="utf-8")
+    (docs / "index.md").write_text('# I\n\n--8<-- "parts/nested.md"\n\n```md\n--8<-- "parts/code.md"\n```\n', encoding="utf-8")
+    (docs / "other.md").write_text("# O\n\n--8<--\nparts/stale.md\n--8<--\n", encoding="utf-8")
+    failing, log = mkdocs_failing(tmp_path)
+    assert failing == {"index.md", "other.md"}, log  # (MkDocs says where the page includes it)
+    r = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "docs"], cwd=tmp_path / "mkdocs", capture_output=True, text=True
+    )
+    assert r.returncode == 1, r.stderr
+    assert [line.split(": ", 1)[0] for line in r.stderr.splitlines() if "stale (RFC" in line] == ["../parts/stale.md:1"]
+
+
+def test_a_large_tree_follows_its_pages_snippets_once_as_one_process_does(tmp_path: Path) -> None:
+    """Checked in parts by forked processes (1,000 documents or more), the included files are followed once,
+    by the process that split the tree: the same output as one process gives."""
+    docs = mkdocs_site(tmp_path, '  - pymdownx.snippets:\n      base_path: [".."]\n')
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "stale.md").write_text(f"Part ![](txtfrag:{STALE})\n", encoding="utf-8")
+    for i in range(1100):
+        (docs / f"d{i:04}.md").write_text(f'# D\n\n--8<-- "parts/stale.md"\n\n![](txtfrag:{GREET})\n', encoding="utf-8")
+    runs = []
+    for cores in ("0", "0,1"):
+        r = subprocess.run(
+            ["taskset", "-c", cores, sys.executable, "-m", "textfrag", "check", "docs"],
+            cwd=tmp_path / "mkdocs",
+            capture_output=True,
+            text=True,
+        )
+        runs.append((r.returncode, r.stdout, r.stderr))
+    assert runs[0] == runs[1]
+    assert runs[0][0] == 1 and runs[0][2].count("parts/stale.md:1:") == 1, runs[0][2][-2000:]
+    assert "1101 references in 1101 files" in runs[0][1] + runs[0][2]

@@ -127,11 +127,12 @@ def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
     args.attr_list = config.attr_list if config else True  # (an mkdocs.yml without attr_list reads no { ... })
     # the ways of writing a reference the engine renders, and how it reads raw HTML (only a run that reads a
     # configuration imports what says so)
-    args.forms = args.html_blocks = None
+    args.forms = args.html_blocks = args.snippets = None
     if config is not None:
-        from ..config import forms_of, html_blocks_of
+        from ..config import forms_of, html_blocks_of, snippet_bases
 
         args.forms, args.html_blocks = forms_of(config), html_blocks_of(config)
+        args.snippets = snippet_bases(config)  # (a page's snippets are Markdown of that page: judged too)
     # (links point to excerpts, or to source_url: with it, every link has a target)
     args.link_targets = config.link_targets if config is not None and not config.source_url else None
     if config is not None and config.require_pin and hasattr(args, "require_pin"):

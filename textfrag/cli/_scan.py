@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -17,7 +19,7 @@ from ..fragment import Reference
 from ..options import image_key, image_options, written_options
 from ..optiontable import Form, Syntax
 from ..quote import quote
-from ..scan import Found, scan_text
+from ..scan import MD_SUFFIXES, Found, scan_text
 from ..source import SourceCache
 from ..verdict import Forms, reads_text
 from ._base import _cache, _shown, _write_diff
@@ -43,6 +45,8 @@ class _Scan:
         self.written: dict[tuple[str, int], tuple[_Written, _Said]] = {}
         #: the quoted files whose text some verdict reads (an intent, an option checked against the excerpt)
         self.texts: set[str] = set()
+        #: Markdown files the pages include (pymdownx.snippets), to be scanned as pages too
+        self.included: list[Path] = []
 
     def written_at(self, f: Found) -> tuple[_Written, _Said]:
         """The options written with ``f``, their syntax and its form, as the core's verdict takes them;
@@ -81,15 +85,19 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     images: dict[tuple[str | None, str, bool], tuple[_Written, _Said, bool] | None] = {}
     # (a part of a large tree: its documents were listed once, each once, by the process that split it)
     listed = getattr(args, "listed", False)
-    for doc in (Path(p) for p in args.paths) if listed else doc_files((Path(p) for p in args.paths), unlistable):
+    snippets = getattr(args, "snippets", None)  # (pymdownx.snippets: the Markdown a page includes is the page's)
+
+    def one(doc: Path) -> None:
         shown = _shown(doc)
         try:
             text = read_text(doc, shown, args.max_size)
         except TextFragError as unreadable:
             result.problems.append((Found(shown, 0, "", 0, 0, "file"), unreadable))
-            continue
+            return
         found = scan_text(text, shown, doc.suffix, html_blocks)
         result.docs[shown] = doc
+        if snippets is not None and "8<" in text and doc.suffix.lower() in MD_SUFFIXES:
+            result.included += included_markdown(text, shown, snippets[0], html_blocks)
         if ":encoding:" in text or ":diff:" in text:
             found = _with_options(text, found, result)
         for f in found:
@@ -127,7 +135,68 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             # (a file whose text the verdict reads is read once, then, for its digest too)
             if digester is not None and ref.selector is None and not text_read and (f.file, f.start) not in result.charsets:
                 digester.add(ref.path)
+
+    for doc in (Path(p) for p in args.paths) if listed else doc_files((Path(p) for p in args.paths), unlistable):
+        one(doc)
+    if snippets is not None and result.docs:  # (and every page's appended snippets)
+        result.included += [p for p in (_under(snippets[0], a) for a in snippets[1]) if p is not None]
+    if not listed:  # (a part's includes are followed by the process that split the tree, once)
+        follow_included(result, one, getattr(args, "scanned", ()))
     return result
+
+
+def follow_included(result: _Scan, one: Callable[[Path], None], scanned: Iterable[str] = ()) -> None:
+    """Scan the Markdown files the scanned pages include (pymdownx.snippets), each once, and theirs (not
+    those ``scanned`` already, real paths)."""
+    done = {os.path.realpath(d) for d in result.docs.values()} | set(scanned)
+    while result.included:
+        doc = result.included.pop(0)
+        real = os.path.realpath(doc)
+        if real not in done:
+            done.add(real)
+            one(doc)
+
+
+def included_markdown(text: str, shown: str, bases: tuple[Path, ...], html_blocks: object) -> list[Path]:
+    """The Markdown files a page includes with pymdownx.snippets (``--8<-- "file.md"``, alone or as a block
+    of paths), outside its code (a snippet in a code block shows as code); each found under a base path."""
+    from ..scan import _scan_markdown
+
+    masked = _scan_markdown(text, shown, html_blocks)[1]  # type: ignore[arg-type]
+    out: list[Path] = []
+    block = False
+    for line in masked.splitlines():
+        if _SNIPPET_BLOCK.match(line):
+            block = not block
+            continue
+        single = _SNIPPET_LINE.match(line)
+        target = (
+            single.group(2) if single else line.strip() if block and line.strip() and not line.lstrip().startswith(";") else None
+        )
+        if target:
+            found = _under(bases, target.split(":", 1)[0] if not re.match(r"[A-Za-z]:[\\/]", target) else target)
+            if found is not None and found.suffix.lower() in MD_SUFFIXES:
+                out.append(found)
+    return out
+
+
+def _under(bases: tuple[Path, ...], target: str) -> Path | None:
+    """The file ``target`` names under the first base path that holds it (None: none does)."""
+    if "://" in target:
+        return None
+    for base in bases:
+        path = base / target
+        try:
+            # (as pymdownx.snippets restricts it by default: a file under the base path, never beside it)
+            if path.is_file() and Path(os.path.realpath(path)).is_relative_to(os.path.realpath(base)):
+                return Path(os.path.relpath(path))  # (shown as a user would type it, from here)
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+_SNIPPET_LINE = re.compile(r"""^[ \t]*-{1,}8<-{1,}[ \t]+(["'])(.+?)\1[ \t]*$""")
+_SNIPPET_BLOCK = re.compile(r"^[ \t]*-{1,}8<-{1,}[ \t]*$")
 
 
 _UNREAD: tuple[_Written, _Said, bool] = ((None, "md", "inline"), (None, "md", "inline"), False)  # (a sentinel)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -75,12 +76,15 @@ class _Tally:
         #: it points to; and the excerpts embedded, by page
         self.links: list[tuple[Found, tuple[str, str]]] = []
         self.embedded: set[tuple[str, tuple[str, str]]] = set()
+        #: Markdown files the pages include (pymdownx.snippets): a part's, followed once by the whole run
+        self.included: list[str] = []
 
     def add(self, other: _Tally) -> None:
         self.findings += other.findings
         self.problems += other.problems
         self.links += other.links
         self.embedded |= other.embedded
+        self.included += other.included
         self.total += other.total
         self.docs += other.docs
         self.unpinned += other.unpinned
@@ -178,7 +182,7 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
     shared = {
         k: getattr(args, k, None)
         for k in ("root", "charset", "max_size", "pdi", "pdi_table", "require_pin", "allow_bidi", "format", "command")
-        + ("attr_list", "forms", "html_blocks", "link_targets")
+        + ("attr_list", "forms", "html_blocks", "link_targets", "snippets")
     }
     with ProcessPoolExecutor(
         max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker, initargs=(shared,)
@@ -188,6 +192,12 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
             tally.add(future.result())  # in the parts' order, whatever order they end in
             if progress is not None:
                 progress.show(f"checked {done}/{len(parts)} parts of {len(docs)} documents")
+    if tally.included:  # (the Markdown the parts' pages include, each once: checked here, as pages)
+        listed = {os.path.realpath(d) for d in docs}
+        extra = list(dict.fromkeys(p for p in tally.included if os.path.realpath(p) not in listed))
+        if extra:
+            more = argparse.Namespace(**{**vars(args), "paths": extra, "scanned": listed, "listed": False})
+            tally.add(_check_here(more, None, None))
     return tally
 
 
@@ -229,6 +239,7 @@ def _judged(
 ) -> _Tally:
     """The core's verdict on every reference of ``scan``, as the findings and problems check reports."""
     tally = _Tally()
+    tally.included = [str(p) for p in scan.included]
     tally.problems = list(scan.problems)
     tally.findings = [_finding(f, e) for f, e in scan.problems]
     tally.total, tally.docs = scan.total, len(scan.docs)
