@@ -119,8 +119,14 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def check_kinds(root: Path, docs: Path) -> dict[str, set[str]]:
     """Document stem -> the kinds ``textfrag check`` (a process, SARIF) reports in it."""
+    return sarif_kinds(["--root", str(root), str(docs)])
+
+
+def sarif_kinds(argv: list[str], cwd: Path | None = None) -> dict[str, set[str]]:
+    """Document name -> the kinds ``textfrag check ARGV`` (a process, SARIF, run in ``cwd``) reports in it."""
     r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--root", str(root), "--format", "sarif", str(docs)],
+        [sys.executable, "-m", "textfrag", "check", "--format", "sarif", *argv],
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=120,

@@ -15,7 +15,7 @@ from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
 from ..lsp.conftest import client, open_doc, start  # noqa: F401 (the pytest-lsp fixture)
-from .test_one_verdict import APP, GREET, STALE, check_kinds, mkdocs_failing, mkdocs_site, site_kinds, sphinx_kinds
+from .test_one_verdict import APP, GREET, STALE, check_kinds, mkdocs_failing, mkdocs_site, sarif_kinds, site_kinds, sphinx_kinds
 
 ROLE = f":txtfrag:`{STALE}`"
 MYST_ROLE = "{txtfrag}`" + STALE + "`"
@@ -98,15 +98,7 @@ def test_check_reads_directive_options_role_aliases_eval_rst_and_myst_comments_a
 
 def configured_kinds(root: Path, docs: str) -> dict[str, set[str]]:
     """Document -> the kinds ``textfrag check DOCS`` reports, run in ``root``, reading the configuration it finds."""
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--format", "sarif", docs], cwd=root, capture_output=True, text=True
-    )
-    assert r.returncode in (0, 1, 2), r.stderr
-    out: dict[str, set[str]] = {}
-    for result in json.loads(r.stdout)["runs"][0]["results"]:
-        uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-        out.setdefault(Path(uri).name, set()).add(result["ruleId"].removeprefix("textfrag/"))
-    return out
+    return sarif_kinds([docs], root)
 
 
 def test_eval_rst_under_mystmd_is_a_form_it_does_not_render(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from ..fragment import Reference
 from ..options import image_key, image_options, written_options
 from ..optiontable import Form, Syntax
 from ..quote import quote
-from ..scan import MD_SUFFIXES, Found, scan_text
+from ..scan import MD_SUFFIXES, Found, _scan_markdown_lines, _with_columns, scan_text
 from ..source import SourceCache
 from ..verdict import Forms, reads_text
 from ._base import _cache, _shown, _write_diff
@@ -94,10 +94,14 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         except TextFragError as unreadable:
             result.problems.append((Found(shown, 0, "", 0, 0, "file"), unreadable))
             return
-        found = scan_text(text, shown, doc.suffix, html_blocks)
-        result.docs[shown] = doc
         if snippets is not None and "8<" in text and doc.suffix.lower() in MD_SUFFIXES:
-            result.included += included_markdown(text, shown, snippets[0], html_blocks)
+            # (the page's scan, once: its references, and where its snippets stand outside code)
+            found, masked, lines = _scan_markdown_lines(text, shown, html_blocks)
+            found = _with_columns(text, found, lines)
+            result.included += included_markdown(masked, snippets[0])
+        else:
+            found = scan_text(text, shown, doc.suffix, html_blocks)
+        result.docs[shown] = doc
         if ":encoding:" in text or ":diff:" in text:
             found = _with_options(text, found, result)
         for f in found:
@@ -157,12 +161,10 @@ def follow_included(result: _Scan, one: Callable[[Path], None], scanned: Iterabl
             one(doc)
 
 
-def included_markdown(text: str, shown: str, bases: tuple[Path, ...], html_blocks: object) -> list[Path]:
+def included_markdown(masked: str, bases: tuple[Path, ...]) -> list[Path]:
     """The Markdown files a page includes with pymdownx.snippets (``--8<-- "file.md"``, alone or as a block
-    of paths), outside its code (a snippet in a code block shows as code); each found under a base path."""
-    from ..scan import _scan_markdown
-
-    masked = _scan_markdown(text, shown, html_blocks)[1]  # type: ignore[arg-type]
+    of paths), outside its code (``masked``: the page with its code blanked, as the scanner leaves it: a
+    snippet in a code block shows as code); each found under a base path."""
     out: list[Path] = []
     block = False
     for line in masked.splitlines():
