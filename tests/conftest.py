@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,10 @@ os.environ["PYTHONSAFEPATH"] = "1"
 # the tests that are about these set them themselves.
 for _variable in ("GITHUB_ACTIONS", "FORCE_COLOR", "NO_COLOR"):
     os.environ.pop(_variable, None)
+# The definitions the command line keeps from run to run (textfrag.outlines) go to a folder of this
+# run's, never to the user's cache; the tests of that store give each test its own.
+os.environ["TEXTFRAG_CACHE_DIR"] = tempfile.mkdtemp(prefix="textfrag-cache-")
+os.environ.pop("TEXTFRAG_NO_CACHE", None)
 
 
 def conformance_cases(folder: Path = DATA / "conformance") -> list[tuple[str, dict[str, object]]]:

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import outlines
 from .errors import TextFragError
 
 __all__ = [
@@ -325,6 +326,30 @@ def python_objects(text: str) -> dict[str, tuple[int, int, int]]:
     ``check`` verifies a ``:pyobject:`` of every one of thousands of files), also for a module this
     Python's parser refuses (a Python 2 example); the parser answers what the layout reading declines,
     with the same table, and :class:`TextFragError` when the text is not Python that parses."""
+    store = outlines.current()
+    if store is not None:
+        kept = _python_table(store.get("py", text))
+        if kept is not None:
+            return kept
+    found = _python_objects(text)
+    if store is not None:
+        store.put("py", text, found)
+    return found
+
+
+def _python_table(value: object) -> dict[str, tuple[int, int, int]] | None:
+    """A table of Python definitions as the store gives it back (JSON), or None for anything else."""
+    try:
+        table = {name: (a, b, c) for name, (a, b, c) in value.items()}  # type: ignore[attr-defined]
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if all(type(a) is int and type(b) is int and type(c) is int for a, b, c in table.values()):
+        return table
+    return None
+
+
+def _python_objects(text: str) -> dict[str, tuple[int, int, int]]:
+    """:func:`python_objects`, found from the text."""
     from .pyoutline import outline
 
     fast = outline(text)

@@ -243,16 +243,20 @@ def image_key(text: str, found: Found) -> tuple[str | None, str, bool]:
     written (with the spaces before it: attr_list reads none after a space), whether it stands alone in
     its paragraph (``check`` reads the same ones once)."""
     assert found.span is not None
-    at = found.span[1]
-    attributes = ""
-    brace = at
-    while text[brace : brace + 1] in (" ", "\t"):
-        brace += 1
-    if text[brace : brace + 1] == "{":
-        end = text.find("}", brace)
-        if end >= 0 and "\n" not in text[brace:end]:
-            attributes = text[at : end + 1]
-    return found.label, attributes, _alone(text, found.span)
+    start, at = found.span
+    m = _AFTER_IMAGE.match(text, at)
+    assert m is not None  # (it matches the empty string)
+    attributes = text[at : m.end()] if m.group(2) else ""
+    # (the usual image, between blank lines, with its attribute list or none: alone at once)
+    end = m.end() if m.group(2) and not m.group(1) else at
+    if start >= 2 and text[start - 2 : start] == "\n\n":
+        if text[end : end + 2] == "\n\n" or (end + 1 == len(text) and text[end] == "\n"):
+            return found.label, attributes, True
+    return found.label, attributes, _alone_read(text, found.span)
+
+
+#: what follows an image: white space, and the attribute list on its line (the group 2)
+_AFTER_IMAGE = re.compile(r"([ \t]*)(\{[^}\n]*\})?")
 
 
 #: the mark of an attribute list that attr_list did not read (after a space; or attr_list is off), with
@@ -275,22 +279,11 @@ def image_options(
     return raw or None, "md", "block" if alone else "inline"
 
 
-def _alone(text: str, span: tuple[int, int]) -> bool:
-    """Whether a Markdown image stands alone in its paragraph (a block excerpt): nothing but white space
-    (or a quote's marker) before it on its line, and nothing after it (and its attribute
-    list) on its line, with no text of the paragraph on the lines around it."""
-    start, at = span
-    if start >= 2 and text[start - 2 : start] == "\n\n":  # (the usual image, between blank lines: at once)
-        if text.startswith("{", at):
-            close = text.find("}", at)
-            at = close + 1 if close >= 0 and "\n" not in text[at:close] else at
-        if text[at : at + 2] == "\n\n" or (text[at : at + 1] == "\n" and at + 1 == len(text)):
-            return True
-    return _alone_read(text, span)
-
-
 def _alone_read(text: str, span: tuple[int, int]) -> bool:
-    """:func:`_alone`, read line by line (what its shortcut answers too, a property test says)."""
+    """Whether a Markdown image stands alone in its paragraph (a block excerpt): nothing but white space
+    (or a quote's marker) before it on its line, and nothing after it (and its attribute list) on its
+    line, with no text of the paragraph on the lines around it. (image_key answers the usual image, between
+    blank lines, at once; a property test holds the two to one answer.)"""
     line_start = text.rfind("\n", 0, span[0]) + 1
     before = text[line_start : span[0]]
     if before.strip(" \t>"):  # (in a list item: a tight list has no paragraph, so it is inline there)

@@ -22,6 +22,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Any, NamedTuple
 
+from . import outlines
 from .bounded import can_bound, in_child
 from .errors import TextFragError
 
@@ -247,7 +248,24 @@ def parse_seconds() -> float:
 def _scanned(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
     """A file's definitions, each with its name less its namespaces, parsed once however many references
     name them (a str keeps its hash, so a file's text is looked up without being read again); a large
-    file in a child process, time-bounded."""
+    file in a child process, time-bounded; a file parsed in an earlier run is looked up (textfrag.outlines)."""
+    store = outlines.current()
+    if store is None:
+        return _parsed(text, language)
+    try:  # (what the store gives back is taken only in the shape it was put)
+        kept = tuple((Definition(n, f, la, k), a) for n, f, la, k, a in store.get("ts:" + language, text))
+        lines_ok = all(type(n) is int for d, _ in kept for n in d[1:3])
+        if lines_ok and all(type(t) is str for d, a in kept for t in (d.name, d.kind, a)):
+            return kept
+    except (TypeError, ValueError):  # (none kept: None; or not in that shape)
+        pass
+    found = _parsed(text, language)
+    store.put("ts:" + language, text, [[*d, a] for d, a in found])
+    return found
+
+
+def _parsed(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
+    """:func:`_scanned`, parsed."""
     if len(text) >= _PARSE_HERE_BELOW and can_bound():
         _parser(language)  # (a missing grammar is said here, in this process)
         seconds = parse_seconds()

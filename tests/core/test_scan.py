@@ -462,15 +462,22 @@ def test_the_unrolled_destination_finds_what_the_plain_one_does(tail: str) -> No
 @settings(max_examples=1000, deadline=None)
 @given(
     st.lists(st.sampled_from(["\n", "\n\n", "x", " ", "{a}", "{", "}", "#", ">", "\r\n", "- "]), max_size=6),
-    st.lists(st.sampled_from(["\n", "\n\n", "x", " ", "{a}", "{", "}", "#", ">", "\r\n"]), max_size=6),
+    st.lists(st.sampled_from(["\n", "\n\n", "x", " ", "\t", "{a}", "{b\n}", "{", "}", "#", ">", "\r\n"]), max_size=6),
 )
 def test_whether_an_image_stands_alone_is_answered_alike_by_the_shortcut(before: list[str], after: list[str]) -> None:
-    """A property: the shortcut for an image between blank lines answers what reading its lines answers."""
-    from textfrag.options import _alone, _alone_read
+    """A property: the shortcut for an image between blank lines answers what reading its lines answers,
+    and the attribute list it reads is the one on the image's line, after white space alone."""
+    import re
+
+    from textfrag.options import _alone_read, image_key
+    from textfrag.scan import Found
 
     text = "".join(before) + _IMAGE + "".join(after)
     span = (len("".join(before)), len("".join(before)) + len(_IMAGE))
-    assert _alone(text, span) == _alone_read(text, span)
+    label, attributes, alone = image_key(text, Found("d.md", 1, "txtfrag:x", 0, 0, "image", span, None))
+    assert alone == _alone_read(text, span)
+    written = re.match(r"[ \t]*\{[^}]*\}", text[span[1] :])
+    assert attributes == (written.group() if written and "\n" not in written.group() else "")
 
 
 #: a backtick left open in a paragraph: a code span never crosses into a heading or a block quote that

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any, TextIO
 
-from .. import __version__
+from .. import __version__, outlines
 from ..errors import TextFragError, internal_error_report
 from . import check, make, migrate, options, pin, show, symbols, update
 from ._base import BAD, INTERNAL, OK, WHERE_ARGV, _Parser, _settle, _terminal
@@ -81,6 +81,17 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else BAD
+    # the definitions found in quoted files, kept from run to run (textfrag.outlines), for this command
+    before = outlines.current()
+    outlines.use(before or outlines.default_store())
+    try:
+        return _run(args, out, err)
+    finally:
+        outlines.use(before)  # (what was found is written first)
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run the parsed command line."""
     if args.command == "lsp":  # the protocol owns standard input and output: no settling, no progress line
         try:
             return _lsp(err)

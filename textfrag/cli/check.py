@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .. import outlines
 from ..docfiles import doc_files
 from ..errors import StaleError, TextFragError
 from ..fragment import Reference
@@ -227,7 +228,10 @@ def _check_part(docs: list[str]) -> _Tally:
     assert _WORKER is not None
     args = _WORKER.args
     args.paths = docs
-    return _judged(args, _WORKER.cache, _scan(args, None), None, _WORKER.judged)
+    try:
+        return _judged(args, _WORKER.cache, _scan(args, None), None, _WORKER.judged)
+    finally:
+        outlines.flush()  # (a worker exits without running exit handlers)
 
 
 def _judged(

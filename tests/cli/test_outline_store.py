@@ -1,0 +1,162 @@
+"""The definitions found in quoted files, kept from one run of the command line to the next
+(textfrag.outlines, issues 31 and 32): a second ``check`` of an unchanged file does not parse it
+again, in one process or on both cores; the verdict never depends on the store, whatever it holds; a
+folder that cannot be written, or ``TEXTFRAG_NO_CACHE``, leaves ``check`` as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from textfrag import intent, pyoutline, symbols
+from textfrag.cli import main
+
+MODULE = "".join(f"def f{i}(x):\n    y = x + {i}\n    return y\n\n\n" for i in range(5))
+
+
+def _pin(text: str) -> str:
+    return f"length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}"
+
+
+def _project(root: Path, *, pyobject: str = "f2", first: int = 10, docs: int = 1) -> Path:
+    """``src/app.py`` and ``docs/`` quoting its ``pyobject`` at lines ``first``..``first + 2`` (0-based)."""
+    (root / "src").mkdir(parents=True, exist_ok=True)
+    (root / "docs").mkdir(exist_ok=True)
+    (root / "src" / "app.py").write_text(MODULE)
+    ref = f"txtfrag:src/app.py#line={first},{first + 3};{_pin(MODULE)}"
+    for d in range(docs):
+        (root / "docs" / f"p{d}.md").write_text(f'# Page\n\n![]({ref}){{ pyobject="{pyobject}" }}\n')
+    return root
+
+
+def _check(root: Path, cache: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    import os
+
+    environment = {**os.environ, "TEXTFRAG_CACHE_DIR": str(cache), **env}
+    return subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--root", str(root), str(root / "docs")],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=120,
+    )
+
+
+def _rows(cache: Path) -> dict[str, str]:
+    (store,) = cache.glob("outlines-*.sqlite3")
+    with sqlite3.connect(store) as db:
+        return dict(db.execute("SELECT k, v FROM outline"))
+
+
+def _check_here(root: Path) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["check", "--root", str(root), str(root / "docs")], stdout=out, stderr=err)
+    return code, out.getvalue() + err.getvalue()
+
+
+def test_check_keeps_the_definitions_it_found_and_the_next_run_does_not_parse_the_file_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, cache = _project(tmp_path / "p"), tmp_path / "cache"
+    first = _check(root, cache)
+    assert first.returncode == 0, first.stderr
+    rows = _rows(cache)
+    key = f"py:{hashlib.md5(MODULE.encode()).hexdigest()}:{len(MODULE)}"
+    assert set(rows) == {key}
+    assert '"f2":[11,13,11]' in rows[key]  # (1-based: the function's first and last line, and its name's)
+
+    # the next run, in this process: the table comes from the store, and the file is not parsed
+    monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(cache))
+    intent.python_objects.cache_clear()
+
+    def no_parse(text: str) -> None:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(pyoutline, "outline", no_parse)
+    code, said = _check_here(root)
+    assert (code, "all current" in said) == (0, True), said
+
+
+def test_a_wrong_intent_is_found_wrong_with_the_store_as_without_it(tmp_path: Path) -> None:
+    root, cache = _project(tmp_path / "p", pyobject="f3"), tmp_path / "cache"
+    for env in ({}, {}, {"TEXTFRAG_NO_CACHE": "1"}):  # (the store empty, then full, then off)
+        run = _check(root, cache, **env)
+        assert run.returncode == 2 and "f3" in run.stdout + run.stderr, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["not json", "[]", '{"f2": [1, 2]}', '{"f2": ["a", 2, 3]}', '{"f2": [1, 2, 3.5]}', "null", '{"f2": {"a": 1}}'],
+)
+def test_a_damaged_entry_is_found_again_from_the_text(tmp_path: Path, damage: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    root, cache = _project(tmp_path / "p"), tmp_path / "cache"
+    assert _check(root, cache).returncode == 0
+    (store,) = cache.glob("outlines-*.sqlite3")
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE outline SET v = ?", (damage,))
+    monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(cache))
+    intent.python_objects.cache_clear()
+    code, said = _check_here(root)
+    assert code == 0 and "all current" in said, said
+    assert '"f2":[11,13,11]' in next(iter(_rows(cache).values()))  # (and written again, right)
+
+
+def test_a_folder_that_cannot_be_written_or_no_cache_leaves_check_as_it_was(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    run = _check(root, blocked / "cache")
+    assert run.returncode == 0 and "all current" in run.stdout and not run.stderr.strip(), run.stderr
+    off = tmp_path / "off"
+    run = _check(root, off, TEXTFRAG_NO_CACHE="1")
+    assert run.returncode == 0 and not off.exists()
+
+
+def test_a_store_other_code_wrote_is_removed(tmp_path: Path) -> None:
+    root, cache = _project(tmp_path / "p"), tmp_path / "cache"
+    cache.mkdir()
+    (cache / "outlines-000000000000.sqlite3").write_bytes(b"older")
+    (cache / "outlines-000000000000.sqlite3-wal").write_bytes(b"older")
+    (cache / "kept.txt").write_text("not the store's")
+    assert _check(root, cache).returncode == 0
+    names = sorted(p.name for p in cache.iterdir() if not p.name.endswith(("-wal", "-shm")))
+    assert len(names) == 2 and "kept.txt" in names and "outlines-000000000000.sqlite3" not in names, names
+
+
+def test_a_large_tree_checked_on_both_cores_keeps_what_each_process_found(tmp_path: Path) -> None:
+    """(1,100 documents: check splits them between processes where there are two cores; each writes.)"""
+    root, cache = _project(tmp_path / "p", docs=1100), tmp_path / "cache"
+    run = _check(root, cache)
+    assert run.returncode == 0 and "1100 references" in run.stdout, run.stdout + run.stderr
+    assert len(_rows(cache)) == 1
+
+
+def test_symbols_read_by_tree_sitter_are_kept_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("tree_sitter")
+    root, cache = tmp_path / "p", tmp_path / "cache"
+    (root / "src").mkdir(parents=True)
+    (root / "docs").mkdir()
+    js = "function one() {\n  return 1;\n}\n\nfunction two() {\n  return 2;\n}\n"
+    (root / "src" / "app.js").write_text(js)
+    ref = f"txtfrag:src/app.js#line=4,7;{_pin(js)}"
+    (root / "docs" / "p.md").write_text(f'# Page\n\n![]({ref}){{ symbol="two" }}\n')
+    run = _check(root, cache)
+    assert run.returncode == 0, run.stdout + run.stderr
+    (key,) = _rows(cache)
+    assert key.startswith("ts:javascript:")
+    monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(cache))
+    symbols._scanned.cache_clear()
+    symbols._index.cache_clear()
+
+    def no_parse(text: str, language: str) -> None:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(symbols, "_parsed", no_parse)
+    code, said = _check_here(root)
+    assert code == 0 and "all current" in said, said
