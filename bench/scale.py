@@ -1,7 +1,8 @@
 """`textfrag check` at scale (issues 31 and 32): 100,000 references in 10,000 Markdown documents quoting
 1,000 files of 5 KB, against its floor (`grep -rc txtfrag: docs` + `md5sum src/*`), with peak memory; and
 the same references with intents (`pyobject=` on every one), which must cost at most 10% more (each file
-parsed once, only when an intent asks for it).
+parsed once, only when an intent asks for it): once with the definitions kept from an earlier run
+(textfrag.store, as a pre-commit hook or a second CI run finds them) and once with an empty store.
 
     .venv/bin/python bench/scale.py [--docs 10000 --refs-per-doc 10 --files 1000] [--runs 3]
 
@@ -14,10 +15,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -81,13 +84,15 @@ def main() -> None:
     generate(tree, a.docs, a.refs_per_doc, a.files)
     textfrag = str(BIN / "textfrag")
     floor_cmd = ["grep", "-rc", "txtfrag:", "docs", ">/dev/null", "&&", "md5sum", "src/*", ">/dev/null"]
-    times: dict[str, list[float]] = {"check": [], "intents": [], "floor": []}
-    peak = {"check": 0, "intents": 0}
+    times: dict[str, list[float]] = {"check": [], "intents": [], "cold": [], "floor": []}
+    peak = {"check": 0, "intents": 0, "cold": 0}
+    kept = tempfile.mkdtemp(prefix="textfrag-bench-store-")  # (the store of definitions the warm runs share)
     for _ in range(a.runs):
         # (the peak is measured by a fresh interpreter per command: RUSAGE_CHILDREN keeps the largest so far)
         t, _m = timed(floor_cmd, tree, shell=True)
         times["floor"].append(t)
-        for name, docs in (("check", "docs"), ("intents", "docs-intents")):
+        for name, docs in (("check", "docs"), ("intents", "docs-intents"), ("cold", "docs-intents")):
+            store = kept if name != "cold" else tempfile.mkdtemp(prefix="textfrag-bench-store-")
             r = subprocess.run(
                 [
                     sys.executable,
@@ -105,6 +110,7 @@ def main() -> None:
                 cwd=tree,
                 capture_output=True,
                 text=True,
+                env={**os.environ, "TEXTFRAG_CACHE_DIR": store},
             )
             seconds, kb, code = r.stdout.split()
             if code != "0":
@@ -120,6 +126,9 @@ def main() -> None:
     )
     print(
         f"  check with intents:         {med['intents']:.2f} s  = {med['intents'] / med['check']:.2f}x check without (target <= 1.10x); peak {peak['intents'] / 1024:.0f} MB"
+    )
+    print(
+        f"    the same, store empty:    {med['cold']:.2f} s  = {med['cold'] / med['check']:.2f}x check without; peak {peak['cold'] / 1024:.0f} MB"
     )
 
 

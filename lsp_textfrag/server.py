@@ -22,7 +22,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
-from textfrag import TextFragError, __version__, outlines
+from textfrag import TextFragError, __version__, store
 from textfrag.config import nearest_config
 from textfrag.docfiles import doc_files, read_text
 from textfrag.errors import StaleError, internal_error_report, spell
@@ -184,7 +184,7 @@ class TextfragServer(LanguageServer):
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=doc.version)
         )
-        outlines.flush()  # (the definitions found, for the next session: the editor may end this one by a signal)
+        store.flush()  # (the definitions found, for the next session: the editor may end this one by a signal)
 
     def is_document(self, uri: str) -> bool:
         doc = self.workspace.text_documents.get(uri)

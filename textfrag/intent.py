@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import outlines
 from .errors import TextFragError
+from .store import current as current_store
 
 __all__ = [
     *("Intent", "INTENT_OPTIONS", "disagreement", "intent_lines", "parse_line_spec"),
@@ -326,7 +326,7 @@ def python_objects(text: str) -> dict[str, tuple[int, int, int]]:
     ``check`` verifies a ``:pyobject:`` of every one of thousands of files), also for a module this
     Python's parser refuses (a Python 2 example); the parser answers what the layout reading declines,
     with the same table, and :class:`TextFragError` when the text is not Python that parses."""
-    store = outlines.current()
+    store = current_store()
     if store is not None:
         kept = _python_table(store.get("py", text))
         if kept is not None:
@@ -420,4 +420,19 @@ def disagreement(text: str, first: int, last: int, intent: Intent, *, path: str 
         return f"{intent} no longer selects anything: {why.message}"
     if (kept[0], kept[-1]) == (first, last):
         return None
-    return f"the reference pins lines {first}-{last}, but {intent} selects lines {kept[0]}-{kept[-1]}"
+    said = f"the reference pins lines {first}-{last}, but {intent} selects lines {kept[0]}-{kept[-1]}"
+    command = _make_command(path, intent)
+    return said if command is None else f"{said}: `{command}` prints the reference that pins them"
+
+
+def _make_command(path: str, intent: Intent) -> str | None:
+    """The ``textfrag make`` command that prints the reference pinning what ``intent`` selects in the
+    file at ``path`` (None where make cannot say it: a ``:lines:`` within the intent's, a symbol in a
+    language the file's name does not tell)."""
+    import shlex
+
+    options = intent.options()
+    if not path or any(name == "lines" for name, _ in options) or intent.language is not None:
+        return None
+    flags = " ".join(f"--{name} {shlex.quote(value)}" for name, value in options)
+    return f"textfrag make {shlex.quote(path)} {flags}"

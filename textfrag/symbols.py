@@ -22,9 +22,9 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Any, NamedTuple
 
-from . import outlines
 from .bounded import can_bound, in_child
 from .errors import TextFragError
+from .store import current as current_store
 
 __all__ = ["Definition", "LANGUAGES", "definitions", "find_symbol", "language_of"]
 
@@ -248,8 +248,8 @@ def parse_seconds() -> float:
 def _scanned(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
     """A file's definitions, each with its name less its namespaces, parsed once however many references
     name them (a str keeps its hash, so a file's text is looked up without being read again); a large
-    file in a child process, time-bounded; a file parsed in an earlier run is looked up (textfrag.outlines)."""
-    store = outlines.current()
+    file in a child process, time-bounded; a file parsed in an earlier run is looked up (textfrag.store)."""
+    store = current_store()
     if store is None:
         return _parsed(text, language)
     try:  # (what the store gives back is taken only in the shape it was put)

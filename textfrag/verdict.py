@@ -25,6 +25,9 @@ from .optiontable import INERT, OptionError, Options, Syntax, read_options
 from .pin import is_pinned
 from .quote import Quote, hidden_note, problem_of, quote, quoted_path
 from .scan import MD_SUFFIXES, Found
+from .store import Store
+from .store import current as current_store
+from .verify import mismatches, needs_text
 
 if TYPE_CHECKING:  # (check judges most references without these: they are imported when needed)
     from .excerpt import Excerpt
@@ -241,13 +244,18 @@ def judge(
     show: bool = True,
     explain: bool = True,
     bidi: bool = True,
+    remember: bool = False,
 ) -> Verdict:
     """The verdict on the reference ``text`` written with the options ``raw`` (name -> value as
     written; None for none) in a document of ``syntax``.
 
     ``show``: make the excerpt even when nothing needs it to be judged (an engine shows it; ``check``
     does not). ``explain``: say from git history why a stale pin is stale. ``bidi``: warn of
-    bidirectional control characters in the quoted text.
+    bidirectional control characters in the quoted text. ``remember`` (``check``, without ``show``):
+    a pinned reference whose verdict reads the quoted text (an intent, an option checked against the
+    excerpt) and finds nothing wrong is remembered as good (textfrag.store); a later run whose file
+    still has the pinned digest finds it good from the digest alone, as a reference without options is
+    (the pin fixes the file's whole text, and the rest of the verdict's inputs are the key).
     """
     if not isinstance(text, str):  # already parsed (check parses each reference as it scans)
         v = Verdict(text.text)
@@ -287,6 +295,9 @@ def judge(
             _stale_or_problem(v, problem, settings)
         v.problems += unpinned
         return v
+    good = _good_key(source_cache, v, raw, syntax, form, settings, explain, bidi) if remember and not show else None
+    if good is not None and _known_good(source_cache, ref, v.path, good[0], good[1]):
+        return v  # (pinned: nothing else to add)
     try:
         q = quote(source_cache, ref, explain=explain, intent=intent)
     except TextFragError as bad:
@@ -312,7 +323,42 @@ def judge(
     if v.excerpt is not None and bidi and v.excerpt.hidden is not None:
         v.warnings.append(HiddenTextWarning(v.excerpt.hidden, reference=ref.text))
     v.problems += unpinned
+    if good is not None and not v.problems and not v.warnings:
+        good[0].put("good", good[1], True)
     return v
+
+
+def _good_key(
+    cache: SourceCache,
+    v: Verdict,
+    raw: Mapping[str, str | None] | None,
+    syntax: str,
+    form: str,
+    settings: Settings,
+    explain: bool,
+    bidi: bool,
+) -> tuple[Store, str] | None:
+    """The store and the key a good verdict on a pinned reference is remembered under: every input of
+    the verdict but the file's text, which the pin fixes (None without a store or a pin)."""
+    store = current_store()
+    if store is None or not v.pinned or v.reference is None or v.reference.selector is not None:
+        return None
+    said = [v.text, str(v.path), repr(sorted((raw or {}).items())), syntax, form, cache.charset, str(cache.max_size)]
+    said += [repr((settings.on_stale, settings.require_pin, settings.auto_caption, settings.source_url, settings.language))]
+    said += [repr((explain, bidi))]
+    return store, "\0".join(said)
+
+
+def _known_good(cache: SourceCache, ref: Reference, path: str | None, store: Store, key: str) -> bool:
+    """Whether the verdict under ``key`` was good, and the file still has the text the pin fixes (read
+    for its digest alone, as a reference without options is)."""
+    if path is None or store.get("good", key) is not True:
+        return False
+    try:
+        digest = cache.digest(path, ref.text)
+    except TextFragError:
+        return False
+    return not needs_text(ref.fragment, digest.charset) and not mismatches(digest, ref.fragment)
 
 
 def reads_text(raw: Mapping[str, str | None] | None, syntax: Syntax = "rst", form: str = "block") -> bool:

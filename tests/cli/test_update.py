@@ -360,3 +360,30 @@ def test_the_make_command_a_changed_quote_recommends_prints_a_reference(repo: Pa
     assert made is not None and made.group(1) == "textfrag make src/mod.py --lines 4-5", checked.stderr
     printed = run(repo, *made.group(1).split()[1:])
     assert printed.returncode == 0 and printed.stdout.strip() == ref_for(edited, 4, 5), printed.stderr
+
+
+@pytest.mark.parametrize(
+    ("options", "md"),
+    [
+        (":start-at: def f3\n   :end-at: return 4", False),
+        (":pyobject: f5", False),
+        ('pyobject="f5"', True),
+    ],
+)
+def test_the_make_command_an_intent_that_disagrees_recommends_pins_what_it_selects(repo: Path, options: str, md: bool) -> None:
+    """Issue 31: a writer who changed the intent beside a current pin is told the `textfrag make` command
+    that prints the reference pinning what the intent selects; run as written, its reference makes check
+    pass (quoted markers included)."""
+    ref = ref_for(SRC, 4, 5)
+    doc = repo / "docs" / ("index.md" if md else "index.rst")
+    doc.write_text(f"# T\n\n![](txtfrag:{ref}){{ {options} }}\n" if md else f"T\n=\n\n.. txtfrag:: {ref}\n   {options}\n")
+    checked = run(repo, "check", "docs")
+    assert checked.returncode == 2, checked.stderr
+    made = re.search(r"`(textfrag make [^`]+)` prints the reference that pins them", checked.stderr)
+    assert made is not None, checked.stderr
+    import shlex
+
+    printed = run(repo, *shlex.split(made.group(1))[1:])
+    assert printed.returncode == 0, printed.stderr
+    doc.write_text(doc.read_text().replace(ref, printed.stdout.splitlines()[0].strip()))
+    assert run(repo, "check", "docs").returncode == 0, run(repo, "check", "docs").stderr

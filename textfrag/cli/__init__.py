@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any, TextIO
 
-from .. import __version__, outlines
+from .. import __version__, store
 from ..errors import TextFragError, internal_error_report
 from . import check, make, migrate, options, pin, show, symbols, update
 from ._base import BAD, INTERNAL, OK, WHERE_ARGV, _Parser, _settle, _terminal
@@ -81,13 +81,13 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else BAD
-    # the definitions found in quoted files, kept from run to run (textfrag.outlines), for this command
-    before = outlines.current()
-    outlines.use(before or outlines.default_store())
+    # the definitions found in quoted files, kept from run to run (textfrag.store), for this command
+    before = store.current()
+    store.use(before or store.default_store())
     try:
         return _run(args, out, err)
     finally:
-        outlines.use(before)  # (what was found is written first)
+        store.use(before)  # (what was found is written first)
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .. import outlines
+from .. import store
 from ..docfiles import doc_files
 from ..errors import StaleError, TextFragError
 from ..fragment import Reference
@@ -231,7 +231,7 @@ def _check_part(docs: list[str]) -> _Tally:
     try:
         return _judged(args, _WORKER.cache, _scan(args, None), None, _WORKER.judged)
     finally:
-        outlines.flush()  # (a worker exits without running exit handlers)
+        store.flush()  # (a worker exits without running exit handlers)
 
 
 def _judged(
@@ -266,7 +266,9 @@ def _judged(
         key = (ref.text, said)
         verdict = judged.get(key)
         if verdict is None:
-            verdict = judge(cache, ref, raw, syntax=syntax, form=form, settings=settings, show=False, bidi=not args.allow_bidi)
+            verdict = judge(
+                cache, ref, raw, syntax=syntax, form=form, settings=settings, show=False, bidi=not args.allow_bidi, remember=True
+            )
             if len(judged) >= 65536:
                 judged.clear()
             judged[key] = verdict

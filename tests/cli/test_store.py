@@ -1,7 +1,8 @@
-"""The definitions found in quoted files, kept from one run of the command line to the next
-(textfrag.outlines, issues 31 and 32): a second ``check`` of an unchanged file does not parse it
-again, in one process or on both cores; the verdict never depends on the store, whatever it holds; a
-folder that cannot be written, or ``TEXTFRAG_NO_CACHE``, leaves ``check`` as it was."""
+"""What the command line found in quoted files, kept from one run to the next (textfrag.store, issues
+31 and 32): a second ``check`` of an unchanged file does not parse it again, in one process or on both
+cores, and finds a good verdict good from the file's digest alone; the verdict never depends on the
+store, whatever it holds; a folder that cannot be written, or ``TEXTFRAG_NO_CACHE``, leaves ``check`` as
+it was."""
 
 from __future__ import annotations
 
@@ -49,9 +50,9 @@ def _check(root: Path, cache: Path, **env: str) -> subprocess.CompletedProcess[s
 
 
 def _rows(cache: Path) -> dict[str, str]:
-    (store,) = cache.glob("outlines-*.sqlite3")
+    (store,) = cache.glob("store-*.sqlite3")
     with sqlite3.connect(store) as db:
-        return dict(db.execute("SELECT k, v FROM outline"))
+        return dict(db.execute("SELECT k, v FROM kept"))
 
 
 def _check_here(root: Path) -> tuple[int, str]:
@@ -68,7 +69,7 @@ def test_check_keeps_the_definitions_it_found_and_the_next_run_does_not_parse_th
     assert first.returncode == 0, first.stderr
     rows = _rows(cache)
     key = f"py:{hashlib.md5(MODULE.encode()).hexdigest()}:{len(MODULE)}"
-    assert set(rows) == {key}
+    assert {k for k in rows if k.startswith("py:")} == {key}
     assert '"f2":[11,13,11]' in rows[key]  # (1-based: the function's first and last line, and its name's)
 
     # the next run, in this process: the table comes from the store, and the file is not parsed
@@ -97,14 +98,15 @@ def test_a_wrong_intent_is_found_wrong_with_the_store_as_without_it(tmp_path: Pa
 def test_a_damaged_entry_is_found_again_from_the_text(tmp_path: Path, damage: str, monkeypatch: pytest.MonkeyPatch) -> None:
     root, cache = _project(tmp_path / "p"), tmp_path / "cache"
     assert _check(root, cache).returncode == 0
-    (store,) = cache.glob("outlines-*.sqlite3")
+    (store,) = cache.glob("store-*.sqlite3")
     with sqlite3.connect(store) as db:
-        db.execute("UPDATE outline SET v = ?", (damage,))
+        db.execute("UPDATE kept SET v = ? WHERE k LIKE 'py:%'", (damage,))
+        db.execute("DELETE FROM kept WHERE k LIKE 'good:%'")
     monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(cache))
     intent.python_objects.cache_clear()
     code, said = _check_here(root)
     assert code == 0 and "all current" in said, said
-    assert '"f2":[11,13,11]' in next(iter(_rows(cache).values()))  # (and written again, right)
+    assert [v for k, v in _rows(cache).items() if k.startswith("py:") and '"f2":[11,13,11]' in v]  # (written again, right)
 
 
 def test_a_folder_that_cannot_be_written_or_no_cache_leaves_check_as_it_was(tmp_path: Path) -> None:
@@ -121,12 +123,12 @@ def test_a_folder_that_cannot_be_written_or_no_cache_leaves_check_as_it_was(tmp_
 def test_a_store_other_code_wrote_is_removed(tmp_path: Path) -> None:
     root, cache = _project(tmp_path / "p"), tmp_path / "cache"
     cache.mkdir()
-    (cache / "outlines-000000000000.sqlite3").write_bytes(b"older")
-    (cache / "outlines-000000000000.sqlite3-wal").write_bytes(b"older")
+    (cache / "store-000000000000.sqlite3").write_bytes(b"older")
+    (cache / "store-000000000000.sqlite3-wal").write_bytes(b"older")
     (cache / "kept.txt").write_text("not the store's")
     assert _check(root, cache).returncode == 0
     names = sorted(p.name for p in cache.iterdir() if not p.name.endswith(("-wal", "-shm")))
-    assert len(names) == 2 and "kept.txt" in names and "outlines-000000000000.sqlite3" not in names, names
+    assert len(names) == 2 and "kept.txt" in names and "store-000000000000.sqlite3" not in names, names
 
 
 def test_a_large_tree_checked_on_both_cores_keeps_what_each_process_found(tmp_path: Path) -> None:
@@ -134,7 +136,7 @@ def test_a_large_tree_checked_on_both_cores_keeps_what_each_process_found(tmp_pa
     root, cache = _project(tmp_path / "p", docs=1100), tmp_path / "cache"
     run = _check(root, cache)
     assert run.returncode == 0 and "1100 references" in run.stdout, run.stdout + run.stderr
-    assert len(_rows(cache)) == 1
+    assert sum(k.startswith("py:") for k in _rows(cache)) == 1
 
 
 def test_symbols_read_by_tree_sitter_are_kept_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -148,8 +150,7 @@ def test_symbols_read_by_tree_sitter_are_kept_too(tmp_path: Path, monkeypatch: p
     (root / "docs" / "p.md").write_text(f'# Page\n\n![]({ref}){{ symbol="two" }}\n')
     run = _check(root, cache)
     assert run.returncode == 0, run.stdout + run.stderr
-    (key,) = _rows(cache)
-    assert key.startswith("ts:javascript:")
+    assert [k.split(":")[:2] for k in _rows(cache) if k.startswith("ts:")] == [["ts", "javascript"]]
     monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(cache))
     symbols._scanned.cache_clear()
     symbols._index.cache_clear()
@@ -160,3 +161,39 @@ def test_symbols_read_by_tree_sitter_are_kept_too(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(symbols, "_parsed", no_parse)
     code, said = _check_here(root)
     assert code == 0 and "all current" in said, said
+
+
+def test_a_good_verdict_is_remembered_and_the_next_run_reads_the_file_for_its_digest_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from textfrag import verdict
+
+    root, cache = _project(tmp_path / "p"), tmp_path / "cache"
+    assert _check(root, cache).returncode == 0
+    assert sum(k.startswith("good:") for k in _rows(cache)) == 1
+    monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(cache))
+
+    def no_quote(*args: object, **kwargs: object) -> None:
+        raise AssertionError("judged again")
+
+    monkeypatch.setattr(verdict, "quote", no_quote)
+    code, said = _check_here(root)
+    assert code == 0 and "all current" in said, said
+
+
+@pytest.mark.parametrize("change", ["option", "another option", "file"])
+def test_a_remembered_good_verdict_never_hides_what_changed(tmp_path: Path, change: str) -> None:
+    """What the key leaves out, the pin fixes: a changed option, an option added or a changed file are
+    judged again, and found wrong as without the store."""
+    root, cache = _project(tmp_path / "p"), tmp_path / "cache"
+    assert _check(root, cache).returncode == 0
+    page = root / "docs" / "p0.md"
+    if change == "option":
+        page.write_text(page.read_text().replace('pyobject="f2"', 'pyobject="f3"'))
+    elif change == "file":
+        (root / "src" / "app.py").write_text(MODULE.replace("return y", "return -y"))
+    else:  # (a highlighted line past the quote's end)
+        page.write_text(page.read_text().replace('pyobject="f2"', 'pyobject="f2" hl_lines="9"'))
+    run = _check(root, cache)
+    expected = {"option": (2, "f3"), "file": (1, "stale"), "another option": (2, "hl_lines")}[change]
+    assert run.returncode == expected[0] and expected[1] in (run.stdout + run.stderr).lower(), run.stdout + run.stderr

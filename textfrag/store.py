@@ -1,15 +1,21 @@
-"""The definitions found in a quoted file, kept on disk from one run to the next.
+"""What the command line found in quoted files, kept from one run to the next.
 
-``:pyobject:`` and ``:symbol:`` need a file's table of definitions (textfrag.intent, textfrag.symbols).
-It depends on the file's text alone, so it is kept under the text's digest: a file that has not
-changed is not read for its definitions again, by this run's other processes (``check`` on both cores)
-or by the next run (the pre-commit hook, the editor). A changed file has another digest, and this
-code's own digest is part of the store's name, so an entry is never wrong, only unused.
+``:pyobject:`` and ``:symbol:`` need a file's table of definitions (textfrag.intent, textfrag.symbols),
+and a verdict that reads the quoted text (an intent, an option checked against the excerpt) needs that
+text. Both depend on the file's text alone, besides what the reference says:
 
-The store is a SQLite database in the user's cache folder (``$XDG_CACHE_HOME/textfrag``, else
+- a table of definitions is kept under the text's digest: a file that has not changed is not parsed for
+  its definitions again, by this run's other processes (``check`` on both cores) or by the next run;
+- a good verdict on a pinned reference is kept under every other input of the verdict (the reference,
+  the options as written, the syntax, the settings: textfrag.verdict). The pin fixes the file's whole
+  text, so ``check`` finds the same reference good again from the file's digest alone, as it does a
+  reference without options, once the digest still matches the pin.
+
+This code's own digest (the package's modules) names the store, so an entry is never wrong, only
+unused. The store is a SQLite database in the user's cache folder (``$XDG_CACHE_HOME/textfrag``, else
 ``~/.cache/textfrag``; ``TEXTFRAG_CACHE_DIR`` moves it, ``TEXTFRAG_NO_CACHE=1`` turns it off). It is
 only a cache: a folder that cannot be written, a locked or damaged database, an entry that does not
-read back as a table of definitions, and the table is found from the text, as without it. The command
+read back in the shape it was put, and the answer is found from the text, as without it. The command
 line uses it (``check``, ``update``, ``pin``, ``lsp``); the engines' builds do not write outside their
 output.
 """
@@ -22,7 +28,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["OutlineStore", "current", "default_store", "flush", "use"]
+__all__ = ["Store", "current", "default_store", "flush", "use"]
 
 #: the database is started afresh past this size (bytes): a cache, not an archive
 _MAX_BYTES = 64 << 20
@@ -30,12 +36,12 @@ _MAX_BYTES = 64 << 20
 _BATCH = 512
 
 
-class OutlineStore:
-    """Tables of definitions by (kind, the text's digest), read from and written to one database."""
+class Store:
+    """What was found, by kind and the digest of what it was found from, in one database."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.path = folder / f"outlines-{_code_digest()}.sqlite3"
+        self.path = folder / f"store-{_code_digest()}.sqlite3"
         self._db: Any = None
         self._pid = 0
         self._off = False
@@ -47,7 +53,7 @@ class OutlineStore:
         if db is None:
             return None
         try:
-            row = db.execute("SELECT v FROM outline WHERE k = ?", (_key(kind, text),)).fetchone()
+            row = db.execute("SELECT v FROM kept WHERE k = ?", (_key(kind, text),)).fetchone()
             return None if row is None else json.loads(row[0])
         except Exception:  # (a damaged database or entry: found from the text, as without a store)
             return None
@@ -69,7 +75,7 @@ class OutlineStore:
         try:
             db.execute("BEGIN")
             try:
-                db.executemany("INSERT OR REPLACE INTO outline (k, v) VALUES (?, ?)", rows)
+                db.executemany("INSERT OR REPLACE INTO kept (k, v) VALUES (?, ?)", rows)
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -96,7 +102,7 @@ class OutlineStore:
             db = sqlite3.connect(self.path, timeout=0.5, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("CREATE TABLE IF NOT EXISTS outline (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
+            db.execute("CREATE TABLE IF NOT EXISTS kept (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
         except Exception:
             self._off = True
             return None
@@ -110,28 +116,30 @@ def _key(kind: str, text: str) -> str:
 
 
 def _code_digest() -> str:
-    """The digest of the code that finds definitions: a store written by other code is not read."""
+    """The digest of the core's code (every module of the package): a store written by other code (another
+    version, an edited install) is not read."""
     here = Path(__file__).parent
     md5 = hashlib.md5()
-    for name in ("outlines.py", "pyoutline.py", "intent.py", "symbols.py"):
+    for path in sorted(here.rglob("*.py")):
+        md5.update(path.relative_to(here).as_posix().encode() + b"\0")
         try:
-            md5.update((here / name).read_bytes())
+            md5.update(path.read_bytes())
         except OSError:
-            md5.update(name.encode())
+            pass
     return md5.hexdigest()[:12]
 
 
 def _forget_older(folder: Path, keep: str) -> None:
     """Remove the stores other code wrote (another version of textfrag)."""
     try:
-        for old in folder.glob("outlines-*.sqlite3*"):
+        for old in folder.glob("store-*.sqlite3*"):
             if not old.name.startswith(keep):
                 old.unlink(missing_ok=True)
     except OSError:
         pass
 
 
-def default_store() -> OutlineStore | None:
+def default_store() -> Store | None:
     """The user's store (see the module's text), or None when ``TEXTFRAG_NO_CACHE`` is set."""
     if os.environ.get("TEXTFRAG_NO_CACHE", "") not in ("", "0"):
         return None
@@ -139,14 +147,14 @@ def default_store() -> OutlineStore | None:
     if not folder:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         folder = os.path.join(base, "textfrag")
-    return OutlineStore(Path(folder))
+    return Store(Path(folder))
 
 
-_CURRENT: OutlineStore | None = None
+_CURRENT: Store | None = None
 
 
-def use(store: OutlineStore | None) -> None:
-    """Make ``store`` the one definitions are looked up in (None: none, found from the text each time);
+def use(store: Store | None) -> None:
+    """Make ``store`` the one looked up in (None: none, found from the text each time);
     what the store in use was given is written by :func:`flush`, and when another is made the one."""
     global _CURRENT
     if _CURRENT is not None and _CURRENT is not store:
@@ -161,6 +169,6 @@ def flush() -> None:
         _CURRENT.flush()
 
 
-def current() -> OutlineStore | None:
+def current() -> Store | None:
     """The store in use, if any."""
     return _CURRENT
