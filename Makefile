@@ -67,14 +67,16 @@ $(MYST): | $(BIN)/python
 	npm install --silent --no-audit --no-fund --prefix $(VENV)/node mystmd@1 >/dev/null
 
 # the suite's workers: one per core (`make test WORKERS=3` adds one; a third worker on 2 cores saved 4%
-# but made the tests that wait on an editor or a browser in another process slower and less steady)
+# but made the tests that wait on an editor or a browser in another process slower and less steady);
+# they steal work from each other at the end (the tests take from 5 ms to 27 s), the longest first
+# (tests/conftest.py)
 WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 
 # the type check runs beside the tests (it reads the sources, the tests run the wheel; the tests leave a
 # core idle now and then): both must pass, and its report is shown after theirs
 test: $(VENV)/.test-$(SUM) $(VENV)/.wheel $(MYST)
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & typed=$$!; \
-	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n $(WORKERS) --durations=20; tested=$$?; \
+	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=20; tested=$$?; \
 	wait $$typed; typing=$$?; cat $(VENV)/mypy.log; test $$tested -eq 0 && test $$typing -eq 0
 	$(BIN)/ruff check $(PACKAGES) tests bench tools docs/_ext
 	$(BIN)/lint-imports

@@ -151,3 +151,20 @@ def quoted_by_intent(root: Path, path: str, text: str, option: str, value: str) 
     doc.write_text(f"T\n=\n\n.. txtfrag:: {out.getvalue().splitlines()[0]}\n   :{option}: {value}\n", encoding="utf-8")
     commit_all(root)
     return doc
+
+
+#: the tests that take longest (npm's install of the editor extension's tools, fresh venvs, the real
+#: browser and editor), handed out first: on two workers a long test that starts last is the run's tail
+_LONG_FIRST = (
+    "tests/editors/test_vscode.py",
+    "tests/packaging/test_fresh_venv.py",
+    "tests/browser/test_manual_pictures.py",
+    "tests/cli/test_pin.py::test_the_pin_hook",
+    "tests/cli/test_precommit.py",
+    "tests/lsp/test_neovim.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the longest tests first (each test is independent of the order: this changes only the wall time)."""
+    items.sort(key=lambda item: not item.nodeid.startswith(_LONG_FIRST))
