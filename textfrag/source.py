@@ -29,6 +29,7 @@ from .charsets import DEFAULT_CHARSET, Digest, _ascii_compatible, codec_name, de
 from .errors import PathError, TextFragError
 from .hidden import BIDI
 from .paths import check_path_syntax
+from .store import flush, keep_digest, kept_digest
 
 __all__ = [
     "DEFAULT_CHARSET",
@@ -360,15 +361,24 @@ def digest_under_root(real_root: str, path: str, reference: str, max_size: int, 
     decoded, because its length in characters depends on the charset.
     """
     check_path_syntax(path, reference)
-    fd, size = _open_regular(os.path.join(real_root, path), path, reference, max_size, real_root)
+    full = os.path.join(real_root, path)
+    fd, size = _open_regular(full, path, reference, max_size, real_root)
     try:
+        kept = kept_digest(fd, full, path, charset)
+        if kept is not None and isinstance(kept[0], Digest):
+            return kept[0]
         if size >= _BLOCK and _ascii_compatible(codec_name(charset)):
-            streamed = _ascii_digest(fd, path, reference, max_size, charset)
-            if streamed is not None:
-                return streamed
-            os.lseek(fd, 0, os.SEEK_SET)
-            size = os.fstat(fd).st_size
-        return Digest.of(path, _read_all(fd, size, path, reference, max_size), charset)
+            digest = _ascii_digest(fd, path, reference, max_size, charset)
+        else:
+            digest = None
+        if digest is None:
+            if size >= _BLOCK:
+                os.lseek(fd, 0, os.SEEK_SET)
+                size = os.fstat(fd).st_size
+            digest = Digest.of(path, _read_all(fd, size, path, reference, max_size), charset)
+        if kept is not None:
+            keep_digest(fd, kept, digest)
+        return digest
     finally:
         os.close(fd)
 
@@ -527,4 +537,5 @@ def digest_batch(root: str, charset: str, max_size: int, paths: list[str]) -> li
             out.append((path, cache.digest(path)))
         except TextFragError as failure:
             out.append((path, failure))
+    flush()  # (what this worker process found, before it answers: it exits without running exit handlers)
     return out

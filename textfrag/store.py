@@ -23,12 +23,14 @@ output.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
+import threading
+import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Store", "current", "default_store", "flush", "use"]
+__all__ = ["Store", "current", "default_store", "flush", "keep_digest", "kept_digest", "use"]
 
 #: the database is started afresh past this size (bytes): a cache, not an archive
 _MAX_BYTES = 64 << 20
@@ -37,84 +39,115 @@ _BATCH = 512
 
 
 class Store:
-    """What was found, by kind and the digest of what it was found from, in one database."""
+    """What was found, by kind and the digest of what it was found from, in one database. Safe to share
+    between threads; a forked process opens its own connection (and keeps nothing of its parent's)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.path = folder / f"store-{_code_digest()}.sqlite3"
         self._db: Any = None
-        self._pid = 0
         self._off = False
+        self._pid = os.getpid()
+        self._lock = threading.RLock()
         self._pending: list[tuple[str, str]] = []
+
+    @property
+    def path(self) -> Path:
+        """The database (named by the digest of the core's code: read once, when first needed)."""
+        return self.folder / f"store-{_code_digest()}.sqlite3"
 
     def get(self, kind: str, text: str) -> Any:
         """What was put for ``text`` under ``kind`` (JSON values), or None."""
-        db = self._connection()
-        if db is None:
-            return None
-        try:
-            row = db.execute("SELECT v FROM kept WHERE k = ?", (_key(kind, text),)).fetchone()
-            return None if row is None else json.loads(row[0])
-        except Exception:  # (a damaged database or entry: found from the text, as without a store)
-            return None
+        with self._held():
+            db = self._connection()
+            if db is None:
+                return None
+            try:
+                row = db.execute("SELECT v FROM kept WHERE k = ?", (_key(kind, text),)).fetchone()
+                return None if row is None else _json().loads(row[0])
+            except Exception:  # (a damaged database or entry: found from the text, as without a store)
+                return None
 
     def put(self, kind: str, text: str, value: object) -> None:
         """Keep ``value`` (JSON) for ``text`` under ``kind``; written in batches, and by :meth:`flush`."""
-        if self._off:
-            return
-        self._pending.append((_key(kind, text), json.dumps(value, separators=(",", ":"))))
-        if len(self._pending) >= _BATCH:
-            self.flush()
+        with self._held():
+            if self._off:
+                return
+            self._pending.append((_key(kind, text), _json().dumps(value, separators=(",", ":"))))
+            if len(self._pending) >= _BATCH:
+                self.flush()
 
     def flush(self) -> None:
         """Write what was put since the last flush (one transaction; a locked database drops it)."""
-        rows, self._pending = self._pending, []
-        db = self._connection() if rows else None
-        if db is None:
-            return
-        try:
-            db.execute("BEGIN")
+        with self._held():
+            rows, self._pending = self._pending, []
+            db = self._connection() if rows else None
+            if db is None:
+                return
             try:
-                db.executemany("INSERT OR REPLACE INTO kept (k, v) VALUES (?, ?)", rows)
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-        except Exception:
-            pass  # (another process holds it, or the disk is full: the next run finds these again)
+                db.execute("BEGIN")
+                try:
+                    db.executemany("INSERT OR REPLACE INTO kept (k, v) VALUES (?, ?)", rows)
+                    db.execute("COMMIT")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+            except Exception:
+                pass  # (another process holds it, or the disk is full: the next run finds these again)
+
+    def _held(self) -> threading.RLock:
+        """The lock, after a fork made afresh with the rest of what a process keeps (a forked child has one
+        thread, and its parent's lock may have been held by another)."""
+        if self._pid != os.getpid():
+            self._pid, self._lock, self._db, self._pending = os.getpid(), threading.RLock(), None, []
+        return self._lock
 
     def _connection(self) -> Any:
-        if self._off:
-            return None
-        if self._db is not None and self._pid == os.getpid():
+        if self._off or self._db is not None:
             return self._db
-        # (a forked process opens its own: a connection is never used across a fork; the parent's is
-        # left as it is, not closed here)
-        try:
-            import sqlite3
-
-            self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        for attempt in range(4):  # (processes that start together may create the database together)
             try:
-                if self.path.stat().st_size > _MAX_BYTES:
-                    self.path.unlink()
-            except FileNotFoundError:
-                pass
-            db = sqlite3.connect(self.path, timeout=0.5, isolation_level=None, check_same_thread=False)
+                self._db = self._open()
+                return self._db
+            except OSError:  # (a folder that cannot be made or written)
+                break
+            except Exception:
+                time.sleep(0.02 * (attempt + 1))
+        self._off = True  # (a folder that cannot be written, a database that is not one: none this run)
+        return None
+
+    def _open(self) -> Any:
+        import sqlite3
+
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = self.path
+        try:
+            if path.stat().st_size > _MAX_BYTES:
+                path.unlink()
+        except FileNotFoundError:
+            pass
+        db = sqlite3.connect(path, timeout=2, isolation_level=None, check_same_thread=False)
+        try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("CREATE TABLE IF NOT EXISTS kept (k TEXT PRIMARY KEY, v TEXT NOT NULL)")
-        except Exception:
-            self._off = True
-            return None
-        self._db, self._pid = db, os.getpid()
-        _forget_older(self.folder, self.path.name)
+        except BaseException:
+            db.close()
+            raise
+        _forget_older(self.folder, path.name)
         return db
+
+
+def _json() -> Any:
+    import json  # (only a run that uses the store pays for it)
+
+    return json
 
 
 def _key(kind: str, text: str) -> str:
     return kind + ":" + hashlib.md5(text.encode("utf-8", "surrogatepass")).hexdigest() + f":{len(text)}"
 
 
+@lru_cache(maxsize=1)
 def _code_digest() -> str:
     """The digest of the core's code (every module of the package): a store written by other code (another
     version, an edited install) is not read."""
@@ -172,3 +205,46 @@ def flush() -> None:
 def current() -> Store | None:
     """The store in use, if any."""
     return _CURRENT
+
+
+#: a file whose metadata changed this recently (nanoseconds) is not kept by it: a change within the
+#: clock's granularity after it was read would leave the same metadata (git's "racily clean" files)
+_SETTLED_NS = 2_000_000_000
+
+
+def kept_digest(fd: int, full: str, path: str, charset: str) -> tuple[object, str, os.stat_result] | None:
+    """A quoted file's digest as an earlier run found it, while its metadata (device, inode, size,
+    modification and change times, to the nanosecond) is what it was then: ``(digest, key, stat)``;
+    ``(None, key, stat)`` when it is to be found and kept (:func:`keep_digest`); None without a store,
+    or for a file changed in the last two seconds. The change time cannot be set back by any program
+    (writing a file, or setting its times, moves it on), so a file with the same metadata is the file
+    that was read. ``TEXTFRAG_NO_CACHE=1`` reads every file every time."""
+    store = _CURRENT
+    if store is None:
+        return None
+    st = os.fstat(fd)
+    if max(st.st_mtime_ns, st.st_ctime_ns) > time.time_ns() - _SETTLED_NS:
+        return None
+    key = "\0".join(map(str, (full, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, charset)))
+    from .charsets import Digest
+
+    try:
+        found, md5, length, size, bidi = store.get("digest", key)
+        if type(found) is str and type(md5) is str and len(md5) == 32 and type(length) is int and size == st.st_size:
+            return Digest(path, found, md5, length, size, bidi is True), key, st
+    except (TypeError, ValueError):  # (none kept: None; or not in that shape)
+        pass
+    return None, key, st
+
+
+def keep_digest(fd: int, kept: tuple[object, str, os.stat_result], digest: Any) -> None:
+    """Keep ``digest`` under the key :func:`kept_digest` made, if the file did not change while it was read."""
+    store = _CURRENT
+    _, key, before = kept
+    after = os.fstat(fd)
+    if store is not None and (after.st_size, after.st_mtime_ns, after.st_ctime_ns) == (
+        before.st_size,
+        before.st_mtime_ns,
+        before.st_ctime_ns,
+    ):
+        store.put("digest", key, [digest.charset, digest.md5, digest.length, digest.size, digest.bidi])

@@ -25,14 +25,16 @@ def _pin(text: str) -> str:
     return f"length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}"
 
 
-def _project(root: Path, *, pyobject: str = "f2", first: int = 10, docs: int = 1) -> Path:
-    """``src/app.py`` and ``docs/`` quoting its ``pyobject`` at lines ``first``..``first + 2`` (0-based)."""
+def _project(root: Path, *, pyobject: str | None = "f2", first: int = 10, docs: int = 1) -> Path:
+    """``src/app.py`` and ``docs/`` quoting its ``pyobject`` (None: no option) at lines ``first``..``first + 2``
+    (0-based)."""
     (root / "src").mkdir(parents=True, exist_ok=True)
     (root / "docs").mkdir(exist_ok=True)
     (root / "src" / "app.py").write_text(MODULE)
     ref = f"txtfrag:src/app.py#line={first},{first + 3};{_pin(MODULE)}"
     for d in range(docs):
-        (root / "docs" / f"p{d}.md").write_text(f'# Page\n\n![]({ref}){{ pyobject="{pyobject}" }}\n')
+        options = f'{{ pyobject="{pyobject}" }}' if pyobject else ""
+        (root / "docs" / f"p{d}.md").write_text(f"# Page\n\n![]({ref}){options}\n")
     return root
 
 
@@ -50,7 +52,11 @@ def _check(root: Path, cache: Path, **env: str) -> subprocess.CompletedProcess[s
 
 
 def _rows(cache: Path) -> dict[str, str]:
-    (store,) = cache.glob("store-*.sqlite3")
+    """What the store at ``cache`` holds (nothing: no database, as a run that kept nothing leaves it)."""
+    found = list(cache.glob("store-*.sqlite3"))
+    if not found:
+        return {}
+    (store,) = found
     with sqlite3.connect(store) as db:
         return dict(db.execute("SELECT k, v FROM kept"))
 
@@ -197,3 +203,123 @@ def test_a_remembered_good_verdict_never_hides_what_changed(tmp_path: Path, chan
     run = _check(root, cache)
     expected = {"option": (2, "f3"), "file": (1, "stale"), "another option": (2, "hl_lines")}[change]
     assert run.returncode == expected[0] and expected[1] in (run.stdout + run.stderr).lower(), run.stdout + run.stderr
+
+
+def _settled(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
+    """The store at ``cache`` for this process, and files settled after 50 ms rather than 2 s (the tests
+    wait that long after the last write; the clock's granularity is a few milliseconds)."""
+    from textfrag import store
+
+    monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(cache))
+    monkeypatch.setattr(store, "_SETTLED_NS", 50_000_000)
+
+
+def _unread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading or hashing a quoted file (one under src/) from here on fails the test; documents are read."""
+    from textfrag import charsets, source
+
+    read_all = source._read_all
+
+    def no_read(fd: int, size: int, path: str, *rest: object) -> bytes:
+        assert not path.startswith("src/"), f"{path} read again"
+        return read_all(fd, size, path, *rest)  # type: ignore[arg-type]
+
+    def no_hash(*args: object, **kwargs: object) -> None:
+        raise AssertionError("hashed again")
+
+    monkeypatch.setattr(source, "_read_all", no_read)
+    monkeypatch.setattr(source, "_ascii_digest", no_hash)
+    monkeypatch.setattr(charsets.Digest, "of", no_hash)
+
+
+@pytest.mark.parametrize("size", ["small", "large"])
+def test_a_file_whose_metadata_holds_is_not_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: str) -> None:
+    """(A large file is hashed a block at a time as it is read: its digest is kept the same way.)"""
+    import time
+
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "docs").mkdir()
+    text = "x = 1\n" * (200_000 if size == "large" else 10)
+    (root / "src" / "a.py").write_text(text)
+    (root / "docs" / "p.md").write_text(f"# Page\n\n![](txtfrag:src/a.py#line=0,1;{_pin(text)})\n")
+    _settled(monkeypatch, tmp_path / "cache")
+    time.sleep(0.1)
+    assert _check_here(root)[0] == 0
+    assert sum(k.startswith("digest:") for k in _rows(tmp_path / "cache")) == 1
+    _unread(monkeypatch)
+    code, said = _check_here(root)
+    assert code == 0 and "all current" in said, said
+
+
+@pytest.mark.parametrize("change", ["same size, times set back", "replaced by another file", "read too soon"])
+def test_a_changed_file_is_read_again_whatever_its_times_say(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    """A file written again with the same size and its modification time set back, or replaced by a
+    file with the same times, has another change time or inode: it is read, and found stale. A file
+    changed just before a run is not kept at all (its change time could still be its next one's)."""
+    import os
+    import time
+
+    root, cache = _project(tmp_path / "p", pyobject=None), tmp_path / "cache"
+    app = root / "src" / "app.py"
+    _settled(monkeypatch, cache)
+    if change != "read too soon":
+        time.sleep(0.1)
+    assert _check_here(root)[0] == 0
+    kept = sum(k.startswith("digest:") for k in _rows(cache))
+    assert kept == (0 if change == "read too soon" else 1)
+    before = app.stat()
+    time.sleep(0.06)
+    edited = MODULE.replace("x + 1", "x - 1")  # (the same size)
+    if change == "replaced by another file":
+        (root / "src" / "new.py").write_text(edited)
+        os.utime(root / "src" / "new.py", ns=(before.st_atime_ns, before.st_mtime_ns))
+        os.replace(root / "src" / "new.py", app)
+    else:
+        app.write_text(edited)
+        os.utime(app, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (app.stat().st_size, app.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    time.sleep(0.1)
+    code, said = _check_here(root)
+    assert code == 1 and "stale" in said, said
+
+
+@pytest.mark.parametrize("damage", ['["utf-8", "x", 1, 2, false]', '["utf-8", 5, 1, 2, false]', "[1, 2]", '"text"', "{}"])
+def test_a_damaged_digest_is_found_again_from_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
+    import time
+
+    root, cache = _project(tmp_path / "p", pyobject=None), tmp_path / "cache"
+    _settled(monkeypatch, cache)
+    time.sleep(0.1)
+    assert _check_here(root)[0] == 0
+    (path,) = cache.glob("store-*.sqlite3")
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE kept SET v = ? WHERE k LIKE 'digest:%'", (damage,))
+        db.execute("DELETE FROM kept WHERE k LIKE 'good:%'")
+    code, said = _check_here(root)
+    assert code == 0 and "all current" in said, said
+
+
+def test_digests_found_by_worker_processes_are_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """(300 quoted files: check hashes them in forked processes where there are two cores; each writes
+    what it found before it answers.)"""
+    import time
+
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "docs").mkdir()
+    lines = []
+    for i in range(300):
+        text = f"v = {i}\n"
+        (root / "src" / f"m{i}.py").write_text(text)
+        lines.append(f"![](txtfrag:src/m{i}.py#line=0,1;{_pin(text)})\n")
+    (root / "docs" / "p.md").write_text("# Page\n\n" + "\n".join(lines))
+    _settled(monkeypatch, tmp_path / "cache")
+    time.sleep(0.1)
+    assert _check_here(root)[0] == 0
+    assert sum(k.startswith("digest:") for k in _rows(tmp_path / "cache")) == 300
+    _unread(monkeypatch)
+    code, said = _check_here(root)
+    assert code == 0 and "300 references" in said, said
