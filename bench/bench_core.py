@@ -21,6 +21,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -91,26 +92,33 @@ def bench_check(tree: Path, runs: int) -> dict[str, float]:
     total = sum((tree / f).stat().st_size for f in files)
     md5sum = ["md5sum", *files]
     check = [sys.executable, "-c", CHECK, "check", "--root", ".", "docs"]
-    env = dict(os.environ, PYTHONPATH=str(HERE.parent))
-    # warm the page cache for both
+    env = dict(os.environ)  # (the installed wheel, as users run it: `make bench` installs it)
+    # warm: the digests an earlier run kept (textfrag.store, as a pre-commit hook finds them); cold: an
+    # empty store each run, as a fresh CI machine has (every file read and hashed)
+    warm = dict(env, TEXTFRAG_CACHE_DIR=tempfile.mkdtemp(prefix="textfrag-bench-store-"))
+    # warm the page cache for both, and the warm runs' store
     subprocess.run(md5sum, capture_output=True, cwd=tree, check=True)
-    subprocess.run(check, capture_output=True, cwd=tree, env=env)
-    t_md5, t_check, rss = [], [], []
+    subprocess.run(check, capture_output=True, cwd=tree, env=warm)
+    t_md5, t_check, t_warm, rss = [], [], [], []
     for _ in range(runs):
         t, r = timed(md5sum, cwd=tree)
         assert r.returncode == 0
         t_md5.append(t)
-        t, r = timed(check, cwd=tree, env=env)
+        t, r = timed(check, cwd=tree, env=dict(env, TEXTFRAG_CACHE_DIR=tempfile.mkdtemp(prefix="textfrag-bench-store-")))
         assert r.returncode == 0, r.stderr.decode()[-2000:]
         t_check.append(t)
         rss.append(int(r.stderr.decode().rsplit("maxrss_kb=", 1)[1].split()[0]) / 1024)
+        t, r = timed(check, cwd=tree, env=warm)
+        assert r.returncode == 0, r.stderr.decode()[-2000:]
+        t_warm.append(t)
     nrefs = r.stdout.decode().split(":")[1].split()[0]
-    m_md5, m_check = statistics.median(t_md5), statistics.median(t_check)
+    m_md5, m_check, m_warm = statistics.median(t_md5), statistics.median(t_check), statistics.median(t_warm)
     ndocs = len(list((tree / "docs").glob("*.rst")))
     print(f"tree: {len(files)} files, {total / 1e6:.0f} MB, {nrefs} references in {ndocs} docs")
     print(f"md5sum:         median {m_md5:.3f} s over {runs} runs")
-    print(f"textfrag check: median {m_check:.3f} s over {runs} runs, peak memory {max(rss):.0f} MB")
-    print(f"ratio check/md5sum: {m_check / m_md5:.2f}  (target <= 1.0 on 2 cores; this machine has {os.cpu_count()})")
+    print(f"textfrag check: median {m_check:.3f} s over {runs} runs (every file read and hashed), peak memory {max(rss):.0f} MB")
+    print(f"ratio check/md5sum: {m_check / m_md5:.2f}  (target <= 0.6 on 2 cores; this machine has {os.cpu_count()})")
+    print(f"  with the digests an earlier run kept: {m_warm:.3f} s, {m_warm / m_md5:.2f}x md5sum")
     print(f"peak memory: {max(rss):.0f} MB  (target < 150)")
     return {"check_s": m_check, "md5sum_s": m_md5, "ratio": m_check / m_md5, "peak_mb": max(rss)}
 
@@ -150,15 +158,6 @@ def bench_resolve(tree: Path) -> dict[str, float]:
     return {"resolve_per_s": per_s, "quote_per_s": q_per_s}
 
 
-def compile_bytecode() -> None:
-    """Byte-compile the package as `pip install` does: this machine sets PYTHONDONTWRITEBYTECODE, so
-    without it every run would compile textfrag from source, which no installed user pays."""
-    import compileall
-
-    for pkg in ("textfrag", "sphinx_textfrag", "mkdocs_textfrag", "markdown_textfrag", "myst_textfrag", "context_textfrag"):
-        compileall.compile_dir(str(HERE.parent / pkg), quiet=1)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mb", type=int, default=160)
@@ -169,7 +168,6 @@ def main() -> None:
     ap.add_argument("--tree", type=Path, default=None, help="default: bench/.tree-MB-FILES")
     args = ap.parse_args()
     args.tree = args.tree or HERE / f".tree-{args.mb}-{args.files}"
-    compile_bytecode()
     generate(args.tree, args.mb, args.files, args.refs_per_doc, args.docs)
     bench_check(args.tree, args.runs)
     bench_resolve(args.tree)

@@ -58,7 +58,7 @@ class Store:
     def get(self, kind: str, text: str) -> Any:
         """What was put for ``text`` under ``kind`` (JSON values), or None."""
         with self._held():
-            db = self._connection()
+            db = self._connection(create=False)
             if db is None:
                 return None
             try:
@@ -101,9 +101,11 @@ class Store:
             self._pid, self._lock, self._db, self._pending = os.getpid(), threading.RLock(), None, []
         return self._lock
 
-    def _connection(self) -> Any:
+    def _connection(self, *, create: bool = True) -> Any:
         if self._off or self._db is not None:
             return self._db
+        if not create and not self.path.exists():  # (nothing kept yet: no database to open for a lookup)
+            return None
         for attempt in range(4):  # (processes that start together may create the database together)
             try:
                 self._db = self._open()
@@ -137,6 +139,12 @@ class Store:
         return db
 
 
+def _version() -> str:
+    from ._version import __version__
+
+    return __version__
+
+
 def _json() -> Any:
     import json  # (only a run that uses the store pays for it)
 
@@ -149,16 +157,20 @@ def _key(kind: str, text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _code_digest() -> str:
-    """The digest of the core's code (every module of the package): a store written by other code (another
-    version, an edited install) is not read."""
+    """The digest of the core's code: a store written by other code (another version, another build of
+    it) is not read. An installed wheel's RECORD holds the digest of every file it installed (and is
+    read in a fraction of a millisecond); without one (a source tree), every module is read."""
     here = Path(__file__).parent
     md5 = hashlib.md5()
-    for path in sorted(here.rglob("*.py")):
-        md5.update(path.relative_to(here).as_posix().encode() + b"\0")
-        try:
-            md5.update(path.read_bytes())
-        except OSError:
-            pass
+    try:
+        md5.update((here.parent / f"textfrag-{_version()}.dist-info" / "RECORD").read_bytes())
+    except OSError:
+        for path in sorted(here.rglob("*.py")):
+            md5.update(path.relative_to(here).as_posix().encode() + b"\0")
+            try:
+                md5.update(path.read_bytes())
+            except OSError:
+                pass
     return md5.hexdigest()[:12]
 
 
