@@ -219,6 +219,8 @@ def current() -> Store | None:
     return _CURRENT
 
 
+#: a smaller file (bytes) is hashed again rather than looked up: reading and hashing it costs less
+_WORTH_KEEPING = 64 << 10
 #: a file whose metadata changed this recently (nanoseconds) is not kept by it: a change within the
 #: clock's granularity after it was read would leave the same metadata (git's "racily clean" files)
 _SETTLED_NS = 2_000_000_000
@@ -230,12 +232,13 @@ def kept_digest(fd: int, full: str, path: str, charset: str) -> tuple[object, st
     ``(None, key, stat)`` when it is to be found and kept (:func:`keep_digest`); None without a store,
     or for a file changed in the last two seconds. The change time cannot be set back by any program
     (writing a file, or setting its times, moves it on), so a file with the same metadata is the file
-    that was read. ``TEXTFRAG_NO_CACHE=1`` reads every file every time."""
+    that was read. A file under 64 KB is read again (that costs less than looking it up).
+    ``TEXTFRAG_NO_CACHE=1`` reads every file every time."""
     store = _CURRENT
     if store is None:
         return None
     st = os.fstat(fd)
-    if max(st.st_mtime_ns, st.st_ctime_ns) > time.time_ns() - _SETTLED_NS:
+    if st.st_size < _WORTH_KEEPING or max(st.st_mtime_ns, st.st_ctime_ns) > time.time_ns() - _SETTLED_NS:
         return None
     key = "\0".join(map(str, (full, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, charset)))
     from .charsets import Digest

@@ -207,11 +207,13 @@ def test_a_remembered_good_verdict_never_hides_what_changed(tmp_path: Path, chan
 
 def _settled(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
     """The store at ``cache`` for this process, and files settled after 50 ms rather than 2 s (the tests
-    wait that long after the last write; the clock's granularity is a few milliseconds)."""
+    wait that long after the last write; the clock's granularity is a few milliseconds), whatever their
+    size."""
     from textfrag import store
 
     monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(cache))
     monkeypatch.setattr(store, "_SETTLED_NS", 50_000_000)
+    monkeypatch.setattr(store, "_WORTH_KEEPING", 0)  # (the small files of these tests kept too)
 
 
 def _unread(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -323,3 +325,25 @@ def test_digests_found_by_worker_processes_are_kept(tmp_path: Path, monkeypatch:
     _unread(monkeypatch)
     code, said = _check_here(root)
     assert code == 0 and "300 references" in said, said
+
+
+def test_only_a_file_worth_keeping_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file under 64 KB costs less to hash again than to look up: only the larger one is kept."""
+    import time
+
+    from textfrag import store
+
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "docs").mkdir()
+    refs = []
+    for name, text in (("small.py", "x = 1\n" * 100), ("large.py", "x = 1\n" * 20_000)):
+        (root / "src" / name).write_text(text)
+        refs.append(f"![](txtfrag:src/{name}#line=0,1;{_pin(text)})\n")
+    (root / "docs" / "p.md").write_text("# Page\n\n" + "\n".join(refs))
+    monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(store, "_SETTLED_NS", 50_000_000)
+    time.sleep(0.1)
+    assert _check_here(root)[0] == 0
+    kept = [k for k in _rows(tmp_path / "cache") if k.startswith("digest:")]
+    assert len(kept) == 1
