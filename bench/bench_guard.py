@@ -19,7 +19,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_core import compile_bytecode  # noqa: E402
 from common import alternate, make_sources, plan_pages, report  # noqa: E402
 
 PAGES = 60
@@ -70,7 +69,6 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--work", type=Path, default=HERE / ".work" / "guard")
     args = ap.parse_args()
-    compile_bytecode()
     generate(args.work, args.files, args.includes, args.lines)
     textfrag = [str(Path(sys.executable).parent / "textfrag")]
     import subprocess

@@ -20,7 +20,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_core import compile_bytecode  # noqa: E402
 from common import alternate, make_sources, plan_pages, report  # noqa: E402
 
 PAGES = 60
@@ -57,7 +56,6 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--work", type=Path, default=HERE / ".work" / "sphinx")
     args = ap.parse_args()
-    compile_bytecode()
     generate(args.work, args.files, args.refs, args.lines)
     build = {
         kind: [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(args.work / kind), str(args.work / kind / "_build")]

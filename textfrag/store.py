@@ -123,7 +123,10 @@ class Store:
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self.path
         try:
-            if path.stat().st_size > _MAX_BYTES:
+            st = path.stat()
+            if hasattr(os, "getuid") and st.st_uid != os.getuid():  # (a store another user could have written)
+                raise PermissionError(f"{path} belongs to another user")
+            if st.st_size > _MAX_BYTES:
                 path.unlink()
         except FileNotFoundError:
             pass

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import sqlite3
 import subprocess
 import sys
@@ -347,3 +348,22 @@ def test_only_a_file_worth_keeping_is_kept(tmp_path: Path, monkeypatch: pytest.M
     assert _check_here(root)[0] == 0
     kept = [k for k in _rows(tmp_path / "cache") if k.startswith("digest:")]
     assert len(kept) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give the store to another user")
+def test_a_store_another_user_owns_is_not_trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from textfrag import charsets
+
+    root, cache = _project(tmp_path / "p", pyobject=None), tmp_path / "cache"
+    _settled(monkeypatch, cache)
+    time.sleep(0.1)
+    assert _check_here(root)[0] == 0
+    for path in cache.iterdir():
+        os.chown(path, 12345, 12345)
+    hashed = []
+    of = charsets.Digest.of
+    monkeypatch.setattr(charsets.Digest, "of", lambda *a, **k: hashed.append(a) or of(*a, **k))
+    code, said = _check_here(root)
+    assert code == 0 and "all current" in said and len(hashed) == 1, said
