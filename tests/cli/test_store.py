@@ -26,6 +26,18 @@ def _pin(text: str) -> str:
     return f"length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}"
 
 
+def _quoting(root: Path, texts: dict[str, str]) -> Path:
+    """``src/<name>`` holding each text, and ``docs/p.md`` quoting the first line of each, pinned."""
+    (root / "src").mkdir(parents=True)
+    (root / "docs").mkdir()
+    refs = []
+    for name, text in texts.items():
+        (root / "src" / name).write_text(text)
+        refs.append(f"![](txtfrag:src/{name}#line=0,1;{_pin(text)})\n")
+    (root / "docs" / "p.md").write_text("# Page\n\n" + "\n".join(refs))
+    return root
+
+
 def _project(root: Path, *, pyobject: str | None = "f2", first: int = 10, docs: int = 1) -> Path:
     """``src/app.py`` and ``docs/`` quoting its ``pyobject`` (None: no option) at lines ``first``..``first + 2``
     (0-based)."""
@@ -235,24 +247,28 @@ def _unread(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(charsets.Digest, "of", no_hash)
 
 
-@pytest.mark.parametrize("size", ["small", "large"])
-def test_a_file_whose_metadata_holds_is_not_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: str) -> None:
-    """(A large file is hashed a block at a time as it is read: its digest is kept the same way.)"""
+#: one small file; one large one (hashed a block at a time as it is read: its digest is kept the same way);
+#: 300 (hashed in forked processes where there are two cores: each writes what it found before it answers)
+_KEPT_CASES = {
+    "small": {"a.py": "x = 1\n" * 10},
+    "large": {"a.py": "x = 1\n" * 200_000},
+    "300 files": {f"m{i}.py": f"v = {i}\n" for i in range(300)},
+}
+
+
+@pytest.mark.parametrize("case", list(_KEPT_CASES))
+def test_a_file_whose_metadata_holds_is_not_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str) -> None:
     import time
 
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "docs").mkdir()
-    text = "x = 1\n" * (200_000 if size == "large" else 10)
-    (root / "src" / "a.py").write_text(text)
-    (root / "docs" / "p.md").write_text(f"# Page\n\n![](txtfrag:src/a.py#line=0,1;{_pin(text)})\n")
+    texts = _KEPT_CASES[case]
+    root = _quoting(tmp_path / "p", texts)
     _settled(monkeypatch, tmp_path / "cache")
     time.sleep(0.1)
     assert _check_here(root)[0] == 0
-    assert sum(k.startswith("digest:") for k in _rows(tmp_path / "cache")) == 1
+    assert sum(k.startswith("digest:") for k in _rows(tmp_path / "cache")) == len(texts)
     _unread(monkeypatch)
     code, said = _check_here(root)
-    assert code == 0 and "all current" in said, said
+    assert code == 0 and f"{len(texts)} reference" in said and "all current" in said, said
 
 
 @pytest.mark.parametrize("change", ["same size, times set back", "replaced by another file", "read too soon"])
@@ -305,43 +321,13 @@ def test_a_damaged_digest_is_found_again_from_the_file(tmp_path: Path, monkeypat
     assert code == 0 and "all current" in said, said
 
 
-def test_digests_found_by_worker_processes_are_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """(300 quoted files: check hashes them in forked processes where there are two cores; each writes
-    what it found before it answers.)"""
-    import time
-
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "docs").mkdir()
-    lines = []
-    for i in range(300):
-        text = f"v = {i}\n"
-        (root / "src" / f"m{i}.py").write_text(text)
-        lines.append(f"![](txtfrag:src/m{i}.py#line=0,1;{_pin(text)})\n")
-    (root / "docs" / "p.md").write_text("# Page\n\n" + "\n".join(lines))
-    _settled(monkeypatch, tmp_path / "cache")
-    time.sleep(0.1)
-    assert _check_here(root)[0] == 0
-    assert sum(k.startswith("digest:") for k in _rows(tmp_path / "cache")) == 300
-    _unread(monkeypatch)
-    code, said = _check_here(root)
-    assert code == 0 and "300 references" in said, said
-
-
 def test_only_a_file_worth_keeping_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file under 64 KB costs less to hash again than to look up: only the larger one is kept."""
     import time
 
     from textfrag import store
 
-    root = tmp_path / "p"
-    (root / "src").mkdir(parents=True)
-    (root / "docs").mkdir()
-    refs = []
-    for name, text in (("small.py", "x = 1\n" * 100), ("large.py", "x = 1\n" * 20_000)):
-        (root / "src" / name).write_text(text)
-        refs.append(f"![](txtfrag:src/{name}#line=0,1;{_pin(text)})\n")
-    (root / "docs" / "p.md").write_text("# Page\n\n" + "\n".join(refs))
+    root = _quoting(tmp_path / "p", {"small.py": "x = 1\n" * 100, "large.py": "x = 1\n" * 20_000})
     monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(store, "_SETTLED_NS", 50_000_000)
     time.sleep(0.1)

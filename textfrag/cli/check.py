@@ -47,6 +47,12 @@ def add_parser(sub: Any) -> None:
         "check",
         help="verify every reference in documentation sources",
         description="Find every reference in .rst/.md sources under the paths (without building) and verify it.",
+        epilog=(
+            "What a run finds in quoted files is kept for the next run in ~/.cache/textfrag (TEXTFRAG_CACHE_DIR moves "
+            "it, TEXTFRAG_NO_CACHE=1 turns it off): the digest of a file of 64 KB or more under its metadata, the "
+            "definitions of a file an intent names, a good verdict on a pinned reference. It never decides a verdict: "
+            "a file whose metadata or digest changed is read again."
+        ),
     )
     _common(check)
     _output(check)
