@@ -112,7 +112,10 @@ class Store:
                 return self._db
             except OSError:  # (a folder that cannot be made or written)
                 break
-            except Exception:
+            except Exception as failed:
+                if "locked" not in str(failed) and "busy" not in str(failed):  # (not a database: made afresh)
+                    for damaged in self.folder.glob(self.path.name + "*"):
+                        damaged.unlink(missing_ok=True)
                 time.sleep(0.02 * (attempt + 1))
         self._off = True  # (a folder that cannot be written, a database that is not one: none this run)
         return None

@@ -353,3 +353,14 @@ def test_a_store_another_user_owns_is_not_trusted(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(charsets.Digest, "of", lambda *a, **k: hashed.append(a) or of(*a, **k))
     code, said = _check_here(root)
     assert code == 0 and "all current" in said and len(hashed) == 1, said
+
+
+def test_a_store_that_is_not_a_database_is_made_afresh(tmp_path: Path) -> None:
+    root, cache = _project(tmp_path / "p"), tmp_path / "cache"
+    assert _check(root, cache).returncode == 0
+    (path,) = cache.glob("store-*.sqlite3")
+    for kept in cache.glob(path.name + "*"):
+        kept.write_bytes(b"not a database " * 100)
+    run = _check(root, cache)
+    assert run.returncode == 0 and "all current" in run.stdout and not run.stderr.strip(), run.stderr
+    assert any(k.startswith("py:") for k in _rows(cache))
