@@ -133,7 +133,8 @@ class Store:
                 path.unlink()
         except FileNotFoundError:
             pass
-        db = sqlite3.connect(path, timeout=2, isolation_level=None, check_same_thread=False)
+        # (readers never wait in WAL mode; a writer that waits longer drops its batch: the next run finds it again)
+        db = sqlite3.connect(path, timeout=0.25, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
