@@ -77,7 +77,8 @@ def serve() -> Iterator[object]:
     def start(folder: Path) -> str:
         handler = functools.partial(QuietHandler, directory=str(folder))
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        # (its loop looks for a shutdown every 50 ms: the default half second was most of each test's teardown)
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
         servers.append(server)
         return f"http://127.0.0.1:{server.server_address[1]}"
 
