@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Store", "current", "default_store", "flush", "keep_digest", "kept_digest", "use"]
+__all__ = ["WORTH_KEEPING", "Store", "current", "default_store", "flush", "keep_digest", "kept_digest", "use"]
 
 #: the database is started afresh past this size (bytes): a cache, not an archive
 _MAX_BYTES = 64 << 20
@@ -93,6 +93,13 @@ class Store:
                     raise
             except Exception:
                 pass  # (another process holds it, or the disk is full: the next run finds these again)
+
+    def ready(self) -> None:
+        """Open (or make) the database now: a process that waits for other work (check waiting for its
+        digests) does it meanwhile rather than at its end."""
+        _json()
+        with self._held():
+            self._connection()
 
     def _held(self) -> threading.RLock:
         """The lock, after a fork made afresh with the rest of what a process keeps (a forked child has one
@@ -227,7 +234,7 @@ def current() -> Store | None:
 
 
 #: a smaller file (bytes) is hashed again rather than looked up: reading and hashing it costs less
-_WORTH_KEEPING = 64 << 10
+WORTH_KEEPING = 64 << 10
 #: a file whose metadata changed this recently (nanoseconds) is not kept by it: a change within the
 #: clock's granularity after it was read would leave the same metadata (git's "racily clean" files)
 _SETTLED_NS = 2_000_000_000
@@ -245,7 +252,7 @@ def kept_digest(fd: int, full: str, path: str, charset: str) -> tuple[object, st
     if store is None:
         return None
     st = os.fstat(fd)
-    if st.st_size < _WORTH_KEEPING or max(st.st_mtime_ns, st.st_ctime_ns) > time.time_ns() - _SETTLED_NS:
+    if st.st_size < WORTH_KEEPING or max(st.st_mtime_ns, st.st_ctime_ns) > time.time_ns() - _SETTLED_NS:
         return None
     key = "\0".join(map(str, (full, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, charset)))
     from .charsets import Digest

@@ -226,7 +226,7 @@ def _settled(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
 
     monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(cache))
     monkeypatch.setattr(store, "_SETTLED_NS", 50_000_000)
-    monkeypatch.setattr(store, "_WORTH_KEEPING", 0)  # (the small files of these tests kept too)
+    monkeypatch.setattr(store, "WORTH_KEEPING", 0)  # (the small files of these tests kept too)
 
 
 def _unread(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 from ..errors import TextFragError
 from ..source import Digest, SourceCache, digest_batch
+from ..store import WORTH_KEEPING
+from ..store import current as current_store
 from ..terminal import Progress
 
 
@@ -99,6 +101,7 @@ class _Digester:
         self.done: queue.SimpleQueue[object] = queue.SimpleQueue()  # what each job gave, as it ends
         self.jobs = 0  # sent
         self.files = 0  # in the jobs sent
+        self.keeps = False  # some file is large enough for the store to keep its digest (textfrag.store)
 
     def add(self, path: str) -> None:
         """Queue a quoted file for digesting (each path once)."""
@@ -109,6 +112,7 @@ class _Digester:
             size = os.stat(os.path.join(self.cache.real_root, path)).st_size
         except (OSError, ValueError):
             size = 0
+        self.keeps = self.keeps or size >= WORTH_KEEPING
         if size >= self.LARGE:
             self._send([path], threads=True)
             return
@@ -138,6 +142,9 @@ class _Digester:
             self._send(self.small, threads=self.threads is not None)
             self.small = []
         hashed = 0
+        kept = current_store()
+        if self.keeps and kept is not None:
+            kept.ready()  # (while the workers hash: the digests they find are kept at the end)
         try:
             for _ in range(self.jobs):
                 result = self.done.get()
