@@ -246,10 +246,11 @@ def kept_digest(fd: int, full: str, path: str, charset: str) -> tuple[object, st
     ``(None, key, stat)`` when it is to be found and kept (:func:`keep_digest`); None without a store,
     or for a file changed in the last two seconds. The change time cannot be set back by any program
     (writing a file, or setting its times, moves it on), so a file with the same metadata is the file
-    that was read. A file under 64 KB is read again (that costs less than looking it up).
+    that was read (on POSIX systems: on Windows every file is read). A file under 64 KB is read again
+    (that costs less than looking it up).
     ``TEXTFRAG_NO_CACHE=1`` reads every file every time."""
     store = _CURRENT
-    if store is None:
+    if store is None or os.name == "nt":  # (Windows' st_ctime is the file's creation, not its last change)
         return None
     st = os.fstat(fd)
     if st.st_size < WORTH_KEEPING or max(st.st_mtime_ns, st.st_ctime_ns) > time.time_ns() - _SETTLED_NS:
