@@ -1,23 +1,25 @@
 """What the command line found in quoted files, kept from one run to the next.
 
-``:pyobject:`` and ``:symbol:`` need a file's table of definitions (textfrag.intent, textfrag.symbols),
-and a verdict that reads the quoted text (an intent, an option checked against the excerpt) needs that
-text. Both depend on the file's text alone, besides what the reference says:
+Three things depend on a quoted file alone, besides what the reference says, and are kept:
 
-- a table of definitions is kept under the text's digest: a file that has not changed is not parsed for
-  its definitions again, by this run's other processes (``check`` on both cores) or by the next run;
-- a good verdict on a pinned reference is kept under every other input of the verdict (the reference,
-  the options as written, the syntax, the settings: textfrag.verdict). The pin fixes the file's whole
-  text, so ``check`` finds the same reference good again from the file's digest alone, as it does a
-  reference without options, once the digest still matches the pin.
+- a file's digest (of 64 KB or more), under its metadata: device, inode, size, modification and change
+  times to the nanosecond, as git keeps its index (:func:`kept_digest`). No program can set a change
+  time back, so a file with the same metadata is the file that was read;
+- a file's table of definitions (``:pyobject:``, ``:symbol:``: textfrag.intent, textfrag.symbols), under
+  the digest of its text: an unchanged file is not parsed again, by this run's other processes
+  (``check`` on both cores) or by the next run;
+- a good verdict on a pinned reference whose verdict reads the quoted text, under every other input of
+  the verdict (the reference, the options as written, the syntax, the settings: textfrag.verdict). The
+  pin fixes the file's whole text, so ``check`` finds the same reference good again from the file's
+  digest alone, as it does a reference without options.
 
-This code's own digest (the package's modules) names the store, so an entry is never wrong, only
-unused. The store is a SQLite database in the user's cache folder (``$XDG_CACHE_HOME/textfrag``, else
-``~/.cache/textfrag``; ``TEXTFRAG_CACHE_DIR`` moves it, ``TEXTFRAG_NO_CACHE=1`` turns it off). It is
-only a cache: a folder that cannot be written, a locked or damaged database, an entry that does not
-read back in the shape it was put, and the answer is found from the text, as without it. The command
-line uses it (``check``, ``update``, ``pin``, ``lsp``); the engines' builds do not write outside their
-output.
+The digest of the core's code (the installed wheel's RECORD) names the store, so an entry is never
+wrong, only unused. The store is a SQLite database in the user's cache folder
+(``$XDG_CACHE_HOME/textfrag``, else ``~/.cache/textfrag``; ``TEXTFRAG_CACHE_DIR`` moves it,
+``TEXTFRAG_NO_CACHE=1`` turns it off). It is only a cache: a folder that cannot be written, a locked,
+damaged or another user's database, an entry that does not read back in the shape it was put, and the
+answer is found from the file, as without it. The command line uses it (``check``, ``update``, ``pin``,
+``lsp``); the engines' builds do not write outside their output.
 """
 
 from __future__ import annotations
