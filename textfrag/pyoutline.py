@@ -62,9 +62,12 @@ def outline(text: str) -> _Found | None:
     decorated = 0  # the line of the first of the decorators just read (0: none)
     previous_end = 0
     skip = 0  # the last line of a logical line read on (its lines are not statements)
-    for number, line in enumerate(lines, 1):
-        if number <= skip:
-            continue
+    number, total = 0, len(lines)
+    while True:
+        number = max(number + 1, skip + 1)  # (the lines of a logical line, or of a plain body, passed over at once)
+        if number > total:
+            break
+        line = lines[number - 1]
         head = line.lstrip(" \t\f")
         if not head or head[0] == "#":
             continue  # blank, or a comment alone: no statement
