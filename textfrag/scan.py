@@ -489,11 +489,17 @@ def _scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -
     kinds: tuple[tuple[FoundKind, re.Pattern[str]], ...] = (("image", _MD_IMAGE), ("link", _MD_LINK))
     if "\\![" in masked:
         kinds += (("link", _MD_LINK_AFTER_ESCAPED_BANG),)
+    before = len(found)
     for kind, pattern in kinds:
         # images first and links apart: an image inside a link is found as well as the link around it
         for m in pattern.finditer(masked):
             g = 2 if m.group(2) is not None else 3
             found.append(Found(file, lines.line_at(m.start(g)), m.group(g), m.start(g), m.end(g), kind, m.span(), m.group(1)))
+        if kind == "image" and masked.count("txtfrag:") == len(found) - before:
+            # every txtfrag: of the text is an image's destination: no link, definition or spaced URL holds
+            # one (each holds its own txtfrag:), so the passes that look for them are not made
+            found.sort(key=lambda f: f.start)
+            return found, masked, lines
     if python_markdown and "txtfrag:" in masked:  # (Python-Markdown: a destination with spaces)
         taken = {f.start for f in found}
         for m in _PM_SPACED.finditer(masked):
