@@ -6,6 +6,7 @@ quoted file changes on disk, and malformed input."""
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 from pathlib import Path
 
@@ -63,7 +64,7 @@ async def test_diagnostics_are_what_check_says_on_the_references_exact_span(clie
     assert found["unpinned"].severity == lsp.DiagnosticSeverity.Information and found["unpinned"].range.start.line == 4
     # and check says the same of the same text
     doc.write_text(text)
-    out, err = __import__("io").StringIO(), __import__("io").StringIO()
+    out, err = io.StringIO(), io.StringIO()
     main(["check", "--root", str(project), str(doc)], stdout=out, stderr=err)
     assert "md5 is 000" in err.getvalue() and "no such file: src/nope.py" in err.getvalue()
 
@@ -131,10 +132,16 @@ async def test_a_long_excerpt_is_cut_in_the_hover(client: LanguageClient, projec
     assert hover is not None and "… (70 more lines)" in hover.contents.value  # type: ignore[union-attr]
 
 
-def _repo_with_a_move(project: Path) -> None:
+def _repo_with_an_edit(project: Path, app: str = "# a new first line\n" + APP, message: str = "move") -> None:
+    """The project committed, then ``src/app.py`` written as ``app`` and committed (default: a move)."""
     commit_all(project)
-    (project / "src" / "app.py").write_text("# a new first line\n" + APP)
-    commit_all(project, "move")
+    (project / "src" / "app.py").write_text(app)
+    commit_all(project, message)
+
+
+def _quietly(*argv: str) -> int:
+    """``textfrag ARGV`` through ``main``, its output dropped: the exit code."""
+    return main(list(argv), stdout=io.StringIO(), stderr=io.StringIO())
 
 
 async def _actions(client: LanguageClient, uri: str, line: int, only: list[str] | None = None) -> list[lsp.CodeAction]:
@@ -152,7 +159,7 @@ async def test_the_update_fix_writes_what_update_writes(client: LanguageClient, 
     rst = f"T\n=\n\n.. txtfrag:: src/app.py#line=3,6;{PIN}\n   :emphasize-lines: 5\n   :lineno-start: 4\n"
     doc = project / "docs" / "a.rst"
     doc.write_text(rst)
-    _repo_with_a_move(project)
+    _repo_with_an_edit(project)
     await start(client, project)
     [d] = await open_doc(client, doc, rst, "restructuredtext")
     assert d.code == "stale" and "moved" in d.message
@@ -162,14 +169,7 @@ async def test_the_update_fix_writes_what_update_writes(client: LanguageClient, 
     fixed = apply(rst, action.edit)
     # exactly what `textfrag update --write` writes (the server itself writes nothing)
     assert doc.read_text() == rst
-    assert (
-        main(
-            ["update", "--root", str(project), "--write", str(doc)],
-            stdout=__import__("io").StringIO(),
-            stderr=__import__("io").StringIO(),
-        )
-        == 0
-    )
+    assert _quietly("update", "--root", str(project), "--write", str(doc)) == 0
     assert fixed == doc.read_text()
     assert ":emphasize-lines: 6" in fixed and ":lineno-start: 5" in fixed
 
@@ -178,9 +178,7 @@ async def test_accept_and_pin_fixes_and_fix_all(client: LanguageClient, project:
     changed = f"![](txtfrag:src/app.py#line=3,6;{PIN})\n\n![](txtfrag:src/app.py#L1)\n"
     doc = project / "docs" / "a.md"
     doc.write_text(changed)
-    commit_all(project)
-    (project / "src" / "app.py").write_text(APP.replace("return 2", "return 22"))
-    commit_all(project, "change")
+    _repo_with_an_edit(project, APP.replace("return 2", "return 22"), "change")
     await start(client, project)
     found = by_code(await open_doc(client, doc, changed))
     assert "changed" in found["stale"].message and "-    return 2\n+    return 22" in found["stale"].message  # the diff, shown
@@ -188,17 +186,13 @@ async def test_accept_and_pin_fixes_and_fix_all(client: LanguageClient, project:
     [accept] = await _actions(client, uri, 0, [lsp.CodeActionKind.QuickFix])
     assert accept.title.startswith("Accept the current text")
     accepted = apply(changed, accept.edit)  # type: ignore[arg-type]
-    import io
-
-    assert (
-        main(["update", "--root", str(project), "--accept", "--write", str(doc)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
-    )
+    assert _quietly("update", "--root", str(project), "--accept", "--write", str(doc)) == 0
     assert accepted.splitlines()[0] == doc.read_text().splitlines()[0]
     doc.write_text(changed)
     [pin] = await _actions(client, uri, 2, [lsp.CodeActionKind.QuickFix])
     assert pin.title.startswith("Pin the reference")
     pinned = apply(changed, pin.edit)  # type: ignore[arg-type]
-    assert main(["pin", "--root", str(project), "--write", str(doc)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    assert _quietly("pin", "--root", str(project), "--write", str(doc)) == 0
     assert pinned == doc.read_text()
     [fix_all] = await _actions(client, uri, 0, [lsp.CodeActionKind.SourceFixAll])
     assert apply(changed, fix_all.edit).splitlines()[2] == pinned.splitlines()[2]  # type: ignore[arg-type]
@@ -214,19 +208,13 @@ async def test_the_accept_fix_keeps_a_markdown_highlight_on_its_line_as_update_d
     page = f'![](txtfrag:src/app.py#line=3,5;{PIN}){{ pyobject="f2" hl_lines="2" }}\n'  # def f2 / return 2
     doc = project / "docs" / "a.md"
     doc.write_text(page)
-    commit_all(project)
-    (project / "src" / "app.py").write_text(APP.replace("def f2():\n", "def f2():\n    x = 2\n"))
-    commit_all(project, "f2 grew")
+    _repo_with_an_edit(project, APP.replace("def f2():\n", "def f2():\n    x = 2\n"), "f2 grew")
     await start(client, project)
     [stale] = await open_doc(client, doc, page)
     assert stale.code == "stale" and "pyobject" in stale.message
     [accept] = await _actions(client, doc.resolve().as_uri(), 0, [lsp.CodeActionKind.QuickFix])
     accepted = apply(page, accept.edit)  # type: ignore[arg-type]
-    import io
-
-    assert (
-        main(["update", "--root", str(project), "--accept", "--write", str(doc)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
-    )
+    assert _quietly("update", "--root", str(project), "--accept", "--write", str(doc)) == 0
     assert accepted == doc.read_text() and 'hl_lines="3"' in accepted, accepted
 
 
