@@ -343,7 +343,7 @@ def _good_key(
     store = current_store()
     if store is None or not v.pinned or v.reference is None or v.reference.selector is not None:
         return None
-    said = [v.text, str(v.path), repr(sorted((raw or {}).items())), syntax, form, cache.charset, str(cache.max_size)]
+    said = [v.text, str(v.path), repr(list((raw or {}).items())), syntax, form, cache.charset, str(cache.max_size)]
     said += [repr((settings.on_stale, settings.require_pin, settings.auto_caption, settings.source_url, settings.language))]
     said += [repr((explain, bidi))]
     return store, "\0".join(said)
