@@ -23,7 +23,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
 from textfrag import TextFragError, __version__, store
-from textfrag.config import nearest_config
+from textfrag.discovery import nearest_config
 from textfrag.docfiles import doc_files, read_text
 from textfrag.errors import StaleError, internal_error_report, spell
 from textfrag.excerpt import excerpt_of

@@ -26,8 +26,6 @@ __all__ = [
     "BuildConfig",
     "SphinxProject",
     "read_config",
-    "discover",
-    "nearest_config",
     "snippet_settings",
     "sphinx_project_of",
     "myst_environment",
@@ -378,66 +376,6 @@ def snippet_settings(path: Path) -> dict[str, Any]:
         if name in ("markdown_include.include", "mdx_include") and isinstance(options, dict):
             found.update({f"include_{k}": v for k, v in options.items()})
     return found
-
-
-#: the files a build is configured in, in the order they are looked for in a folder
-CONFIG_NAMES: tuple[str, ...] = ("mkdocs.yml", "mkdocs.yaml", "properdocs.yml", "properdocs.yaml", "zensical.toml")
-CONFIG_NAMES += ("conf.py", "myst.yml", "myst.yaml")
-
-
-def nearest_config(document: Path, top: Path | None = None) -> BuildConfig | None:
-    """The configuration of the build ``document`` belongs to, for a long-lived caller that has no current
-    folder to start from (the language server): the ``mkdocs.yml``, ``zensical.toml`` or ``conf.py`` naming
-    textfrag nearest above the document, looked for up to ``top`` (a workspace folder) or the file
-    system's root. An unreadable one is passed over."""
-    folder = document.resolve().parent
-    stop = top.resolve() if top is not None else None
-    while True:
-        for name in CONFIG_NAMES:
-            path = folder / name
-            try:
-                if path.is_file() and "textfrag" in path.read_text(encoding="utf-8", errors="replace"):
-                    return read_config(path)
-            except (OSError, TextFragError):
-                continue
-        if folder == stop or folder.parent == folder:
-            return None
-        folder = folder.parent
-
-
-def discover(places: list[Path]) -> BuildConfig | None:
-    """The configuration of the build that the documentation under ``places`` belongs to: an
-    ``mkdocs.yml``, a ``properdocs.yml``, a ``zensical.toml`` or a ``conf.py`` that names textfrag, in the
-    current folder, then in each place and its parents up to the current folder, then above the current
-    folder up to the top of its repository."""
-    here = Path.cwd().resolve()
-    candidates = [here]
-    for place in places:
-        folder = place.resolve() if place.is_dir() else place.resolve().parent
-        while True:
-            candidates.append(folder)
-            if folder == here or here not in folder.parents:
-                break
-            folder = folder.parent
-    # then above the current folder, up to the top of its repository: `check` run from docs/ finds the
-    # mkdocs.yml beside it, as the language server finds it
-    above = []
-    folder = here
-    while not (folder / ".git").exists() and folder.parent != folder:
-        folder = folder.parent
-        above.append(folder)
-    if (folder / ".git").exists():  # (outside a repository, nothing above the current folder is looked at)
-        candidates += above
-    seen: set[Path] = set()
-    for folder in candidates:
-        if folder in seen:
-            continue
-        seen.add(folder)
-        for name in CONFIG_NAMES:
-            path = folder / name
-            if path.is_file() and "textfrag" in path.read_text(encoding="utf-8", errors="replace"):
-                return read_config(path)
-    return None
 
 
 @dataclass(frozen=True)

@@ -106,7 +106,7 @@ def test_json_lists_every_reference_and_validates_against_the_shipped_schema(pro
 def test_quiet_prints_only_the_problems(project: Path) -> None:
     r = run("check", "--root", ".", "--quiet", "docs", cwd=project)
     assert r.returncode == 2 and r.stdout == "" and r.stderr.count("docs/") == 3
-    (project / "docs" / "index.md").write_text("# nothing quoted\n", encoding="utf-8")
+    (project / "docs" / "index.md").write_text("# current\n\n![](txtfrag:src/app.txt#line=0,2)\n", encoding="utf-8")
     (project / "docs" / "api.rst").write_text("T\n=\n", encoding="utf-8")
     quiet = run("check", "--root", ".", "-q", "docs", cwd=project)
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")

@@ -17,12 +17,15 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import __version__, store
 from ..errors import TextFragError, internal_error_report
 from . import check, make, migrate, options, pin, show, symbols, update
-from ._base import BAD, INTERNAL, OK, WHERE_ARGV, _Parser, _settle, _terminal
+from ._base import BAD, INTERNAL, OK, WHERE_ARGV, _Parser, _projects, _settle, _terminal
+
+if TYPE_CHECKING:
+    from ..config import BuildConfig
 
 __all__ = ["main", "build_parser", "run"]
 
@@ -83,11 +86,14 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         return exc.code if isinstance(exc.code, int) else BAD
     # the definitions found in quoted files, kept from run to run (textfrag.store), for this command
     before = store.current()
-    store.use(before or store.default_store())
+    used = before or (None if getattr(args, "no_cache", False) else store.default_store())
+    store.use(used)
     try:
         return _run(args, out, err)
     finally:
         store.use(before)  # (what was found is written first)
+        if used is not None and used.refused and not getattr(args, "quiet", False):
+            print(f"textfrag: note: {used.refused}: what earlier runs kept is not used; every file is read", file=err)
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -101,10 +107,16 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     previous = _on_sigterm_raise()
     progress, _ = _terminal(args, err)
     try:
-        if hasattr(args, "config"):  # (a command that reads no files has nothing to settle)
-            _settle(args, err)
         try:
             with _fewer_collections():
+                if not hasattr(args, "config"):  # (a command that reads no files has nothing to settle)
+                    return COMMANDS[args.command](args, out, err)
+                projects = _projects(args)
+                if len(projects) > 1:  # (several builds under the paths: each run on its own, and named)
+                    return _each(args, projects, out, err)
+                if not projects:
+                    args.build_config = None  # (looked for, and none found)
+                _settle(args, err, projects[0][0] if projects else None)
                 return COMMANDS[args.command](args, out, err)
         finally:
             progress.clear()
@@ -126,6 +138,17 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _each(args: argparse.Namespace, projects: list[tuple[BuildConfig, list[str]]], out: TextIO, err: TextIO) -> int:
+    """The command once for each project found under the paths, on that project's paths and with its
+    settings; the exit code is the worst of theirs (a bug, then a bad reference, then a stale one)."""
+    worst = OK
+    for config, paths in projects:
+        each = argparse.Namespace(**{**vars(args), "paths": paths})
+        _settle(each, err, config)
+        worst = max(worst, COMMANDS[args.command](each, out, err))
+    return worst
 
 
 @contextmanager

@@ -73,6 +73,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--charset", default=None, metavar="NAME", help="charset of files without a BOM (default: UTF-8)")
     p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor keep what runs find in quoted files (~/.cache/textfrag); as TEXTFRAG_NO_CACHE=1",
+    )
+    p.add_argument(
         "--max-size",
         type=int,
         default=None,
@@ -100,25 +105,50 @@ def _output(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="print only the problems, no summary line")
 
 
-def _settle(args: argparse.Namespace, err: TextIO | None) -> None:
-    """Fill --root, --charset, --max-size and the PDI map from the build's configuration (--config, or for
-    check and update one found beside the documentation), and say which one was used; the options given
-    on the command line win."""
-    config: BuildConfig | None = None
+def _projects(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]:
+    """The projects a command's paths belong to (textfrag.discovery), when neither --root nor --config
+    says: [] when none is found; one for most runs; several when the paths hold several builds, each
+    then run on its own paths (check, update and pin; the others refuse to choose)."""
+    if args.config is not None or args.root is not None:
+        return []
+    if args.command not in ("check", "update", "pin", "migrate", "make", "show", "symbols"):
+        return []
+    from ..discovery import find_projects
+
+    # (make, show and symbols name a file under the root: the project is the current folder's)
+    found = find_projects([Path(p) for p in getattr(args, "paths", None) or ["."]])
+    if len(found) > 1 and (args.command not in ("check", "update", "pin") or getattr(args, "format", None) in ("json", "sarif")):
+        names = ", ".join(_shown(p.config.path) for p in found)
+        raise TextFragError(
+            f"the paths hold {len(found)} projects ({names}): {args.command}"
+            + (f" --format {args.format}" if args.command in ("check", "update", "pin") else "")
+            + " takes one; give it with --config"
+        )
+    return [(p.config, list(p.paths)) for p in found]
+
+
+def _settle(args: argparse.Namespace, err: TextIO | None, found: BuildConfig | None = None) -> None:
+    """Fill --root, --charset, --max-size and the PDI map from the build's configuration (--config, or the
+    project ``found`` for the paths, textfrag.discovery), and say which one was used; the options given
+    on the command line win. A root that is not a folder is a clear error, never an empty run."""
+    config: BuildConfig | None = found
     if args.config is not None:
         from ..config import read_config  # (only a run that reads a configuration pays for it)
 
         config = read_config(Path(args.config))
-    elif args.root is None and args.command in ("check", "update", "pin", "migrate", "make", "show", "symbols"):
-        from ..config import discover
-
-        # (make, show and symbols name a file under the root: the project is the current folder's)
-        config = discover([Path(p) for p in getattr(args, "paths", ["."])])
+    elif found is None and args.root is None and not hasattr(args, "build_config"):
+        projects = _projects(args)
+        config = projects[0][0] if projects else None
     args.build_config = config
     quiet = getattr(args, "format", None) in ("json", "sarif") or getattr(args, "quiet", False)
     if config is not None and err is not None and not quiet:
         print(f"textfrag: using the configuration in {spell(config.describe())}", file=err)
-    args.root = args.root if args.root is not None else (str(config.root) if config else ".")
+    given = args.root_given = args.root is not None
+    args.root = args.root if given else (str(config.root) if config else ".")
+    if not os.path.isdir(args.root):
+        said = "--root" if given else f"the configuration {_shown(config.path)}" if config else "the root"
+        what = "does not exist" if not os.path.exists(args.root) else "is not a folder"
+        raise TextFragError(f"the root {spell(str(args.root))} (from {said}) {what}: nothing can be checked against it")
     args.charset = args.charset or (config.charset if config and config.charset else DEFAULT_CHARSET)
     args.max_size = (
         args.max_size if args.max_size is not None else (config.max_size if config and config.max_size else DEFAULT_MAX_SIZE)
@@ -161,10 +191,23 @@ def _shown(path: Path) -> str:
 
 
 def _write_diff(out: TextIO, diff: str) -> None:
-    """A patch to standard output: exact when piped (``git apply`` takes it), spelled out on a terminal,
-    where a control character in a document would otherwise move the cursor or restyle the screen."""
+    """A patch to standard output: exact when piped or written to a file (``git apply`` takes it); spelled
+    out on a terminal, where a control character in a document would otherwise move the cursor or restyle
+    the screen, and in a GitHub Actions job's log, where a quoted line could be a workflow command."""
     style = Style(out)
-    out.write(style.diff(spell_lines(diff) if style.terminal else diff))
+    out.write(style.diff(spell_lines(diff) if style.terminal or _runner_reads(out) else diff))
+
+
+def _runner_reads(out: TextIO) -> bool:
+    """Whether GitHub's runner reads ``out`` as a job's log (GITHUB_ACTIONS=true, and not a file)."""
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        return False
+    import stat
+
+    try:
+        return not stat.S_ISREG(os.fstat(out.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError):  # (a stream of the Python API: a log's, as far as known)
+        return True
 
 
 def _report(problems: list[tuple[Found, TextFragError]], err: TextIO, style: Style) -> int:
@@ -177,6 +220,32 @@ def _report(problems: list[tuple[Found, TextFragError]], err: TextIO, style: Sty
         print(style.problem(report, where, isinstance(e, StaleError)), file=err)
         stale += isinstance(e, StaleError)
     return stale
+
+
+def nothing_checked(args: argparse.Namespace, docs: int) -> TextFragError:
+    """What a run that found nothing to check says instead of "all current" (exit 2): what it looked
+    for, and where, so that a CI job started in the wrong folder, or a project its discovery missed,
+    fails with a way out rather than passing."""
+    from ..discovery import CONFIG_NAMES, LAYOUTS
+    from ..scan import MD_SUFFIXES, RST_SUFFIXES
+
+    paths = getattr(args, "paths", None) or ["."]
+    where = ", ".join(spell(str(p)) for p in paths)
+    kinds = ", ".join(sorted(RST_SUFFIXES | MD_SUFFIXES))
+    config = getattr(args, "build_config", None)
+    if not docs:
+        said = f"no documentation file ({kinds}) under {where}"
+    else:
+        guarded = " and no include guarded by textfrag.lock" if config is not None and config.guard else ""
+        said = f"no txtfrag: reference{guarded} in the {_plural(docs, 'documentation file')} under {where}"
+    if config is not None:
+        said += f" (the build configured in {spell(_shown(config.path))}, root {spell(_shown(Path(args.root)))})"
+    elif getattr(args, "config", None) is None and not getattr(args, "root_given", False):
+        said += (
+            f"; no configuration naming textfrag ({', '.join(CONFIG_NAMES)}) was found in {where}, the folders above"
+            f" up to the repository's top, or below in {', '.join(LAYOUTS)}"
+        )
+    return TextFragError(f"nothing to {args.command}: {said}; give the documentation's folder, or --config")
 
 
 def _require_pin(p: argparse.ArgumentParser) -> None:

@@ -33,6 +33,7 @@ from ._base import (
     _shown,
     _terminal,
     _unpinned_note,
+    nothing_checked,
 )
 from ._digest import _cores, _Digester
 from ._scan import _Scan, _scan, _targets
@@ -114,6 +115,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         tally.findings += includes.findings
         tally.problems += includes.problems
     problems = tally.problems
+    if not problems and not tally.total and not (includes is not None and includes.count):
+        raise nothing_checked(args, tally.docs)  # (never "all current" for a run that checked nothing)
     stale = sum(isinstance(e, StaleError) for _, e in problems)
     bad = sum(e.exit_code != STALE for _, e in problems)
     said = f"{tally.total} reference{'s' if tally.total != 1 else ''}"
