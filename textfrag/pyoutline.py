@@ -133,9 +133,15 @@ def _plain_body(text: str, lines: list[str], ends: list[int], header_end: int, i
     if header_end >= len(lines):
         return None
     start = ends[header_end - 1] + header_end  # (the offset of the line after the header)
-    closer = _closer(indent).search(text, start - 1)
+    # (the next definition first: a body that holds one declines at once, without reading on to its end,
+    # so that definitions nested deep are not each read to the end of all they hold)
+    inner = _DEFINES.search(text, start - 1)
+    limit = inner.end() if inner is not None else len(text)
+    closer = _closer(indent).search(text, start - 1, limit)
+    if closer is None and inner is not None:
+        return None
     stop = closer.start() + 1 if closer is not None else len(text)
-    if _SPANS.search(text, start, stop) is not None or _DEFINES.search(text, start - 1, stop) is not None:
+    if _SPANS.search(text, start, stop) is not None:
         return None
     body_last = header_end + text.count("\n", start, stop) if closer is not None else len(lines)
     end = body_last

@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import difflib
 import importlib
-import os
 import re
 from collections.abc import Callable, Iterator
-from functools import lru_cache
-from itertools import accumulate
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from .bounded import can_bound, in_child
 from .errors import TextFragError
+from .parse_limits import DEEPEST_BRACKETS, MOST_ANGLES, PARSE_MEMORY, parse_seconds, refuse_hostile
 from .store import current as current_store
 
 __all__ = ["Definition", "LANGUAGES", "definitions", "find_symbol", "language_of"]
@@ -139,10 +138,6 @@ _LEADING = {
     "typescript": frozenset({"decorator"}),
     "tsx": frozenset({"decorator"}),
 }
-#: how deep a file's brackets may nest (an unclosed nesting thousands deep makes tree-sitter's search of
-#: its tree quadratic: 100,000 unclosed ``[`` took minutes)
-_DEEPEST_BRACKETS = 2000
-_WEIGHTS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 #: how deep definitions are named (names of a pathological nesting would grow quadratically)
 _DEEPEST = 100
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
@@ -229,55 +224,70 @@ def _index(text: str, language: str) -> tuple[dict[str, tuple[Definition, ...]],
     return ({n: tuple(ds) for n, ds in index.items()}, {n: tuple(ds) for n, ds in short.items()})
 
 
-#: a file larger than this (bytes) is parsed in a child process that is stopped after PARSE_SECONDS:
-#: tree-sitter's error recovery is worse than quadratic on some hostile input (40 KB of ``a<a<...`` took
-#: C#'s grammar 18 s) and its progress callback is not called while it recovers, so nothing in this
-#: process could stop it. Smaller files parse here (the worst of them takes well under a second).
-_PARSE_HERE_BELOW = 16_384
+@cache
+def parser_identity(language: str) -> str:
+    """What a table of definitions found in ``language`` depends on besides the text and textfrag's code
+    (which names the store): the versions of tree-sitter and of the language's grammar, and the parse
+    limits; Python's definitions depend on the Python that reads them (textfrag.store names its store by
+    that too). Kept tables and remembered verdicts are keyed by it, so that an upgraded grammar or
+    another limit finds nothing kept."""
+    limits = f"{parse_seconds():g}s,{PARSE_MEMORY},{DEEPEST_BRACKETS},{MOST_ANGLES}"
+    if language not in _GRAMMARS:
+        return f"{language}:{limits}"
+    from importlib.metadata import PackageNotFoundError, version
 
+    def of(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "?"
 
-def parse_seconds() -> float:
-    """How long a parse may take (``TEXTFRAG_PARSE_SECONDS``, default 5)."""
-    try:
-        return max(0.1, float(os.environ.get("TEXTFRAG_PARSE_SECONDS", "5")))
-    except ValueError:
-        return 5.0
+    return f"{language}:tree-sitter {of('tree_sitter')}:{_GRAMMARS[language][0]} {of(_GRAMMARS[language][0])}:{limits}"
 
 
 @lru_cache(maxsize=4096)  # (per file: as many as a large build quotes in turn)
 def _scanned(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
     """A file's definitions, each with its name less its namespaces, parsed once however many references
-    name them (a str keeps its hash, so a file's text is looked up without being read again); a large
-    file in a child process, time-bounded; a file parsed in an earlier run is looked up (textfrag.store)."""
+    name them (a str keeps its hash, so a file's text is looked up without being read again); parsed in
+    a child process, bounded; a file parsed in an earlier run by the same grammar under the same limits
+    is looked up (textfrag.store)."""
     store = current_store()
     if store is None:
         return _parsed(text, language)
+    kind = "ts:" + parser_identity(language)
     try:  # (what the store gives back is taken only in the shape it was put)
-        kept = tuple((Definition(n, f, la, k), a) for n, f, la, k, a in store.get("ts:" + language, text))
+        kept = tuple((Definition(n, f, la, k), a) for n, f, la, k, a in store.get(kind, text))
         lines_ok = all(type(n) is int for d, _ in kept for n in d[1:3])
         if lines_ok and all(type(t) is str for d, a in kept for t in (d.name, d.kind, a)):
             return kept
     except (TypeError, ValueError):  # (none kept: None; or not in that shape)
         pass
     found = _parsed(text, language)
-    store.put("ts:" + language, text, [[*d, a] for d, a in found])
+    store.put(kind, text, [[*d, a] for d, a in found])
     return found
 
 
 def _parsed(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
-    """:func:`_scanned`, parsed."""
-    if len(text) >= _PARSE_HERE_BELOW and can_bound():
-        _parser(language)  # (a missing grammar is said here, in this process)
-        seconds = parse_seconds()
-        return in_child(
-            _scanned_here,
-            text,
-            language,
-            seconds=seconds,
-            too_long=f"tree-sitter took more than {seconds:g} s to parse this file as {language}, and textfrag stopped it "
-            "(TEXTFRAG_PARSE_SECONDS sets the limit); quote it by its lines instead",
-        )
-    return _scanned_here(text, language)
+    """:func:`_scanned`, parsed: a file that the measures of :func:`refuse_hostile` refuse is refused
+    alike on every machine; the others are parsed in a child process limited to PARSE_MEMORY more memory
+    and stopped after :func:`parse_seconds` (where processes fork), so that nothing this process could
+    not stop runs in it, and nothing is left running."""
+    _parser(language)  # (a missing grammar is said here, in this process)
+    refuse_hostile(text, language)
+    if not can_bound():
+        return _scanned_here(text, language)
+    seconds = parse_seconds()
+    return in_child(
+        _scanned_here,
+        text,
+        language,
+        seconds=seconds,
+        memory=PARSE_MEMORY,
+        too_long=f"tree-sitter took more than {seconds:g} s to parse this file as {language}, and textfrag stopped it "
+        "(TEXTFRAG_PARSE_SECONDS sets the limit); quote it by its lines instead",
+        too_large=f"tree-sitter needed more than {PARSE_MEMORY >> 20} MB of memory to parse this file as {language}, "
+        "and textfrag stopped it; quote it by its lines instead",
+    )
 
 
 def _scanned_here(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
@@ -287,11 +297,6 @@ def _scanned_here(text: str, language: str) -> tuple[tuple[Definition, str], ...
     parser, query = _parser(language)
     from tree_sitter import QueryCursor
 
-    if _nesting(text) > _DEEPEST_BRACKETS:
-        raise TextFragError(
-            f"the file's brackets nest more than {_DEEPEST_BRACKETS:,} deep, past what textfrag reads definitions in "
-            "(tree-sitter's search of it would take minutes); quote it by its lines instead"
-        )
     data = text.encode("utf-8", "surrogatepass")
     tree = parser.parse(data)
     # each match is one node, in the file's order (an outer node before what it holds)
@@ -345,17 +350,6 @@ def _scanned_here(text: str, language: str) -> tuple[tuple[Definition, str], ...
         if kind != "type_definition":  # (typedef struct s {...} t: s is no part of t)
             stack.append((end, full, alias))
     return tuple(out)
-
-
-def _nesting(text: str) -> int:
-    """How deep ``text``'s brackets nest at most (strings and comments counted too: a bound, not a parse)."""
-    marks = _NOT_BRACKETS.sub("", text)
-    if len(marks) <= _DEEPEST_BRACKETS:
-        return len(marks)
-    return max(accumulate(map(_WEIGHTS.__getitem__, marks)), default=0)
-
-
-_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
 
 
 def _join(prefix: str, name: str) -> str:

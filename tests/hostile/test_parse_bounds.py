@@ -1,0 +1,119 @@
+"""Deterministic bounds: a file whose shape would make a parser search for minutes is refused by measures
+of its text, the same on every machine; every parse runs in a child process limited in memory and time
+(a backstop no sane file reaches), and nothing is left running. ``:pyobject:`` stays linear however deep
+definitions nest."""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+
+import pytest
+
+from textfrag import bounded, parse_limits, symbols
+from textfrag.errors import TextFragError
+from textfrag.intent import _python_objects
+
+pytest.importorskip("tree_sitter")
+
+GRAMMARS = sorted(symbols._GRAMMARS)
+ANGLED = sorted(parse_limits.ANGLED)
+
+
+def _definitions(text: str, language: str) -> str:
+    """``ok`` or the problem's words, found with nothing kept (a fresh parse)."""
+    symbols._scanned.cache_clear()
+    try:
+        symbols.definitions(text, language)
+    except TextFragError as problem:
+        return str(problem)
+    return "ok"
+
+
+@pytest.mark.parametrize("language", GRAMMARS)
+def test_brackets_nested_just_under_the_bound_parse_and_just_over_are_refused(language: str) -> None:
+    bound = parse_limits.DEEPEST_BRACKETS
+    assert _definitions("(" * bound + ")" * bound, language) == "ok"
+    over = _definitions("(" * (bound + 1), language)
+    assert over.startswith("the file's brackets nest more than 2,000 deep"), over
+
+
+@pytest.mark.parametrize("language", ANGLED)
+@pytest.mark.parametrize("shape", ["a<", "a<a<a<a<a<;\n"])
+def test_open_angles_just_under_the_bound_parse_and_just_over_are_refused(language: str, shape: str) -> None:
+    """16 KB of ``a<a<...`` took C#'s grammar 2.5 s and 680 MB; 64 KB of ``a<a<a<a<a<;`` TypeScript's 40 s
+    and 7 GB. Under the bound, the same shapes parse in a small fraction of that."""
+    bound = parse_limits.MOST_ANGLES
+    per = shape.count("<")
+    under = shape * (bound // per)
+    assert _definitions(under, language) == "ok"
+    over = _definitions(under + shape * 2, language)
+    assert over.startswith("the file leaves more than 2,000 '<' open"), over
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < (parse_limits.PARSE_MEMORY >> 10)
+
+
+def test_the_refusal_does_not_depend_on_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    hostile = "a<" * 8000
+    said = set()
+    for seconds in ("0.5", "5", "600"):
+        monkeypatch.setenv("TEXTFRAG_PARSE_SECONDS", seconds)
+        said.add(_definitions(hostile, "c_sharp"))
+    assert len(said) == 1 and next(iter(said)).startswith("the file leaves more than 2,000 '<' open")
+
+
+def test_angles_that_close_or_compare_are_not_counted_open() -> None:
+    real = "Map<String, List<Map<K, V>>> m;\nif (a <= b && c >= d) { x = y << 2 >> 1; f = (p) => p->q; }\n" * 3000
+    assert parse_limits.open_angles(real) == 3  # (the deepest a declaration nests: never the file's count)
+    assert parse_limits.open_angles("a < b;\n" * 10) == 10
+
+
+def _sleep(seconds: float) -> str:
+    time.sleep(seconds)
+    return "slept"
+
+
+def _allocate(megabytes: int) -> int:
+    return len(bytearray(megabytes << 20))
+
+
+def test_the_backstop_stops_a_parse_past_its_time_and_leaves_nothing_running() -> None:
+    with pytest.raises(TextFragError, match="too long"):
+        bounded.in_child(_sleep, 30, seconds=0.3, too_long="too long")
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # (no child of this process is left, not even a zombie)
+
+
+def test_the_backstop_stops_a_parse_past_its_memory_with_a_clear_problem() -> None:
+    with pytest.raises(TextFragError, match="needed more memory"):
+        bounded.in_child(_allocate, 512, seconds=30, too_long="too long", memory=64 << 20, too_large="needed more memory")
+    assert bounded.in_child(_allocate, 8, seconds=30, too_long="too long", memory=64 << 20, too_large="x") == 8 << 20
+
+
+def test_every_parse_runs_in_a_child_whatever_the_files_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    children: list[str] = []
+    real = bounded.in_child
+
+    def counted(work: object, *args: object, **kwargs: object) -> object:
+        children.append(str(args[1]))
+        return real(work, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(symbols, "in_child", counted)
+    assert _definitions("function f() { return 1; }\n", "javascript") == "ok"
+    assert children == ["javascript"]
+
+
+def test_pyobject_in_a_module_of_classes_nested_95_deep_is_read_in_one_pass() -> None:
+    """A module of blocks of 95 classes nested in each other (Python's parser allows 100 levels): each body
+    holds the next definition, and its end is not looked for by reading all it holds (which made a 12 MB
+    module take 11 s)."""
+    depth, blocks = 95, 400
+    lines = []
+    for k in range(blocks):
+        lines += ["    " * d + f"class C{k}_{d}:" for d in range(depth)]
+        lines.append("    " * depth + "x = 1")
+    module = "\n".join(lines) + "\n"
+    found = _python_objects(module)
+    assert len(found) == depth * blocks
+    last = ".".join(f"C{blocks - 1}_{d}" for d in range(depth))
+    assert found[last] == (len(lines) - 1, len(lines), len(lines) - 1)
