@@ -32,7 +32,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["WORTH_KEEPING", "Store", "current", "default_store", "flush", "keep_digest", "kept_digest", "use"]
+__all__ = [
+    "WORTH_KEEPING",
+    "Store",
+    "Untrusted",
+    "current",
+    "default_store",
+    "flush",
+    "keep_digest",
+    "kept_digest",
+    "trusted",
+    "use",
+]
 
 #: the database is started afresh past this size (bytes): a cache, not an archive
 _MAX_BYTES = 64 << 20
@@ -51,6 +62,8 @@ class Store:
         self._pid = os.getpid()
         self._lock = threading.RLock()
         self._pending: list[tuple[str, str]] = []
+        #: why the store is not used this run, when it is another user's (said once, by the command line)
+        self.refused: str | None = None
 
     @property
     def path(self) -> Path:
@@ -113,18 +126,24 @@ class Store:
     def _connection(self, *, create: bool = True) -> Any:
         if self._off or self._db is not None:
             return self._db
-        if not create and not self.path.exists():  # (nothing kept yet: no database to open for a lookup)
+        if not create and not os.path.lexists(self.path):  # (nothing kept yet: no database to open for a lookup)
             return None
         for attempt in range(4):  # (processes that start together may create the database together)
             try:
                 self._db = self._open()
                 return self._db
+            except Untrusted as why:  # (another user's folder or file: never read, never removed)
+                self.refused = str(why)
+                break
             except OSError:  # (a folder that cannot be made or written)
                 break
             except Exception as failed:
                 if "locked" not in str(failed) and "busy" not in str(failed):  # (not a database: made afresh)
-                    for damaged in self.folder.glob(self.path.name + "*"):
-                        damaged.unlink(missing_ok=True)
+                    try:
+                        for damaged in self.folder.glob(self.path.name + "*"):
+                            damaged.unlink(missing_ok=True)
+                    except OSError:  # (a folder in its place, a file that cannot be removed: none this run)
+                        break
                 time.sleep(0.02 * (attempt + 1))
         self._off = True  # (a folder that cannot be written, a database that is not one: none this run)
         return None
@@ -134,14 +153,18 @@ class Store:
 
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self.path
+        trusted(self.folder, folder=True)
+        for each in (path, *(Path(f"{path}{end}") for end in _COMPANIONS)):
+            trusted(each)
         try:
-            st = path.stat()
-            if hasattr(os, "getuid") and st.st_uid != os.getuid():  # (a store another user could have written)
-                raise PermissionError(f"{path} belongs to another user")
-            if st.st_size > _MAX_BYTES:
+            if path.stat().st_size > _MAX_BYTES:
                 path.unlink()
         except FileNotFoundError:
             pass
+        # (made by this user for this user alone: SQLite gives its -wal and -shm the database's mode; its
+        # time says when it was last opened, so that no other install's run removes a store in use)
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600))
+        os.utime(path)
         # (readers never wait in WAL mode; a writer that waits longer drops its batch: the next run finds it again)
         db = sqlite3.connect(path, timeout=0.25, isolation_level=None, check_same_thread=False)
         try:
@@ -153,6 +176,36 @@ class Store:
             raise
         _forget_older(self.folder, path.name)
         return db
+
+
+#: the files SQLite keeps beside a database: each is trusted as the database is, or none is read
+_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+class Untrusted(OSError):
+    """A store folder or file that another user owns or can write: it is not read (as git refuses a
+    repository another user owns); the run reads every file instead."""
+
+
+def trusted(path: Path, *, folder: bool = False) -> None:
+    """Raise :class:`Untrusted` when ``path`` (if it exists) is not this user's alone: owned by another
+    user, writable by the group or by others, or not what it should be (a link, a folder in a file's
+    place). On systems without users (Windows), nothing is refused."""
+    if not hasattr(os, "getuid"):
+        return
+    import stat
+
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    kind = stat.S_ISDIR(st.st_mode) if folder else stat.S_ISREG(st.st_mode)
+    if not kind:
+        raise Untrusted(f"{path} is not a {'folder' if folder else 'regular file'}")
+    if st.st_uid != os.getuid():
+        raise Untrusted(f"{path} belongs to another user (uid {st.st_uid})")
+    if st.st_mode & 0o022:
+        raise Untrusted(f"{path} can be written by other users (mode {stat.S_IMODE(st.st_mode):o})")
 
 
 def _version() -> str:
@@ -173,14 +226,20 @@ def _key(kind: str, text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _code_digest() -> str:
-    """The digest of the core's code: a store written by other code (another version, another build of
-    it) is not read. An installed wheel's RECORD holds the digest of every file it installed (and is
-    read in a fraction of a millisecond); without one (a source tree), every module is read."""
+    """The digest of the core's code and of the Python that runs it: a store written by other code (another
+    version, another build of it) or another Python (whose parser may read a module otherwise) is not read.
+    An installed wheel's RECORD holds the digest of every file it installed (read in a fraction of a
+    millisecond): its modules' lines are taken, not what the installer adds (byte code, INSTALLER,
+    direct_url.json), so that two installs of one wheel share one store; without one (a source tree),
+    every module is read."""
+    import sys
+
     here = Path(__file__).parent
-    md5 = hashlib.md5()
+    md5 = hashlib.md5(f"{sys.implementation.name}{sys.version_info[:2]}".encode())
     try:
-        md5.update((here.parent / f"textfrag-{_version()}.dist-info" / "RECORD").read_bytes())
-    except OSError:
+        record = (here.parent / f"textfrag-{_version()}.dist-info" / "RECORD").read_text(encoding="utf-8")
+        md5.update("".join(sorted(line for line in record.splitlines(True) if line.split(",")[0].endswith(".py"))).encode())
+    except (OSError, UnicodeDecodeError):
         for path in sorted(here.rglob("*.py")):
             md5.update(path.relative_to(here).as_posix().encode() + b"\0")
             try:
@@ -190,12 +249,26 @@ def _code_digest() -> str:
     return md5.hexdigest()[:12]
 
 
+#: a store of other code that no run has used for this long (seconds) is removed: another install's
+#: store in use is kept (two virtual environments of different versions do not remove each other's)
+_UNUSED = 30 * 86400
+
+
 def _forget_older(folder: Path, keep: str) -> None:
-    """Remove the stores other code wrote (another version of textfrag)."""
+    """Remove the stores other code wrote that no run has opened for a month, where they are this user's
+    (a store and its companion files go together)."""
+    now = time.time()
     try:
+        groups: dict[str, list[Path]] = {}
         for old in folder.glob("store-*.sqlite3*"):
             if not old.name.startswith(keep):
-                old.unlink(missing_ok=True)
+                groups.setdefault(old.name.split(".sqlite3")[0], []).append(old)
+        for files in groups.values():
+            stats = [f.lstat() for f in files]
+            mine = not hasattr(os, "getuid") or all(st.st_uid == os.getuid() for st in stats)
+            if mine and now - max(st.st_mtime for st in stats) > _UNUSED:
+                for old in files:
+                    old.unlink(missing_ok=True)
     except OSError:
         pass
 
@@ -261,9 +334,10 @@ def kept_digest(fd: int, full: str, path: str, charset: str) -> tuple[object, st
     from .charsets import Digest
 
     try:
-        found, md5, length, size, bidi = store.get("digest", key)
-        if type(found) is str and type(md5) is str and len(md5) == 32 and type(length) is int and size == st.st_size:
-            return Digest(path, found, md5, length, size, bidi is True), key, st
+        found, md5, length, size, bidi, lines = store.get("digest", key)
+        shaped = type(found) is str and type(md5) is str and len(md5) == 32 and type(length) is int and type(lines) is int
+        if shaped and size == st.st_size:
+            return Digest(path, found, md5, length, size, bidi is True, lines), key, st
     except (TypeError, ValueError):  # (none kept: None; or not in that shape)
         pass
     return None, key, st
@@ -279,4 +353,4 @@ def keep_digest(fd: int, kept: tuple[object, str, os.stat_result], digest: Any) 
         before.st_mtime_ns,
         before.st_ctime_ns,
     ):
-        store.put("digest", key, [digest.charset, digest.md5, digest.length, digest.size, digest.bidi])
+        store.put("digest", key, [digest.charset, digest.md5, digest.length, digest.size, digest.bidi, digest.lines])

@@ -19,11 +19,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ._parser import parse_reference
-from .errors import HiddenTextWarning, StaleError, TextFragError, UnpinnedError
+from .errors import EmptyError, HiddenTextWarning, StaleError, TextFragError, UnpinnedError
 from .options import Option, colon_fenced, raw_of, shifted
 from .optiontable import INERT, OptionError, Options, Syntax, read_options
 from .pin import is_pinned
-from .quote import Quote, hidden_note, problem_of, quote, quoted_path
+from .quote import Quote, empty_problem, hidden_note, problem_of, quote, quoted_path
 from .scan import MD_SUFFIXES, Found
 from .store import Store
 from .store import current as current_store
@@ -306,6 +306,11 @@ def judge(
     v.quote = q
     if q.stale is not None:
         _stale_or_problem(v, _advice_checked(source_cache, q.stale, ref, raw, syntax, form), settings)
+    else:
+        empty = empty_problem(q, ref)  # (RFC 5147 clamps a range past the end: an excerpt of nothing)
+        if empty is not None:
+            v.problems += [empty, *unpinned]
+            return v
     try:
         if intent is not None and q.stale is None:  # a stale quote's intent is in its drift explanation
             from .intent import disagreement
@@ -315,6 +320,12 @@ def judge(
                 raise IntentError(why)
         if show or not options.written <= _NO_EXCERPT:  # (what only the excerpt can find wrong)
             v.excerpt = _excerpt(q, options, intent, form, settings)
+            if form == "block" and q.stale is None and not any(piece.text for piece in v.excerpt.pieces):
+                raise EmptyError(
+                    "the excerpt is empty: its options (a marker, region, :lines: or an intent) select no line of "
+                    f"{q.selection.lines_display()}",
+                    reference=ref.text,
+                )
         if options.diff is not None and show:  # (check judges the older reference where it is written)
             v.diff = _diff(source_cache, q, options)
     except TextFragError as bad:
@@ -346,6 +357,10 @@ def _good_key(
     said = [v.text, str(v.path), repr(list((raw or {}).items())), syntax, form, cache.charset, str(cache.max_size)]
     said += [repr((settings.on_stale, settings.require_pin, settings.auto_caption, settings.source_url, settings.language))]
     said += [repr((explain, bidi))]
+    if raw:  # (an option that reads definitions: the grammar, its version and the parse limits too)
+        from .symbols import language_of, parser_identity
+
+        said += [parser_identity(language_of(str(v.path), raw.get("language")) or "python")]
     return store, "\0".join(said)
 
 

@@ -12,6 +12,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -139,15 +140,21 @@ def test_a_folder_that_cannot_be_written_or_no_cache_leaves_check_as_it_was(tmp_
     assert run.returncode == 0 and not off.exists()
 
 
-def test_a_store_other_code_wrote_is_removed(tmp_path: Path) -> None:
+def test_a_store_other_code_wrote_is_removed_once_unused_for_a_month(tmp_path: Path) -> None:
+    """Another install's store (another version in another virtual environment) is kept while it is used:
+    two installs do not remove each other's on every run; one no run opened for a month is removed."""
     root, cache = _project(tmp_path / "p"), tmp_path / "cache"
-    cache.mkdir()
-    (cache / "store-000000000000.sqlite3").write_bytes(b"older")
-    (cache / "store-000000000000.sqlite3-wal").write_bytes(b"older")
+    cache.mkdir(mode=0o700)
+    month = time.time() - 31 * 86400
+    for name in ("store-000000000000.sqlite3", "store-000000000000.sqlite3-wal", "store-111111111111.sqlite3"):
+        (cache / name).write_bytes(b"older")
+    for name in ("store-000000000000.sqlite3", "store-000000000000.sqlite3-wal"):
+        os.utime(cache / name, (month, month))
     (cache / "kept.txt").write_text("not the store's")
     assert _check(root, cache).returncode == 0
     names = sorted(p.name for p in cache.iterdir() if not p.name.endswith(("-wal", "-shm")))
-    assert len(names) == 2 and "kept.txt" in names and "store-000000000000.sqlite3" not in names, names
+    assert len(names) == 3 and "kept.txt" in names and "store-111111111111.sqlite3" in names, names
+    assert not any(n.startswith("store-000000000000") for n in os.listdir(cache))
 
 
 def test_a_large_tree_checked_on_both_cores_keeps_what_each_process_found(tmp_path: Path) -> None:
