@@ -96,6 +96,9 @@ class Digest(NamedTuple):
     #: the text holds bidirectional control characters somewhere (textfrag.hidden): then, and only then,
     #: ``check`` reads the quoted text to say where
     bidi: bool = False
+    #: the RFC 5147 line positions past the start: the line endings, and one more for a last line without
+    #: one (``line=N,`` with N at least this selects nothing); -1 when not counted
+    lines: int = -1
 
     @classmethod
     def of(cls, path: str, data: bytes, charset: str = DEFAULT_CHARSET) -> Digest:
@@ -103,10 +106,27 @@ class Digest(NamedTuple):
         md5 = hashlib.md5(data).hexdigest()
         if data.isascii() and _ascii_compatible(codec_name(charset)):
             # no BOM, no NEL in ASCII: CR LF is the only two-character line ending
-            pairs = data.count(b"\r\n") if b"\r" in data else 0  # `in` is a memchr; count is not
-            return cls(path, charset, md5, len(data) - pairs, len(data))
+            crs = data.count(b"\r") if b"\r" in data else 0  # `in` is a memchr; count is not
+            pairs = data.count(b"\r\n") if crs else 0
+            lines = ascii_lines(data.count(b"\n") + crs - pairs, data[-1:])
+            return cls(path, charset, md5, len(data) - pairs, len(data), False, lines)
         _, charset, text = decode(data, charset)
-        return cls(path, charset, md5, length_of(text), len(data), BIDI.search(text) is not None)
+        return cls(path, charset, md5, length_of(text), len(data), BIDI.search(text) is not None, text_lines(text))
+
+
+def ascii_lines(ends: int, last: bytes) -> int:
+    """The line positions of a text with ``ends`` line endings whose last byte is ``last``."""
+    return ends + (1 if last and last not in (b"\n", b"\r") else 0)
+
+
+def text_lines(text: str) -> int:
+    r"""The line positions past the start of ``text`` (RFC 5147 section 2.1.2: lines end at CR LF, LF, CR,
+    NEL and CR NEL; a last line without an ending counts too).
+
+    >>> text_lines("a\r\nb"), text_lines("a\nb\n"), text_lines("")
+    (2, 2, 0)
+    """
+    return _line_ends(text) + (1 if text and text[-1] not in "\n\r\x85" else 0)
 
 
 def length_of(text: str) -> int:

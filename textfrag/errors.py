@@ -17,6 +17,7 @@ from ._version import __version__
 
 __all__ = [
     "spell",
+    "inert_json",
     "internal_error_report",
     "TextFragError",
     "FragmentSyntaxError",
@@ -25,6 +26,7 @@ __all__ = [
     "DecodeError",
     "StaleError",
     "UnverifiableError",
+    "EmptyError",
     "HiddenTextWarning",
     "UnpinnedError",
 ]
@@ -48,10 +50,31 @@ def spell(text: str) -> str:
     r"""``text`` with its control characters spelled out, as git quotes a path: for every line a person
     or a CI log reads (file names, references, messages). JSON and SARIF stay exact.
 
+    What a CI runner would take for a workflow command is spelled out too: GitHub's runner reads a line
+    that starts with ``::`` (after white space) as a command, and ``##[`` anywhere in a line as its older
+    form, so the first ``:`` of a leading ``::`` and the second ``#`` of ``##[`` are spelled in octal,
+    as git spells a byte (a quoted line ``::error::x`` can neither forge an annotation nor stop textfrag's).
+
     >>> print(spell("x\n::error::y \x1b[2K \u202e"))
     x\n::error::y \033[2K \u202e
+    >>> print(spell("  ::error file=a::forged ##[error]too"))
+      \072:error file=a::forged #\043[error]too
     """
-    return _UNSPEAKABLE.sub(_spelled, text)
+    spelled = _UNSPEAKABLE.sub(_spelled, text)
+    if "::" in spelled or "##[" in spelled:
+        spelled = _COMMAND_START.sub(r"\1\\072", spelled).replace("##[", "#\\043[")
+    return spelled
+
+
+#: a workflow command's start: ``::`` after white space at the start of a line (Unicode's, as the runner
+#: trims it)
+_COMMAND_START = re.compile(r"\A(\s*):(?=:)")
+
+
+def inert_json(text: str) -> str:
+    """JSON text whose strings cannot be read as GitHub's older workflow commands (``##[``) when a runner
+    prints it: the second ``#`` as ``\\u0023``, the same value to every JSON reader."""
+    return text.replace("##[", "#\\u0023[")
 
 
 def spell_lines(text: str) -> str:
@@ -221,6 +244,14 @@ class UnverifiableError(TextFragError):
     """An integrity check names a charset the text cannot be transcoded to (RFC 5147 2.3)."""
 
     kind = "unverifiable"
+
+
+class EmptyError(TextFragError):
+    """The excerpt shows nothing: a range that starts at or past the file's end (RFC 5147 clamps it to the
+    end, section 4.4's positions past the end), or a marker, region or anchor that selects no line. The
+    parser keeps the RFC's clamping; an excerpt of nothing is never what a writer meant."""
+
+    kind = "empty"
 
 
 def internal_error_report(exc: BaseException) -> str:

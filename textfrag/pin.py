@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from ._parser import PREFIX
 from .fragment import IntegrityCheck, Reference
-from .quote import make_reference, quote
+from .quote import empty_problem, make_reference, quote
 from .source import DEFAULT_CHARSET, SourceCache, same_charset
 
 __all__ = ["Pinned", "is_pinned", "pinned_form", "TEXT_SEARCH"]
@@ -65,12 +65,18 @@ def pinned_form(cache: SourceCache, ref: Reference, *, convert: bool = False) ->
         if _searches(ref) and not convert:
             return Pinned(None, "a text search finds its text wherever it moves, by design (`textfrag pin --convert` pins it)")
         q = quote(cache, ref, explain=False)
+        empty = empty_problem(q, ref)
+        if empty is not None:
+            raise empty
         if len(q.selections) != 1:
             return Pinned(None, f"it selects {len(q.selections)} separate pieces; an RFC 5147 reference names one range")
         return Pinned(prefix + make_reference(q.selections[0]))
     q = quote(cache, ref, explain=False)
     if q.stale is not None:  # a wrong length: stale, never pinned over
         raise q.stale
+    empty = empty_problem(q, ref)  # (a range past the end: the excerpt would show nothing)
+    if empty is not None:
+        raise empty
     source = q.source
     charset = None if same_charset(source.charset, DEFAULT_CHARSET) else source.charset
     added = []

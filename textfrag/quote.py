@@ -10,14 +10,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._parser import parse_reference
-from .errors import PathError, StaleError, TextFragError
+from .charsets import text_lines
+from .errors import EmptyError, PathError, StaleError, TextFragError
 from .fragment import Fragment, IntegrityCheck, Reference, Scheme, line_scheme_of
 from .hidden import bidi_note
 from .paths import encode_path
 from .resolve import Selection, select, whole
 from .selection import ELISION as ELISION_MARK
 from .source import DEFAULT_CHARSET, Source, SourceCache, same_charset
-from .verify import mismatches, needs_text, verify
+from .verify import emptiness, empty_excerpt, mismatches, needs_text, verify
 
 if TYPE_CHECKING:
     from collections.abc import Container, Iterable
@@ -128,8 +129,25 @@ def problem_of(cache: SourceCache, ref: Reference, intent: Intent | None = None)
             return _missing(cache, ref, err, intent)
         raise
     if not needs_text(ref.fragment, digest.charset) and not mismatches(digest, ref.fragment):
+        return emptiness(digest, ref.fragment, reference=ref.text)
+    q = quote(cache, ref, intent=intent)
+    return q.stale if q.stale is not None else empty_problem(q, ref)
+
+
+def empty_problem(q: Quote, ref: Reference) -> TextFragError | None:
+    """The problem of a current quote that shows nothing (textfrag.errors.EmptyError): a range past the end
+    or of no width, an intent or a dialect that selects no line; None when it shows something, and for
+    an RFC 5147 position or a whole file (a position selects nothing by design; an empty file is what it is)."""
+    if not q.selection.empty:
         return None
-    return quote(cache, ref, intent=intent).stale
+    fragment = ref.fragment
+    if ref.selector is None and (fragment is None or not fragment.scheme.is_range):
+        return None
+    if ref.selector is None and fragment is not None:
+        scheme = fragment.scheme
+        total = q.source.length if scheme.name == "char" else text_lines(q.source.text)
+        return empty_excerpt(scheme.name, scheme.start or 0, scheme.end, total, reference=ref.text)
+    return EmptyError("the excerpt is empty: the reference selects no text in the file", reference=ref.text)
 
 
 def hidden_note(cache: SourceCache, ref: Reference) -> str | None:

@@ -10,7 +10,7 @@ from typing import Literal, NamedTuple
 from urllib.parse import quote
 
 from ._version import __version__
-from .errors import StaleError, TextFragError, UnpinnedError, spell, spell_lines
+from .errors import StaleError, TextFragError, UnpinnedError, inert_json, spell, spell_lines
 
 __all__ = ["FORMATS", "Finding", "github_commands", "json_results", "sarif_log", "SCHEMA_VERSION"]
 
@@ -114,7 +114,7 @@ def json_results(findings: Iterable[Finding], *, command: str, summary: str) -> 
     document = {"version": SCHEMA_VERSION, "command": command, "summary": summary, "counts": counts, "results": results}
     import json  # only --format json and sarif pay for it
 
-    return json.dumps(document, ensure_ascii=False, indent=2)
+    return inert_json(json.dumps(document, ensure_ascii=False, indent=2))
 
 
 #: SARIF rules, one per kind of problem (TextFragError.kind): id, name, what it means, how to fix it
@@ -138,6 +138,12 @@ RULES: dict[str, tuple[str, str, str]] = {
     "decode": ("UndecodableFile", "The quoted file does not decode in its charset.", "Set the charset the file is written in."),
     "source": ("UnusableFile", "The quoted file cannot be used as text.", "Set a charset the file is written in."),
     "unverifiable": ("UnverifiableCheck", "An integrity check cannot be verified.", "Use a charset the text can be encoded in."),
+    "empty": (
+        "EmptyExcerpt",
+        "The excerpt shows nothing: its range starts at or past the end of the file, or its marker, region or anchor "
+        "selects no line.",
+        "Quote lines the file has: `textfrag make PATH --lines A-B` prints the reference (1-based lines).",
+    ),
     "unpinned": (
         "UnpinnedReference",
         "The reference has no md5: a change of the quoted file goes unnoticed (pins are required here).",
@@ -245,4 +251,4 @@ def sarif_log(findings: Iterable[Finding]) -> str:
     }
     import json
 
-    return json.dumps(log, ensure_ascii=False, indent=2)
+    return inert_json(json.dumps(log, ensure_ascii=False, indent=2))

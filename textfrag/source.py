@@ -25,7 +25,17 @@ from operator import add
 from pathlib import Path
 from typing import Any
 
-from .charsets import DEFAULT_CHARSET, Digest, _ascii_compatible, codec_name, decode, length_of, same_charset
+from .charsets import (
+    DEFAULT_CHARSET,
+    Digest,
+    _ascii_compatible,
+    ascii_lines,
+    codec_name,
+    decode,
+    length_of,
+    same_charset,
+    text_lines,
+)
 from .errors import PathError, TextFragError
 from .hidden import BIDI
 from .paths import check_path_syntax
@@ -102,7 +112,7 @@ class Source:
     @property
     def digest(self) -> Digest:
         """What integrity checks need of this source, without its text."""
-        return Digest(self.path, self.charset, self.md5, self.length, self.size, self.bidi)
+        return Digest(self.path, self.charset, self.md5, self.length, self.size, self.bidi, text_lines(self.text))
 
     @property
     def bidi(self) -> bool:
@@ -392,8 +402,9 @@ def _ascii_digest(fd: int, path: str, reference: str, max_size: int, charset: st
     md5 = hashlib.md5()
     buffer = bytearray(_BLOCK)
     view = memoryview(buffer)
-    size = pairs = 0
+    size = pairs = ends = 0
     carriage = False  # the block before ended with CR
+    last = b""
     try:
         while True:
             n = os.readv(fd, [buffer])
@@ -407,16 +418,19 @@ def _ascii_digest(fd: int, path: str, reference: str, max_size: int, charset: st
                 raise PathError(f"{path} is over the limit of {max_size} bytes", reference=reference)
             md5.update(view[:n])
             pairs += carriage and block[0] == 0x0A  # a CR LF pair split between two blocks
+            ends += block.count(b"\n")
             if b"\r" in block:  # `in` is a memchr; count is not
                 pairs += block.count(b"\r\n")
+                ends += block.count(b"\r")
                 carriage = block[-1] == 0x0D
             else:
                 carriage = False
+            last = bytes(block[-1:])
     except OSError as exc:
         raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
     finally:
         view.release()
-    return Digest(path, charset, md5.hexdigest(), size - pairs, size)
+    return Digest(path, charset, md5.hexdigest(), size - pairs, size, False, ascii_lines(ends - pairs, last))
 
 
 def _empty_cache(root: str, charset: str, max_size: int, pdi_map: dict[str, str] | None = None) -> SourceCache:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 from typing import NamedTuple
 
-from .errors import SourceError, StaleError, UnverifiableError
+from .errors import EmptyError, SourceError, StaleError, UnverifiableError
 from .fragment import Fragment, IntegrityCheck
 from .source import Digest, Source, codec_name, length_of
 
-__all__ = ["Mismatch", "mismatches", "needs_text", "verify", "integrity_of"]
+__all__ = ["Mismatch", "emptiness", "empty_excerpt", "mismatches", "needs_text", "verify", "integrity_of"]
 
 
 class Mismatch(NamedTuple):
@@ -111,3 +111,37 @@ def verify(source: Source | Digest, fragment: Fragment | None, *, reference: str
         reference=reference,
         mismatches=data,
     )
+
+
+def emptiness(digest: Digest, fragment: Fragment | None, *, reference: str | None = None) -> EmptyError | None:
+    """The problem of an RFC 5147 range that selects nothing in the file ``digest`` measures (its start at
+    or past the file's end, or its two positions one), found from the digest alone; None when it selects
+    something, for a position (which selects nothing by design) and when the digest did not count lines.
+
+    RFC 5147 clamps a position past the end to the end (section 2.1.1): the parser does; the verdict
+    refuses the empty result, since an excerpt of nothing is never what a writer meant."""
+    if fragment is None or not fragment.scheme.is_range:
+        return None
+    scheme = fragment.scheme
+    total = digest.length if scheme.name == "char" else digest.lines
+    if total < 0:
+        return None
+    start = min(scheme.start or 0, total)
+    end = total if scheme.end is None else min(scheme.end, total)
+    if start < end:
+        return None
+    return empty_excerpt(scheme.name, scheme.start or 0, scheme.end, total, reference=reference)
+
+
+def empty_excerpt(unit: str, start: int, end: int | None, total: int, *, reference: str | None = None) -> EmptyError:
+    """The problem of a range ``start``-``end`` (RFC positions in ``unit``: line or char) that selects nothing
+    in a file of ``total`` of them, said with 1-based numbers beside the positions."""
+    noun = "lines" if unit == "line" else "characters"
+    written = f"{unit}={start},{'' if end is None else end}"
+    wanted = f"{noun} {start + 1}-{end}" if end is not None and end > start else f"{noun} from {start + 1} on"
+    if end is not None and end <= start:
+        why = f"{written} starts where it ends: it selects no {noun[:-1]}"
+    else:
+        why = f"{written} ({wanted}) starts at or past the end of the file, which has {total} {noun}"
+    fix = "; `textfrag make PATH --lines A-B` prints a reference to lines the file has" if unit == "line" else ""
+    return EmptyError(f"the excerpt is empty: {why}{fix}", reference=reference)

@@ -130,7 +130,9 @@ def test_two_projects_below_a_folder_are_each_checked_and_named(tmp_path: Path) 
     (tmp_path / "doc" / "index.rst").write_text("T\n=\n\n.. txtfrag:: src/app.txt#line=0,2\n")
     (tmp_path / "docs" / "docs").mkdir(parents=True)
     (tmp_path / "docs" / "mkdocs.yml").write_text("site_name: S\nplugins: [{textfrag: {root: ..}}]\n")
-    (tmp_path / "docs" / "docs" / "index.md").write_text("# S\n\n![](txtfrag:src/app.txt#line=0,5;length=1;md5=00000000000000000000000000000000)\n")
+    (tmp_path / "docs" / "docs" / "index.md").write_text(
+        "# S\n\n![](txtfrag:src/app.txt#line=0,5;length=1;md5=00000000000000000000000000000000)\n"
+    )
     r = run("check", cwd=tmp_path)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "using the configuration in doc/conf.py" in r.stderr and "using the configuration in docs/mkdocs.yml" in r.stderr
