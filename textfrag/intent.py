@@ -355,9 +355,36 @@ def _python_objects(text: str) -> dict[str, tuple[int, int, int]]:
     fast = outline(text)
     if fast is not None:
         return fast
+    if len(text) < _PARSE_HERE_BELOW:
+        return _parsed_python(text)
+    from .bounded import can_bound, in_child
+    from .parse_limits import PARSE_MEMORY, parse_seconds
+
+    if not can_bound():
+        return _parsed_python(text)
+    seconds = parse_seconds()
+    return in_child(
+        _parsed_python,
+        text,
+        seconds=seconds,
+        memory=PARSE_MEMORY,
+        too_long=f"Python's parser took more than {seconds:g} s to read this module, and textfrag stopped it "
+        "(TEXTFRAG_PARSE_SECONDS sets the limit); quote it by its lines instead",
+        too_large=f"Python's parser needed more than {PARSE_MEMORY >> 20} MB of memory to read this module, and "
+        "textfrag stopped it; quote it by its lines instead",
+    )
+
+
+#: a module this large (characters) that the layout reading declines is parsed in a child process, bounded
+#: in memory and time as tree-sitter's parses are (a module's syntax tree takes about 100 times its size)
+_PARSE_HERE_BELOW = 1 << 20
+
+
+def _parsed_python(text: str) -> dict[str, tuple[int, int, int]]:
+    """:func:`python_objects` from Python's parser (what the layout reading declines)."""
     try:
         tree = ast.parse(text.replace("\r\n", "\n").replace("\r", "\n"))
-    except (SyntaxError, ValueError) as exc:
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise TextFragError(f"the file is not Python that parses ({exc.__class__.__name__}: {exc})") from None
     found: dict[str, tuple[int, int, int]] = {}
 

@@ -145,6 +145,45 @@ def test_a_planted_wal_cannot_claim_a_stale_file_is_current(shared_tmp: Path) ->
     assert "can be written by other users" in r.stderr or "belongs to another user" in r.stderr
 
 
+def test_a_lock_held_forever_by_another_process_leaves_the_verdict_as_it_is(tmp_path: Path) -> None:
+    root, cache = _project(tmp_path / "p"), tmp_path / "cache"
+    assert _check(root, cache).returncode == 0
+    (store,) = cache.glob("store-*.sqlite3")
+    holder = sqlite3.connect(store, isolation_level=None)
+    holder.execute("PRAGMA journal_mode=DELETE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        r = _check(root, cache)
+        assert r.returncode == 0 and "all current" in r.stdout and "Traceback" not in r.stderr, r.stderr
+        (root / "src" / "app.py").write_text(MODULE.replace("x + 2", "x + 3"))
+        r = _check(root, cache)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+def test_two_installs_of_one_version_name_one_store(tmp_path: Path) -> None:
+    """The same wheel installed twice, by different installers (RECORD lists byte code and INSTALLER
+    differently): both name the same store, so neither removes the other's."""
+    import textfrag
+
+    site = Path(textfrag.__file__).parent.parent
+    (info,) = site.glob("textfrag-*.dist-info")
+    names = []
+    for k, extra in enumerate(["textfrag/__pycache__/x.cpython-311.pyc,,\n", "textfrag-x.dist-info/INSTALLER,sha256=abc,3\n"]):
+        copy = tmp_path / f"site{k}"
+        shutil.copytree(site / "textfrag", copy / "textfrag")
+        shutil.copytree(info, copy / info.name)
+        record = copy / info.name / "RECORD"
+        record.write_text(record.read_text() + extra)
+        probe = "from textfrag import store; print(store.default_store().path.name)"
+        env = {**os.environ, "PYTHONPATH": str(copy)}
+        got = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=tmp_path, check=True)
+        names.append(got.stdout.strip())
+    assert names[0] == names[1] and names[0].startswith("store-"), names
+
+
 @pytest.mark.parametrize(
     "state", ["folder in the database's place", "read-only folder", "group-writable folder", "link in the database's place"]
 )

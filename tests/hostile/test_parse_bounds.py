@@ -117,3 +117,23 @@ def test_pyobject_in_a_module_of_classes_nested_95_deep_is_read_in_one_pass() ->
     assert len(found) == depth * blocks
     last = ".".join(f"C{blocks - 1}_{d}" for d in range(depth))
     assert found[last] == (len(lines) - 1, len(lines), len(lines) - 1)
+
+
+def test_a_large_module_the_layout_reading_declines_is_parsed_in_a_bounded_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tabs in the indentation make the layout reading decline; a module of 1 MB or more is then parsed by
+    Python's parser in a child process, with the same table as in this process."""
+    from textfrag import intent
+
+    module = "".join(f"class C{k}:\n\tdef m(self):\n\t\treturn {k}\n\n" for k in range(40000))
+    assert len(module) > intent._PARSE_HERE_BELOW
+    children: list[int] = []
+    real = bounded.in_child
+
+    def counted(work: object, *args: object, **kwargs: object) -> object:
+        children.append(len(str(args[0])))
+        return real(work, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bounded, "in_child", counted)
+    found = _python_objects(module)
+    assert children == [len(module)]
+    assert found == intent._parsed_python(module) and found["C39999.m"] == (159998, 159999, 159998)
