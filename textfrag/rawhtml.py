@@ -62,12 +62,74 @@ def raw_html_spans(text: str, *, md_in_html: bool = False) -> list[tuple[int, in
             if not stack:
                 end = t.end()
                 break
-        if markdown_inside:
-            pos = m.end()
+        if markdown_inside:  # (Markdown inside, but a nested block without the attribute is raw)
+            inner, end = _inside_markdown(text, start)
+            spans += inner
+            pos = max(end, m.end())
             continue
         spans.append((start, end))
         pos = max(end, m.end())
     return spans
+
+
+_BLOCK_NAMES = frozenset(BLOCK_LEVEL)
+
+
+def _markdown_attribute(attributes: str) -> bool:
+    attribute = _MARKDOWN_ATTRIBUTE.search(attributes)
+    return attribute is not None and (attribute.group(2) or "").lower() in _MARKDOWN_VALUES
+
+
+def _inside_markdown(text: str, start: int) -> tuple[list[tuple[int, int]], int]:
+    """The raw blocks inside the md_in_html block whose opening tag is at ``start``, and where it ends: a
+    nested block-level tag at the start of a line (indented at most three spaces) is Markdown inside only
+    with its own ``markdown`` attribute (md_in_html does not pass it on), else raw to its closing tag; one
+    after text on its line is part of a paragraph."""
+    raw: list[tuple[int, int]] = []
+    stack: list[str] = []
+    pos = start
+    while (t := _TAG.search(text, pos)) is not None:
+        pos = t.end()
+        name = t.group(2)
+        if name is None:
+            continue  # a comment
+        name = name.lower()
+        if t.group(1):
+            if name in stack:
+                del stack[len(stack) - 1 - stack[::-1].index(name) :]
+            if not stack:
+                return raw, t.end()
+            continue
+        if name in _VOID or t.group(3).rstrip().endswith("/"):
+            continue
+        line_start = text.rfind("\n", 0, t.start()) + 1
+        at_start = t.start() - line_start <= 3 and not text[line_start : t.start()].strip(" ")
+        nested = bool(stack) and name in _BLOCK_NAMES and at_start  # (mid-line, a tag is a paragraph's)
+        if nested and (name in _RAW_TAGS or not _markdown_attribute(t.group(3))):
+            end = _closing(text, t.start())
+            raw.append((t.start(), end))
+            pos = max(end, t.end())
+            continue
+        stack.append(name)
+    return raw, len(text)
+
+
+def _closing(text: str, start: int) -> int:
+    """The end of the tag that closes the one at ``start`` (nested tags counted), or of the text."""
+    stack: list[str] = []
+    for t in _TAG.finditer(text, start):
+        name = t.group(2)
+        if name is None:
+            continue
+        name = name.lower()
+        if t.group(1):
+            if name in stack:
+                del stack[len(stack) - 1 - stack[::-1].index(name) :]
+        elif name not in _VOID and not t.group(3).rstrip().endswith("/"):
+            stack.append(name)
+        if not stack:
+            return t.end()
+    return len(text)
 
 
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")

@@ -351,6 +351,13 @@ _RAW_HTML = [
     (f"x <div>\n{_IMAGE}\n</div>\n", []),
     (f'<div title="a>b">\n{_IMAGE}\n</div>\n', []),
     (f"```\n<div>\n```\n\n{_IMAGE}\n", ["fenced_code"]),
+    # md_in_html does not pass its attribute on: a nested block at a line's start is raw, one after text is
+    # a paragraph's (found by the property below)
+    (f"<div markdown>\n<div>\n{_IMAGE}\n</div>\n</div>\n", ["md_in_html"]),
+    (f"<div markdown>\n  <div>\n{_IMAGE}\n</div>\n</div>\n", ["md_in_html"]),
+    (f"<div markdown> <div>\n{_IMAGE}\n</div> </div>\n", ["md_in_html"]),
+    (f"<div markdown>\na <div>\n{_IMAGE}\n</div>\n</div>\n", ["md_in_html"]),
+    (f"<div markdown>\n<div markdown>\n{_IMAGE}\n</div>\n</div>\n", ["md_in_html"]),
 ]
 
 
