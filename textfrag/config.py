@@ -275,17 +275,7 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
             break
     if isinstance(data, dict) and isinstance(data.get("plugins"), dict):  # the mapping form of plugins:
         options, plugin_used = data["plugins"].get("textfrag") or {}, "textfrag" in data["plugins"]
-    extensions: dict[str, Any] = {}
-    if isinstance(data, dict):
-        for entry in data.get("markdown_extensions") or []:
-            name, given = (
-                (entry, {})
-                if isinstance(entry, str)
-                else next(iter(entry.items()), ("", {}))
-                if isinstance(entry, dict)
-                else ("", {})
-            )
-            extensions[str(name)] = given if isinstance(given, dict) else {}
+    extensions = _extensions(data.get("markdown_extensions") if isinstance(data, dict) else None)
     if not options and isinstance(extensions.get("textfrag"), dict):  # the Markdown extension's (Zensical, ProperDocs)
         options = extensions["textfrag"]
     docs = data.get("docs_dir") if isinstance(data, dict) else None
@@ -294,6 +284,28 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
     inherits = isinstance(data, dict) and "INHERIT" in data
     attr_list = inherits or any(n in extensions for n in ("attr_list", "markdown.extensions.attr_list"))
     return replace(config, attr_list=attr_list, link_targets="site" if plugin_used else "page")
+
+
+def _extensions(listed: Any) -> dict[str, Any]:
+    """The Markdown extensions an mkdocs.yml enables, by name, with their options, as MkDocs reads them:
+    a list of names and one-key mappings, or a mapping; an extension named again keeps its options
+    unless the later entry gives options of its own (MkDocs' ``MarkdownExtensions``)."""
+    entries = listed.items() if isinstance(listed, dict) else listed if isinstance(listed, list) else []
+    out: dict[str, Any] = {}
+    for entry in entries:
+        if isinstance(entry, tuple):
+            name, given = entry
+        elif isinstance(entry, str):
+            name, given = entry, None
+        elif isinstance(entry, dict) and len(entry) == 1:
+            name, given = next(iter(entry.items()))
+        else:
+            continue
+        if isinstance(given, dict) and given:
+            out[str(name)] = given
+        else:
+            out.setdefault(str(name), {})
+    return out
 
 
 def _from_options(
@@ -367,8 +379,7 @@ def snippet_settings(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
     found: dict[str, Any] = {"attr_list": False}
-    for entry in data.get("markdown_extensions") or [] if isinstance(data, dict) else []:
-        name, options = (entry, {}) if isinstance(entry, str) else next(iter(entry.items()), ("", {}))
+    for name, options in _extensions(data.get("markdown_extensions") if isinstance(data, dict) else None).items():
         if name in ("attr_list", "markdown.extensions.attr_list"):
             found["attr_list"] = True
         if name in ("pymdownx.snippets", "pymdownx.highlight") and isinstance(options, dict):

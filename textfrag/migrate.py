@@ -103,13 +103,30 @@ def _rst_include(text: str, doc: str, number: int, offset: int) -> Include | Non
     options: dict[str, str] = {}
     option_indent = indent + "   "
     end = offset + len(first)
+    last: str | None = None  # the option a deeper-indented line goes on with
+    last_indent = 0
     for at, line in lines:
         o = _OPTION.match(line)
-        if o is None or len(o.group(1)) <= len(indent):
+        deeper = len(line) - len(line.lstrip(" \t"))
+        if o is None:
+            # docutils' directive grammar: the argument may stand on the lines after the marker (up to the
+            # first option or blank line), and an option's value goes on over lines indented deeper than it
+            if not line.strip() or deeper <= len(indent):
+                break
+            if last is not None and deeper > last_indent:
+                options[last] = f"{options[last]} {line.strip()}".strip()
+            elif not options:
+                argument = f"{argument} {line.strip()}".strip()
+            else:
+                break
+            end = at + len(line)
+            continue
+        if len(o.group(1)) <= len(indent):
             break
         if not options:
             option_indent = o.group(1)
-        options[o.group(2)] = o.group(3) or ""
+        last, last_indent = o.group(2), len(o.group(1))
+        options[last] = o.group(3) or ""
         end = at + len(line)
     return Include(doc, number, offset, end, argument, options, indent, option_indent, "")
 

@@ -12,7 +12,18 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..docfiles import doc_files, read_text
 from ..errors import StaleError, TextFragError, spell, spell_lines
-from ..guard import GuardedInclude, IncludeRepair, Lock, Shown, context_of, find_guarded, judge_include, record_of, shown_text
+from ..guard import (
+    GuardedInclude,
+    IncludeRepair,
+    Lock,
+    Shown,
+    context_of,
+    empty_include,
+    find_guarded,
+    judge_include,
+    record_of,
+    shown_text,
+)
 from ..guard.judge import Explainer, found_of
 from ..report import Finding
 from ..scan import Found
@@ -176,8 +187,8 @@ class GuardRun:
                     tally.findings.append(Finding(f.file, f.line, f.column, f.text, None, (), True))
                     continue
                 shown = self.shown(inc, doc)
-                if isinstance(shown, TextFragError):
-                    problem = shown.with_reference(inc.text)
+                if isinstance(shown, TextFragError) or not shown.text:
+                    problem = shown.with_reference(inc.text) if isinstance(shown, TextFragError) else empty_include(inc)
                     tally.problems.append((f, problem))
                     tally.findings.append(Finding(f.file, f.line, f.column, f.text, problem, (), False))
                     continue

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .context import GuardContext, Shown, context_of
 from .includes import GuardedInclude, find_guarded
-from .judge import IncludeRepair, judge_include, record_of
+from .judge import IncludeRepair, empty_include, judge_include, record_of
 from .lock import LOCK_NAME, Lock
 from .shown import shown_text
 
@@ -29,6 +29,7 @@ __all__ = [
     "Lock",
     "Shown",
     "context_of",
+    "empty_include",
     "find_guarded",
     "judge_include",
     "record_of",

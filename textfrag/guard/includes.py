@@ -110,6 +110,8 @@ MAX_LINE = 4096
 _OPTION_VALUE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*?))?([ \t]*)\r?$", re.MULTILINE)
 _YAML_VALUE = re.compile(r"^[ \t]*([\w-]+)[ \t]*:(?:[ \t]+(.*?))?[ \t]*\r?$", re.MULTILINE)
 _ARGUMENT = re.compile(r"(?:literalinclude[ ]?::|\{literalinclude\})[ \t]*(.*?)[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+#: an argument on the line after the marker: the first line that is not blank and not an option
+_NEXT_ARGUMENT = re.compile(r"^[ \t]+(?!:[\w-]+:)(\S.*?)[ \t]*\r?$", re.MULTILINE)
 
 
 def _literalincludes(text: str, doc: str, suffix: str) -> list[GuardedInclude]:
@@ -123,6 +125,12 @@ def _literalincludes(text: str, doc: str, suffix: str) -> list[GuardedInclude]:
         a = _ARGUMENT.search(text, inc.start, inc.end if inc.end > inc.start else len(text))
         if a is None:
             continue
+        argument_span = a.span(1)
+        if not a.group(1):  # (the argument on the line after the marker, as docutils reads it)
+            below = _NEXT_ARGUMENT.search(text, a.end(), inc.end)
+            if below is None:
+                continue
+            argument_span = below.span(1)
         found = list(_OPTION_VALUE.finditer(text, a.end(), inc.end))
         if inc.fence and len(found) < len(inc.options):  # (MyST: options in a YAML block)
             found += [y for y in _YAML_VALUE.finditer(text, a.end(), inc.end) if y.group(1) in inc.options]
@@ -138,9 +146,10 @@ def _literalincludes(text: str, doc: str, suffix: str) -> list[GuardedInclude]:
         trailing = tuple(
             (o.group(1), o.group(2) + o.group(3)) for o in found if o.re is _OPTION_VALUE and o.group(2) and o.group(3)
         )
-        line, column = _place(lines, a.start(1))
+        line, column = _place(lines, argument_span[0])
+        line = _place(lines, a.start(1))[0]  # (the directive's line, where the build reports it)
         options = tuple((name, value) for name, value in inc.options.items())
-        where = (inc.start, inc.end, a.span(1), spans, trailing)
+        where = (inc.start, inc.end, argument_span, spans, trailing)
         out.append(GuardedInclude(doc, line, column, LITERALINCLUDE, inc.argument, options, *where))
     return out
 

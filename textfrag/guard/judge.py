@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import PathError, StaleError, TextFragError, UnpinnedError
+from ..errors import EmptyError, PathError, StaleError, TextFragError, UnpinnedError
 from ..scan import Found
 from ..verdict import Verdict
 from .context import GuardContext, Shown
@@ -94,6 +94,8 @@ def judge_include(
         problem = shown.with_reference(inc.text)
         if record is not None and explainer is not None and isinstance(shown, PathError) and shown.no_such_file:
             problem = explainer.missing(inc, record, shown)
+    elif not (shown if isinstance(shown, str) else shown.text):
+        problem = empty_include(inc)
     elif record is None:
         problem = UnrecordedError(reference=inc.text, lock=lock) if require_pin else None
     elif record_of(text := shown if isinstance(shown, str) else shown.text) != record:
@@ -107,6 +109,16 @@ def judge_include(
         else:
             v.problems.append(problem)
     return v
+
+
+def empty_include(inc: GuardedInclude) -> EmptyError:
+    """The problem of an include that shows nothing (a section or marker that is not in the file, lines past
+    its end): never recorded, never current (textfrag.errors.EmptyError)."""
+    return EmptyError(
+        f"the include shows nothing: what it selects ({inc.text}) is no line of the file (a section or marker "
+        "that is not there, lines past its end); include lines the file has",
+        reference=inc.text,
+    )
 
 
 def _said(record: str, now: str) -> str:
