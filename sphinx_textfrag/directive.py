@@ -22,7 +22,7 @@ from textfrag.present import unique_anchor
 from textfrag.verdict import Settings, Verdict, judge
 
 from .nodes import txtfrag_block, txtfrag_inline
-from .state import cache_of, record_bug, record_dependency, record_problem, record_range, state_of
+from .state import cache_of, place_of, record_bug, record_dependency, record_problem, record_range, state_of
 
 
 class _AnyOption(dict):  # type: ignore[type-arg]
@@ -63,7 +63,13 @@ def settings_of(env: BuildEnvironment) -> Settings:
 
 
 def judged_here(
-    env: BuildEnvironment, lineno: int, text: str, options: dict[str, str | None] | None = None, *, inline: bool = False
+    env: BuildEnvironment,
+    lineno: int,
+    text: str,
+    options: dict[str, str | None] | None = None,
+    *,
+    inline: bool = False,
+    source: str | None = None,
 ) -> Verdict:
     """The core's verdict on ``text`` written with ``options`` in the document being read; every problem
     recorded on ``env`` (so that it fails this build and every later one until it is fixed), the quoted
@@ -88,9 +94,9 @@ def judged_here(
         if verdict.quote is not None:
             here[1].add(verdict.path)
     for problem in verdict.problems:
-        record_problem(env, docname, lineno, problem, error=True)
+        record_problem(env, docname, lineno, problem, error=True, source=source)
     for warning in verdict.warnings:
-        record_problem(env, docname, lineno, warning, error=False)
+        record_problem(env, docname, lineno, warning, error=False, source=source)
     return verdict
 
 
@@ -132,7 +138,8 @@ class TxtfragDirective(SphinxDirective):
             return [_broken(self.arguments[0], self.env, self.lineno)]
 
     def _run(self) -> list[nodes.Node]:
-        verdict = judged_here(self.env, self.lineno, self.arguments[0], dict(self.options))
+        source, line = place_of(self.env, *self.get_source_info())
+        verdict = judged_here(self.env, line, self.arguments[0], dict(self.options), source=source)
         ex, q, o = verdict.excerpt, verdict.quote, verdict.options
         if ex is None or q is None or (o.diff is not None and verdict.diff is None):
             return [_broken(self.arguments[0], self.env, self.lineno)]
@@ -230,7 +237,8 @@ class TxtfragRole(SphinxRole):
             return [_broken(self.text, self.env, self.lineno, inline=True)], []
 
     def _run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-        verdict = judged_here(self.env, self.lineno, self.text, inline=True)
+        source, line = place_of(self.env, *self.get_source_info())
+        verdict = judged_here(self.env, line, self.text, inline=True, source=source)
         ex, q = verdict.excerpt, verdict.quote
         if ex is None or q is None:
             return [_broken(self.text, self.env, self.lineno, inline=True)], []

@@ -18,7 +18,7 @@ from sphinx.environment import BuildEnvironment
 
 from textfrag import TextFragError
 
-from .state import cache_of, logger, record_bug, record_problem, state_of
+from .state import cache_of, logger, place_of, record_bug, record_problem, state_of
 
 if TYPE_CHECKING:
     from textfrag.guard import GuardContext, Lock
@@ -67,10 +67,11 @@ class GuardedLiteralInclude(LiteralInclude):
         if not verdict.pinned:
             unrecorded = state_of(env).unrecorded
             unrecorded[env.docname] = unrecorded.get(env.docname, 0) + 1
+        source, line = place_of(env, *self.get_source_info())
         for problem in verdict.problems:
-            record_problem(env, env.docname, self.lineno, problem, error=True)
+            record_problem(env, env.docname, line, problem, error=True, source=source)
         for warning in verdict.warnings:
-            record_problem(env, env.docname, self.lineno, warning, error=False)
+            record_problem(env, env.docname, line, warning, error=False, source=source)
 
 
 def _as_written(value: Any) -> str:

@@ -43,6 +43,8 @@ class Problem:
     message: str
     subtype: str
     error: bool
+    #: the file the line is in, when not the document's own (a part ``.. include::`` pulled in)
+    source: str | None = None
 
 
 @dataclass
@@ -95,15 +97,29 @@ def new_cache(env: BuildEnvironment, confdir: Path) -> SourceCache:
 
 
 def _emit(docname: str, problem: Problem) -> None:
+    location: str | tuple[str | None, int | None] = (
+        (docname, problem.line) if problem.source is None else f"{problem.source}:{problem.line}"
+    )
     (logger.error if problem.subtype == "internal" else logger.warning)(
-        problem.message, location=(docname, problem.line), type=WARNING_TYPE, subtype=problem.subtype
+        problem.message, location=location, type=WARNING_TYPE, subtype=problem.subtype
     )
 
 
-def record_problem(env: BuildEnvironment, docname: str, line: int, err: TextFragError, *, error: bool) -> None:
-    """Report a problem now (a warning with docname:line, type and subtype) and keep it on the env."""
+def place_of(env: BuildEnvironment, source: str | None, line: int | None) -> tuple[str | None, int]:
+    """Where a directive or role stands, as docutils' state machine knows it (``get_source_info()``): its
+    line in the document, or in the part an ``.. include::`` pulled in (then that file, as the build's own
+    warnings name it); None for the document's own file."""
+    own = str(env.doc2path(env.docname))
+    return (None if not source or source == own else source), line or 0
+
+
+def record_problem(
+    env: BuildEnvironment, docname: str, line: int, err: TextFragError, *, error: bool, source: str | None = None
+) -> None:
+    """Report a problem now (a warning with docname:line, or the included part's file:line, type and
+    subtype) and keep it on the env."""
     message = err.describe("").removeprefix(": ") if err.reference else err.message
-    problem = Problem(line, message, err.kind, error)
+    problem = Problem(line, message, err.kind, error, source)
     state_of(env).problems.setdefault(docname, []).append(problem)
     _emit(docname, problem)
 

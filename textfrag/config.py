@@ -78,6 +78,14 @@ class BuildConfig:
     #: whether an attribute list after a Markdown image is read: False for an mkdocs.yml or properdocs.yml
     #: that does not enable attr_list (its ``{ ... }`` is then shown as text, its options lost)
     attr_list: bool = True
+    #: Sphinx's exclude_patterns (documents under the source folder the build does not read)
+    exclude_patterns: tuple[str, ...] = ()
+    #: Sphinx's source suffixes (with those MyST adds); None: not known (every document is read)
+    source_suffixes: tuple[str, ...] | None = None
+    #: MkDocs' exclude_docs (gitignore patterns, under the docs folder), besides its defaults
+    exclude_docs: str | None = None
+    #: Sphinx's suppress_warnings (``textfrag.stale`` makes a stale quote pass, as in the build)
+    suppressed: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
@@ -151,7 +159,12 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
             values[name] = added + ([] if replaces else values.get(name, []))
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id
-            if name.startswith("textfrag_") or name in ("highlight_language", "source_encoding"):
+            if name in _OPTIONAL:  # (what decides which documents the build reads: unknown when computed)
+                try:
+                    values[name] = ast.literal_eval(node.value)
+                except ValueError:
+                    values.pop(name, None)
+            elif name.startswith("textfrag_") or name in ("highlight_language", "source_encoding"):
                 try:
                     values[name] = ast.literal_eval(node.value)
                 except ValueError:
@@ -162,7 +175,13 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
     root = path.parent / str(values.get("textfrag_root", "."))  # as Sphinx does: from the folder of conf.py
     # (MyST read with MyST-Parser: its images and links are not excerpts, nor ::: fences without colon_fence)
     myst = any(e in _MYST_EXTENSIONS for e in values.get("extensions", ()))
-    return BuildConfig(
+    given = values.get("source_suffix", {".rst": "restructuredtext"})
+    suffixes = [given] if isinstance(given, str) else list(given) if isinstance(given, (list, tuple, dict)) else None
+    if suffixes is not None and myst:  # (MyST-Parser adds .md; MyST-NB .ipynb too)
+        suffixes += [".md", ".ipynb"] if "myst_nb" in values.get("extensions", ()) else [".md"]
+    patterns = values.get("exclude_patterns", [])
+    suppressed = values.get("suppress_warnings", [])
+    config = BuildConfig(
         path,
         root,
         values.get("textfrag_charset"),
@@ -177,6 +196,16 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         markdown_forms=not myst,
         colon_fence=not myst or "colon_fence" in values.get("myst_enable_extensions", ()),
     )
+    return replace(
+        config,
+        exclude_patterns=tuple(str(p) for p in patterns) if isinstance(patterns, (list, tuple)) else (),
+        source_suffixes=tuple(str(x).lower() for x in suffixes) if suffixes is not None else None,
+        suppressed=tuple(str(w) for w in suppressed) if isinstance(suppressed, (list, tuple)) else (),
+    )
+
+
+#: conf.py settings read when they are literals, and taken as unknown (nothing assumed) when computed
+_OPTIONAL = frozenset({"exclude_patterns", "source_suffix", "suppress_warnings"})
 
 
 def _listed(node: ast.stmt) -> tuple[str, list[Any], bool] | None:
@@ -283,7 +312,13 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
     # (a configuration that inherits another's, INHERIT:, may enable attr_list there: then it is not said off)
     inherits = isinstance(data, dict) and "INHERIT" in data
     attr_list = inherits or any(n in extensions for n in ("attr_list", "markdown.extensions.attr_list"))
-    return replace(config, attr_list=attr_list, link_targets="site" if plugin_used else "page")
+    excluded = data.get("exclude_docs") if isinstance(data, dict) else None
+    return replace(
+        config,
+        attr_list=attr_list,
+        link_targets="site" if plugin_used else "page",
+        exclude_docs=excluded if isinstance(excluded, str) else "",
+    )
 
 
 def _extensions(listed: Any) -> dict[str, Any]:

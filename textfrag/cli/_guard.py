@@ -5,11 +5,13 @@ the core's one judge of an include (textfrag.guard)."""
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from ..buildset import read_by_build
 from ..docfiles import doc_files, read_text
 from ..errors import StaleError, TextFragError, spell, spell_lines
 from ..guard import (
@@ -80,7 +82,11 @@ class GuardRun:
     def includes(self, paths: list[str], max_size: int) -> Iterator[tuple[Path, str, str, list[GuardedInclude] | TextFragError]]:
         """Each document under ``paths``: its path, its name in the reports, its text and its includes (or
         why it cannot be read)."""
+        reads = read_by_build(self.config)
+        named = {os.path.realpath(p) for p in paths}
         for doc in doc_files(Path(p) for p in paths):
+            if reads is not None and os.path.realpath(doc) not in named and not reads(doc):
+                continue  # (a document the build does not read: its includes are not rendered)
             shown = _shown(doc)
             try:
                 text = read_text(doc, shown, max_size)

@@ -13,9 +13,11 @@ if TYPE_CHECKING:
     from ..rewrite import DocText
 
 from .._parser import parse_reference
+from ..buildset import read_by_build
 from ..docfiles import doc_files, read_text
 from ..errors import StaleError, TextFragError
 from ..fragment import Reference
+from ..included import included_parts
 from ..options import image_key, image_options, written_options
 from ..optiontable import Form, Syntax
 from ..quote import quote
@@ -45,8 +47,11 @@ class _Scan:
         self.written: dict[tuple[str, int], tuple[_Written, _Said]] = {}
         #: the quoted files whose text some verdict reads (an intent, an option checked against the excerpt)
         self.texts: set[str] = set()
-        #: Markdown files the pages include (pymdownx.snippets), to be scanned as pages too
+        #: Markdown files the pages include (pymdownx.snippets), and the parts they pull in (``.. include::``,
+        #: MyST's ``{include}``), to be scanned as pages too
         self.included: list[Path] = []
+        #: the real path of a part -> the suffix its build reads it as (a ``.inc`` part of an rST page is rST)
+        self.read_as: dict[str, str] = {}
 
     def written_at(self, f: Found) -> tuple[_Written, _Said]:
         """The options written with ``f``, their syntax and its form, as the core's verdict takes them;
@@ -87,6 +92,10 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     listed = getattr(args, "listed", False)
     snippets = getattr(args, "snippets", None)  # (pymdownx.snippets: the Markdown a page includes is the page's)
 
+    read_as: dict[str, str] = getattr(args, "read_as", None) or {}
+    config = getattr(args, "build_config", None)
+    srcdir = config.srcdir if config is not None else None
+
     def one(doc: Path) -> None:
         shown = _shown(doc)
         try:
@@ -94,20 +103,28 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         except TextFragError as unreadable:
             result.problems.append((Found(shown, 0, "", 0, 0, "file"), unreadable))
             return
-        if snippets is not None and "8<" in text and doc.suffix.lower() in MD_SUFFIXES:
+        if read_as or result.read_as:  # (a part an include pulled in: read as its build reads it)
+            real = os.path.realpath(doc)
+            suffix = result.read_as.get(real) or read_as.get(real) or doc.suffix
+        else:
+            suffix = doc.suffix
+        for part, as_suffix in included_parts(text, doc, suffix, srcdir):
+            result.read_as.setdefault(os.path.realpath(part), as_suffix)
+            result.included.append(Path(_shown(part)))
+        if snippets is not None and "8<" in text and suffix.lower() in MD_SUFFIXES:
             # (the page's scan, once: its references, and where its snippets stand outside code)
             found, masked, lines = _scan_markdown_lines(text, shown, html_blocks)
             found = _with_columns(text, found, lines)
             result.included += included_markdown(masked, snippets[0])
         else:
-            found = scan_text(text, shown, doc.suffix, html_blocks)
+            found = scan_text(text, shown, suffix, html_blocks)
         result.docs[shown] = doc
         if ":encoding:" in text or ":diff:" in text:
             found = _with_options(text, found, result)
         for f in found:
             result.total += 1
             text_read = False
-            form = forms.problem(f, text, doc.suffix)
+            form = forms.problem(f, text, suffix)
             if form is not None:
                 result.problems.append((f, form))
                 continue
@@ -140,13 +157,25 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             if digester is not None and ref.selector is None and not text_read and (f.file, f.start) not in result.charsets:
                 digester.add(ref.path)
 
+    reads = None if listed else built_documents(args)
     for doc in (Path(p) for p in args.paths) if listed else doc_files((Path(p) for p in args.paths), unlistable):
-        one(doc)
+        if reads is None or reads(doc):
+            one(doc)
     if snippets is not None and result.docs:  # (and every page's appended snippets)
         result.included += [p for p in (_under(snippets[0], a) for a in snippets[1]) if p is not None]
     if not listed:  # (a part's includes are followed by the process that split the tree, once)
         follow_included(result, one, getattr(args, "scanned", ()))
     return result
+
+
+def built_documents(args: argparse.Namespace) -> Callable[[Path], bool] | None:
+    """Whether a document found under the paths is one the build reads (textfrag.buildset): a file named
+    on the command line always is; None when every one is."""
+    reads = read_by_build(getattr(args, "build_config", None))
+    if reads is None:
+        return None
+    named = {os.path.realpath(p) for p in args.paths}
+    return lambda doc: os.path.realpath(doc) in named or reads(doc)
 
 
 def follow_included(result: _Scan, one: Callable[[Path], None], scanned: Iterable[str] = ()) -> None:

@@ -36,9 +36,10 @@ from ._base import (
     nothing_checked,
 )
 from ._digest import _cores, _Digester
-from ._scan import _Scan, _scan, _targets
+from ._scan import _Scan, _scan, _targets, built_documents
 
 if TYPE_CHECKING:
+    from ..config import BuildConfig
     from ._guard import GuardRun
 
 
@@ -84,8 +85,10 @@ class _Tally:
         #: it points to; and the excerpts embedded, by page
         self.links: list[tuple[Found, tuple[str, str]]] = []
         self.embedded: set[tuple[str, tuple[str, str]]] = set()
-        #: Markdown files the pages include (pymdownx.snippets): a part's, followed once by the whole run
+        #: Markdown files the pages include (pymdownx.snippets) and the parts they pull in (``.. include::``):
+        #: a part's, followed once by the whole run, each read as its build reads it
         self.included: list[str] = []
+        self.read_as: dict[str, str] = {}
 
     def add(self, other: _Tally) -> None:
         self.findings += other.findings
@@ -93,6 +96,7 @@ class _Tally:
         self.links += other.links
         self.embedded |= other.embedded
         self.included += other.included
+        self.read_as.update(other.read_as)
         self.total += other.total
         self.docs += other.docs
         self.unpinned += other.unpinned
@@ -114,6 +118,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if includes is not None:  # (guard mode: the build's literalinclude/snippets includes, beside the references)
         tally.findings += includes.findings
         tally.problems += includes.problems
+    relaxed = _relax(tally, getattr(args, "build_config", None))
     problems = tally.problems
     if not problems and not tally.total and not (includes is not None and includes.count):
         raise nothing_checked(args, tally.docs)  # (never "all current" for a run that checked nothing)
@@ -129,10 +134,50 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         summary += _unrecorded_note(includes.unrecorded, guarded.lock_shown)
     if tally.warned:
         summary += f"; {_plural(tally.warned, 'warning')} (hidden text)"
+    if relaxed:
+        summary += f"; {relaxed} not failing, as in the build ({relaxed_by(args.build_config)})"
     _finish(args, tally.findings, problems, summary, out, err)
     if not problems:
         return OK
     return BAD if bad else STALE
+
+
+def relaxed_by(config: BuildConfig) -> str:
+    """The build's settings that make a problem fail nothing, as the text names them."""
+    said = []
+    if config.on_stale == "warning":
+        said.append("textfrag_on_stale = 'warning'" if config.path.suffix == ".py" else "on_stale: warning")
+    if config.suppressed:
+        said.append(f"suppress_warnings = {list(config.suppressed)!r}")
+    return " and ".join(said) + f" in {_shown(config.path)}"
+
+
+def _relax(tally: _Tally, config: BuildConfig | None) -> int:
+    """The problems the build's settings make fail nothing (a stale quote with ``on_stale`` set to warn,
+    a kind ``suppress_warnings`` silences in Sphinx) turned into warnings that say which setting did, as
+    the build does with them; how many."""
+    if config is None or (config.on_stale != "warning" and not config.suppressed):
+        return 0
+    silenced = {w for w in config.suppressed if w == "textfrag" or w.startswith("textfrag.")}
+
+    def relaxed(e: TextFragError) -> bool:
+        if "textfrag" in silenced or f"textfrag.{e.kind}" in silenced:
+            return True
+        return isinstance(e, StaleError) and config.on_stale == "warning"
+
+    if not any(relaxed(e) for _, e in tally.problems):
+        return 0
+    why = relaxed_by(config)
+    kept = [(f, e) for f, e in tally.problems if not relaxed(e)]
+    count = len(tally.problems) - len(kept)
+    tally.problems = kept
+    tally.findings = [
+        fi._replace(error=None, warnings=(*fi.warnings, f"{fi.error.message} (not failing: {why})"))
+        if fi.error is not None and relaxed(fi.error)
+        else fi
+        for fi in tally.findings
+    ]
+    return count
 
 
 def _links_without_target(tally: _Tally, *, site: bool) -> None:
@@ -178,7 +223,8 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
             (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot list the folder {shown}: {error.strerror}"))
         )
 
-    docs = [str(d) for d in doc_files((Path(p) for p in args.paths), unlistable)]
+    reads = built_documents(args)
+    docs = [str(d) for d in doc_files((Path(p) for p in args.paths), unlistable) if reads is None or reads(d)]
     if len(docs) < PARALLEL_DOCS:
         return None
     import multiprocessing  # (only a large tree pays for these)
@@ -192,7 +238,7 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
     shared = {
         k: getattr(args, k, None)
         for k in ("root", "charset", "max_size", "pdi", "pdi_table", "require_pin", "allow_bidi", "format", "command")
-        + ("attr_list", "forms", "html_blocks", "link_targets", "snippets")
+        + ("attr_list", "forms", "html_blocks", "link_targets", "snippets", "build_config")
     }
     with ProcessPoolExecutor(
         max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker, initargs=(shared,)
@@ -206,7 +252,9 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
         listed = {os.path.realpath(d) for d in docs}
         extra = list(dict.fromkeys(p for p in tally.included if os.path.realpath(p) not in listed))
         if extra:
-            more = argparse.Namespace(**{**vars(args), "paths": extra, "scanned": listed, "listed": False})
+            more = argparse.Namespace(
+                **{**vars(args), "paths": extra, "scanned": listed, "listed": False, "read_as": tally.read_as}
+            )
             tally.add(_check_here(more, None, None))
     return tally
 
@@ -253,6 +301,7 @@ def _judged(
     """The core's verdict on every reference of ``scan``, as the findings and problems check reports."""
     tally = _Tally()
     tally.included = [str(p) for p in scan.included]
+    tally.read_as = scan.read_as
     tally.problems = list(scan.problems)
     tally.findings = [_finding(f, e) for f, e in scan.problems]
     tally.total, tally.docs = scan.total, len(scan.docs)

@@ -1,0 +1,110 @@
+"""One verdict for the whole project: ``check`` reads the documents the Sphinx build reads, as it reads them
+(parts pulled in by ``.. include::``, whatever their name or exclusion; no document ``exclude_patterns``
+or the source suffixes leave out), honours the settings that change a verdict (``suppress_warnings``,
+``textfrag_on_stale``) and says which did; the build and ``check`` report the same file:line, after an
+include too. Each case is a small project run through ``check`` and a real ``sphinx-build``."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+APP = "".join(f"line {i}\n" for i in range(1, 31))
+STALE = f"src/app.txt#line=2,4;length={len(APP)};md5={'0' * 32}"
+GOOD = f"src/app.txt#line=2,4;length={len(APP)};md5={hashlib.md5(APP.encode()).hexdigest()}"
+CONF = 'extensions = ["sphinx_textfrag"]\ntextfrag_root = ".."\n'
+
+
+def _project(tmp_path: Path, files: dict[str, str], conf: str = CONF) -> Path:
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "app.txt").write_text(APP)
+    (root / "docs").mkdir()
+    (root / "docs" / "conf.py").write_text(conf)
+    for name, text in files.items():
+        (root / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "docs" / name).write_text(text)
+    return root
+
+
+def _places(output: str) -> list[str]:
+    """``file:line`` of every textfrag problem reported, relative to the docs folder."""
+    return sorted({m.group(1) for m in re.finditer(r"(?:^|/)docs/([\w./-]+:\d+): (?:WARNING: |ERROR: )?src/", output, re.M)})
+
+
+def _both(root: Path) -> tuple[tuple[int, list[str]], tuple[int, list[str]]]:
+    """(exit code, places) of ``check`` run at the project's top, and of ``sphinx-build``."""
+    checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=120)
+    built = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", "docs", "out"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=120,
+    )
+    assert "Traceback" not in checked.stderr + built.stderr, checked.stderr + built.stderr
+    return (checked.returncode, _places(checked.stderr)), (0 if built.returncode == 0 else 1, _places(built.stderr))
+
+
+PART = f"Part\n----\n\n.. txtfrag:: {STALE}\n"
+CASES = {
+    "an .inc part pulled in": (
+        {"index.rst": "T\n=\n\n.. include:: parts/a.inc\n", "parts/a.inc": PART},
+        CONF,
+        (1, ["parts/a.inc:4"]),
+    ),
+    "an excluded part pulled in": (
+        {"index.rst": "T\n=\n\n.. include:: parts/a.rst\n", "parts/a.rst": PART},
+        CONF + 'exclude_patterns = ["parts"]\n',
+        (1, ["parts/a.rst:4"]),
+    ),
+    "a reference after a part": (
+        {"index.rst": f"T\n=\n\n.. include:: parts/a.inc\n\n.. txtfrag:: {STALE}\n", "parts/a.inc": "Part\n\n" + "x\n\n" * 10},
+        CONF,
+        (1, ["index.rst:6"]),
+    ),
+    "an excluded document": (
+        {"index.rst": f"T\n=\n\n.. txtfrag:: {GOOD}\n", "drafts/old.rst": PART},
+        CONF + 'exclude_patterns = ["drafts/**"]\n',
+        (0, []),
+    ),
+    "Markdown without a Markdown parser": (
+        {"index.rst": f"T\n=\n\n.. txtfrag:: {GOOD}\n", "notes.md": f"# N\n\n```{{txtfrag}} {STALE}\n```\n"},
+        CONF,
+        (0, []),
+    ),
+    "a literal include": (
+        {"index.rst": f"T\n=\n\n.. txtfrag:: {GOOD}\n\n.. include:: parts/a.inc\n   :literal:\n", "parts/a.inc": PART},
+        CONF,
+        (0, []),
+    ),
+    "stale, suppressed": (
+        {"index.rst": f"T\n=\n\n.. txtfrag:: {STALE}\n"},
+        CONF + 'suppress_warnings = ["textfrag.stale"]\n',
+        (0, ["index.rst:4"]),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_check_and_the_sphinx_build_reach_the_same_verdict_at_the_same_place(tmp_path: Path, case: str) -> None:
+    files, conf, (code, places) = CASES[case]
+    root = _project(tmp_path, files, conf)
+    checked, built = _both(root)
+    if case == "stale, suppressed":  # (the build says nothing of it; check says why it does not fail)
+        assert checked[0] == built[0] == 0
+        return
+    assert checked == built == (code, places), (checked, built)
+
+
+def test_the_text_names_the_setting_that_relaxed_a_verdict(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"index.rst": f"T\n=\n\n.. txtfrag:: {STALE}\n"}, CONF + 'textfrag_on_stale = "warning"\n')
+    r = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "1 not failing, as in the build (textfrag_on_stale = 'warning' in docs/conf.py)" in r.stdout
+    assert "docs/index.rst:4:" in r.stderr and "warning: stale" in r.stderr

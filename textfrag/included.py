@@ -1,0 +1,78 @@
+"""The parts a document pulls in, which its build reads as part of it: reStructuredText's ``.. include::``
+and MyST's ``{include}``.
+
+A reference in an included part is rendered in the page that includes it, wherever the part lies and
+whatever its name (``.inc``, ``.txt``, or a document the build excludes): ``check``, ``pin`` and
+``update`` read each part once, in the syntax its build reads it in, and report its references at the
+part's own lines, where the build reports them. A ``:literal:`` or ``:code:`` include shows the part as
+text, with no reference in it; docutils' standard parts (``<isonum.txt>``) hold none.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .scan import MD_SUFFIXES, RST_SUFFIXES, code_directives
+
+__all__ = ["included_parts"]
+
+_RST_INCLUDE = re.compile(r"^[ \t]*\.\.[ \t]+include[ ]?::[ \t]*(.*?)[ \t]*\r?$", re.IGNORECASE)
+_MYST_INCLUDE = re.compile(r"^[ \t]*(?:`{3,}|~{3,}|:{3,})\{include\}[ \t]*(.*?)[ \t]*\r?$", re.IGNORECASE)
+_OPTION = re.compile(r"^[ \t]+:([\w-]+):(?:[ \t]+(.*?))?[ \t]*\r?$")
+
+
+def included_parts(text: str, doc: Path, suffix: str, srcdir: Path | None = None) -> list[tuple[Path, str]]:
+    """The files ``text`` (the document ``doc``, read as ``suffix`` says) includes, each with the suffix
+    its build reads it as: reStructuredText for an rST document's parts, and for a MyST part whose
+    ``:parser:`` says so; the part's own Markdown otherwise. A path starting with ``/`` starts at
+    ``srcdir`` (Sphinx's source folder), as Sphinx reads it; others at the document's folder. Parts
+    that do not exist are left to the build to report."""
+    rst = suffix.lower() in RST_SUFFIXES
+    if ("include::" if rst else "{include}") not in text.lower():
+        return []
+    lines = text.split("\n")
+    out: list[tuple[Path, str]] = []
+    for d in code_directives(text, suffix):
+        if d.name != "include":
+            continue
+        argument, options = _block(lines, d.line - 1, rst)
+        if not argument or argument.startswith("<") or "literal" in options or "code" in options:
+            continue
+        if argument.startswith("/") and srcdir is not None:
+            path = srcdir / argument.lstrip("/")
+        else:
+            path = doc.parent / argument
+        try:
+            if not path.is_file():
+                continue
+        except OSError:
+            continue
+        own = path.suffix.lower()
+        if rst or "rst" in options.get("parser", "").lower():
+            as_suffix = ".rst"
+        else:
+            as_suffix = own if own in MD_SUFFIXES else ".md"
+        out.append((path, as_suffix))
+    return out
+
+
+def _block(lines: list[str], first: int, rst: bool) -> tuple[str, dict[str, str]]:
+    """The argument and options of the include directive whose first line is ``lines[first]`` (docutils'
+    grammar: the argument may stand on the lines below the marker, up to an option or a blank line)."""
+    m = (_RST_INCLUDE if rst else _MYST_INCLUDE).match(lines[first])
+    if m is None:
+        return "", {}
+    argument = m.group(1)
+    options: dict[str, str] = {}
+    for line in lines[first + 1 : first + 40]:
+        if not line.strip() or (not rst and line.lstrip().startswith(("```", "~~~", ":::"))):
+            break
+        o = _OPTION.match(line) if rst else re.match(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*?))?[ \t]*\r?$", line)
+        if o is not None:
+            options[o.group(1).lower()] = o.group(2) or ""
+        elif not options and rst and line[:1] in (" ", "\t"):
+            argument = f"{argument} {line.strip()}".strip()
+        else:
+            break
+    return argument.strip(), options
