@@ -362,13 +362,15 @@ def _python_objects(text: str) -> dict[str, tuple[int, int, int]]:
 
     if not can_bound():
         return _parsed_python(text)
-    seconds = parse_seconds()
+    # (Python's parser is linear: its time limit grows with the module, a second a 100 KB, so that only
+    # memory, which is the same on every machine, refuses a large module)
+    seconds = max(parse_seconds(), len(text) / 100_000)
     return in_child(
         _parsed_python,
         text,
         seconds=seconds,
         memory=PARSE_MEMORY,
-        too_long=f"Python's parser took more than {seconds:g} s to read this module, and textfrag stopped it "
+        too_long=f"Python's parser took more than {seconds:.0f} s to read this module, and textfrag stopped it "
         "(TEXTFRAG_PARSE_SECONDS sets the limit); quote it by its lines instead",
         too_large=f"Python's parser needed more than {PARSE_MEMORY >> 20} MB of memory to read this module, and "
         "textfrag stopped it; quote it by its lines instead",

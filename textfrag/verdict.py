@@ -15,6 +15,7 @@ whose options cannot fail and whose pin holds by the file's digest is judged wit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
@@ -122,7 +123,78 @@ class Forms(NamedTuple):
             return unrendered("colon", found.text)
         if self.unrendered_in == "mystmd" and kind in ("directive", "role") and _rst_written(text, found):
             return unrendered("eval-rst", found.text)  # (reStructuredText in an {eval-rst} block)
+        if kind == "role" and _in_substitution(text, found):
+            return FormError(
+                "docutils refuses a txtfrag role in a substitution definition (an excerpt carries its anchor, and "
+                "targets are not supported there): write the role where the substitution is used",
+                reference=found.text,
+            )
+        if kind == "directive" and directive_content(text, found):
+            return FormError(
+                "the txtfrag directive takes no content (docutils and MyST refuse it: no content permitted): "
+                "remove the text indented under it, or end the directive before it",
+                reference=found.text,
+            )
         return None
+
+
+_SUBSTITUTION = re.compile(r"^[ \t]*\.\.[ \t]+\|[^|\n]+\|[ \t]")
+_OPTION_LINE = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t]|$)")
+
+
+def _line_at(text: str, offset: int) -> tuple[int, str]:
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    return start, text[start : len(text) if end < 0 else end].rstrip("\r")
+
+
+def _in_substitution(text: str, found: Found) -> bool:
+    """Whether a role stands in an rST substitution definition (``.. |name| replace:: ...``, its first line
+    or one indented under it)."""
+    start, line = _line_at(text, found.start)
+    while True:
+        if _SUBSTITUTION.match(line):
+            return True
+        if start == 0 or not line[:1].isspace() or not line.strip():
+            return False
+        start, line = _line_at(text, start - 1)
+
+
+def directive_content(text: str, found: Found) -> bool:
+    """Whether a txtfrag directive (rST, or a MyST fence) has content: text after its argument and options
+    that docutils and MyST refuse (``no content permitted``). In rST its header (argument and options)
+    runs to the first blank line, and anything indented under it after that is content; in a MyST fence,
+    anything after its options (``:name: value`` lines, or a ``---`` block) is."""
+    start, first = _line_at(text, found.start)
+    if "txtfrag" not in first.lower() and start:  # (the argument on the line after the marker)
+        start, first = _line_at(text, start - 1)
+    fence = re.match(r"^[ \t]*(`{3,}|~{3,}|:{3,})", first)
+    indent = len(first) - len(first.lstrip())
+    lines = text[start + len(first) + 1 :].split("\n")
+    if fence is None:
+        blank = False
+        for line in lines:
+            if not line.strip():
+                blank = True
+            elif len(line) - len(line.lstrip()) <= indent:
+                return False
+            elif blank:
+                return True
+        return False
+    mark = fence.group(1)
+    yaml = False
+    for k, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith(mark[0] * len(mark)) and not stripped.strip(mark[0]):
+            return False  # (the closing fence)
+        if stripped == "---" and (k == 0 or yaml):
+            yaml = not yaml
+            continue
+        if yaml or (_OPTION_LINE.match(line) and all(_OPTION_LINE.match(x) for x in lines[:k])):
+            continue
+        if stripped:
+            return True
+    return False
 
 
 def _rst_written(text: str, found: Found) -> bool:

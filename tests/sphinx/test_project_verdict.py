@@ -108,3 +108,47 @@ def test_the_text_names_the_setting_that_relaxed_a_verdict(tmp_path: Path) -> No
     assert r.returncode == 0, r.stderr
     assert "1 not failing, as in the build (textfrag_on_stale = 'warning' in docs/conf.py)" in r.stdout
     assert "docs/index.rst:4:" in r.stderr and "warning: stale" in r.stderr
+
+
+REFUSED = {
+    "a role in a substitution definition": (
+        f".. |x| replace:: :txtfrag:`{GOOD}`\n\nUse |x| here.\n",
+        4,
+        "substitution definition",
+    ),
+    "content under the directive": (f".. txtfrag:: {GOOD}\n   :caption: C\n\n   some content\n", 4, "no content permitted"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_what_docutils_refuses_is_a_located_problem_in_check_too(tmp_path: Path, case: str) -> None:
+    body, line, words = REFUSED[case]
+    root = _project(tmp_path, {"index.rst": "T\n=\n\n" + body})
+    checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=60)
+    built = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-E", "-q", "-W", "-b", "html", "docs", "out"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=120,
+    )
+    assert built.returncode != 0 and f"index.rst:{line}: ERROR" in built.stderr, built.stderr
+    assert checked.returncode == 2 and f"docs/index.rst:{line}: " in checked.stderr and words in checked.stderr, checked.stderr
+
+
+def test_myst_content_after_the_options_is_refused_by_myst_parser_and_check(tmp_path: Path) -> None:
+    page = f"# T\n\n```{{txtfrag}} {GOOD}\n:caption: C\n\nsome content\n```\n"
+    root = _project(tmp_path, {"index.md": page}, CONF.replace('"sphinx_textfrag"', '"sphinx_textfrag", "myst_parser"'))
+    checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=60)
+    built = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-E", "-q", "-W", "-b", "html", "docs", "out"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=120,
+    )
+    assert built.returncode != 0 and "index.md:3" in built.stderr, built.stderr
+    assert checked.returncode == 2 and "docs/index.md:3: " in checked.stderr and "no content permitted" in checked.stderr
+    (root / "docs" / "index.md").write_text(page.replace("\nsome content\n", "\n"))
+    checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=60)
+    assert checked.returncode == 0, checked.stderr
