@@ -162,6 +162,8 @@ class Project:
         looked: set[str] = set()
         # (a Sphinx project reading Markdown with MyST: a txtfrag: image or link there is no excerpt)
         forms = forms_of(self.config)  # (the ways of writing a reference the engine renders: the others are problems)
+        for f, in_html in forms.in_raw_html(text, name, suffix):  # (raw HTML: what the build says is not rendered)
+            out.append(Finding(f, None, in_html, False, None, None, []))
         for f in found:
             charset = charsets.get(f.start)
             not_rendered = forms.problem(f, text, suffix)

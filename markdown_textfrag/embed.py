@@ -28,7 +28,7 @@ from textfrag.i18n import Translate
 from textfrag.options import UNREAD_ATTRIBUTES
 from textfrag.optiontable import Form
 from textfrag.present import identity, unique_anchor
-from textfrag.scan import Found, scan_markdown
+from textfrag.scan import Found, raw_html_references, scan_markdown
 from textfrag.verdict import Forms, Settings, Verdict, judge
 
 from . import render
@@ -69,6 +69,8 @@ class PageState:
         state = cls(src, markdown, front_matter)
         if PREFIX in markdown or "{txtfrag}" in markdown:  # plain pages are not scanned
             for f in scan_markdown(markdown, src):
+                state.found.setdefault(f.text, deque()).append(f)
+            for f in raw_html_references(markdown, src):  # (where a URL in raw HTML stands)
                 state.found.setdefault(f.text, deque()).append(f)
         return state
 

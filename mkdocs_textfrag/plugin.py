@@ -67,6 +67,7 @@ log = logging.getLogger("mkdocs.plugins.textfrag")
 CSS_PATH = "assets/textfrag/textfrag.css"
 _PREFIX = textfrag.PREFIX
 # raw HTML in a page (which Markdown passes through untouched) naming a txtfrag: URL
+_TAG_OR_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)|<[A-Za-z][^<>]*>", re.DOTALL)
 _RAW_URL = re.compile(r"""(\b(?:src|href)\s*=\s*)(["']?)txtfrag:[^"'\s>]*\2""", re.IGNORECASE)
 
 
@@ -261,8 +262,13 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             self.unpinned_pages[page.file.src_path] = (counted, page.file.abs_src_path)
         if state is None:
             return html
-        if _PREFIX in html:
-            html = _RAW_URL.sub(lambda m: self._raw_url(m, state), html)
+        if _PREFIX in html:  # (in a tag: not in a comment, nor in code, whose '<' the page shows escaped)
+            html = _TAG_OR_COMMENT.sub(
+                lambda t: (
+                    t.group(0) if t.group(0).startswith("<!--") else _RAW_URL.sub(lambda m: self._raw_url(m, state), t.group(0))
+                ),
+                html,
+            )
         if page.present_anchor_ids is not None:
             page.present_anchor_ids.update(state.anchors)  # so MkDocs validates links to excerpts
         return html
@@ -394,7 +400,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         err = TextFragError(
             "a txtfrag: reference in raw HTML is not rendered (write it as a Markdown image or link)", reference=ref
         )
-        self._report(state.where(ref, ()), err, True)
+        self._report(state.where(ref, ("html",)), err, True)
         return f'{m.group(1)}"#"'
 
     def _link_target(self, where: str, ref_text: str, q: Quote | None, page: Page) -> str:

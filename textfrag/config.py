@@ -491,4 +491,4 @@ def forms_of(config: BuildConfig | None) -> Forms:
     if config is None:
         return Forms()
     unrendered_in = None if config.markdown_forms else (config.engine or "sphinx")
-    return Forms(unrendered_in, config.myst_forms, config.colon_fence)
+    return Forms(unrendered_in, config.myst_forms, config.colon_fence, raw_html=config.link_targets == "site")

@@ -459,6 +459,26 @@ def scan_markdown(text: str, file: str = "<text>", html_blocks: HtmlBlocks = Non
     return _scan_markdown(text, file, html_blocks)[0]
 
 
+def raw_html_references(text: str, file: str = "<text>") -> list[Found]:
+    """The ``txtfrag:`` URLs of a Markdown page that stand in raw HTML as Python-Markdown reads it (an
+    ``<img src="txtfrag:...">``, an ``<a href=...>``): not in code blocks, code spans or HTML comments,
+    which are text. Python-Markdown passes them through as they are, so no excerpt is made: the MkDocs
+    plugin, ``check`` and the editor each say so (kind ``html``)."""
+    if "txtfrag:" not in text or "<" not in text:
+        return []
+    sink: list[Found] = []
+    masked = _md_inline(_md_blocks(text, file, sink, python_markdown=True), file, sink)
+    masked = _mask(masked, [m.span() for m in _RAW_COMMENT.finditer(masked)])
+    lines = LineIndex(masked)
+    return [Found(file, lines.line_at(m.start(2)), m.group(2), m.start(2), m.end(2), "html") for m in _TAG_URL.finditer(masked)]
+
+
+#: a comment in raw HTML (to the end of the page when it is not closed: no tag in it is one)
+_RAW_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+#: a txtfrag: URL as an attribute's value in a tag (what the engine leaves in the page as it is)
+_TAG_URL = re.compile(r"""<[A-Za-z][A-Za-z0-9-]*\b[^<>]*?\b(?:src|href)\s*=\s*(["']?)(txtfrag:[^"'\s>]*)\1""", re.IGNORECASE)
+
+
 def _scan_markdown(text: str, file: str, html_blocks: HtmlBlocks = None) -> tuple[list[Found], str]:
     """The references and the masked text (code, code spans and comments blanked, the same length)."""
     found, masked, _ = _scan_markdown_lines(text, file, html_blocks)

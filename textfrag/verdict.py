@@ -99,6 +99,13 @@ def unrendered(kind: str, reference: str, engine: str = "sphinx") -> FormError:
     return FormError(said, reference=reference)
 
 
+def in_raw_html(reference: str) -> FormError:
+    """The problem of a ``txtfrag:`` URL in raw HTML (Python-Markdown passes it through as it is)."""
+    return FormError(
+        "a txtfrag: reference in raw HTML is not rendered (write it as a Markdown image or link)", reference=reference
+    )
+
+
 class Forms(NamedTuple):
     """Which ways of writing a reference the project's engine renders as textfrag's; the others are each a
     :class:`FormError` (the same in ``check``, the editor and the build). The default: every one (no
@@ -110,6 +117,17 @@ class Forms(NamedTuple):
     myst_forms: bool = True
     #: False where MyST-Parser's colon_fence is off: a ``:::`` fence is text there
     colon_fence: bool = True
+    #: True where the build says a ``txtfrag:`` URL in raw HTML is not rendered (the MkDocs plugin)
+    raw_html: bool = False
+
+    def in_raw_html(self, text: str, file: str, suffix: str) -> list[tuple[Found, FormError]]:
+        """The ``txtfrag:`` URLs in a Markdown page's raw HTML (an ``<img src=...>`` outside code and
+        comments), each with its problem, where the build reports them; none elsewhere."""
+        if not self.raw_html or suffix.lower() not in MD_SUFFIXES:
+            return []
+        from .scan import raw_html_references
+
+        return [(f, in_raw_html(f.text)) for f in raw_html_references(text, file)]
 
     def problem(self, found: Found, text: str, suffix: str) -> FormError | None:
         """The problem of ``found`` (in ``text``, a document with ``suffix``) written in a form the engine

@@ -34,14 +34,15 @@ def _project(tmp_path: Path, files: dict[str, str], conf: str = CONF) -> Path:
 
 def _places(output: str) -> list[str]:
     """``file:line`` of every textfrag problem reported, relative to the docs folder."""
-    return sorted({m.group(1) for m in re.finditer(r"(?:^|/)docs/([\w./-]+:\d+): (?:WARNING: |ERROR: )?src/", output, re.M)})
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", output)  # (a colour another test's setting may have turned on)
+    return sorted({m.group(1) for m in re.finditer(r"(?:^|/)docs/([\w./-]+:\d+): (?:WARNING: |ERROR: )?src/", plain, re.M)})
 
 
 def _both(root: Path) -> tuple[tuple[int, list[str]], tuple[int, list[str]]]:
     """(exit code, places) of ``check`` run at the project's top, and of ``sphinx-build``."""
     checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=120)
     built = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", "docs", "out"],
+        [sys.executable, "-m", "sphinx", "--no-color", "-E", "-q", "-b", "html", "docs", "out"],
         capture_output=True,
         text=True,
         cwd=root,
@@ -126,7 +127,7 @@ def test_what_docutils_refuses_is_a_located_problem_in_check_too(tmp_path: Path,
     root = _project(tmp_path, {"index.rst": "T\n=\n\n" + body})
     checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=60)
     built = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-W", "-b", "html", "docs", "out"],
+        [sys.executable, "-m", "sphinx", "--no-color", "-E", "-q", "-W", "-b", "html", "docs", "out"],
         capture_output=True,
         text=True,
         cwd=root,
@@ -141,7 +142,7 @@ def test_myst_content_after_the_options_is_refused_by_myst_parser_and_check(tmp_
     root = _project(tmp_path, {"index.md": page}, CONF.replace('"sphinx_textfrag"', '"sphinx_textfrag", "myst_parser"'))
     checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=60)
     built = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-W", "-b", "html", "docs", "out"],
+        [sys.executable, "-m", "sphinx", "--no-color", "-E", "-q", "-W", "-b", "html", "docs", "out"],
         capture_output=True,
         text=True,
         cwd=root,

@@ -119,6 +119,9 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         else:
             found = scan_text(text, shown, suffix, html_blocks)
         result.docs[shown] = doc
+        for f, problem in forms.in_raw_html(text, shown, suffix):  # (what the build says is not rendered)
+            result.total += 1
+            result.problems.append((f, problem))
         if ":encoding:" in text or ":diff:" in text:
             found = _with_options(text, found, result)
         for f in found:
