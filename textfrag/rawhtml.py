@@ -41,32 +41,16 @@ def raw_html_spans(text: str, *, md_in_html: bool = False) -> list[tuple[int, in
     pos = 0
     while (m := _START.search(text, pos)) is not None:
         start = m.start(1)
-        stack: list[str] = []
-        end = len(text)  # (unclosed: raw to the end of the page)
-        markdown_inside = False
-        for t in _TAG.finditer(text, start):
-            name = t.group(2)
-            if name is None:
-                continue  # a comment
-            name = name.lower()
-            if t.start() == start and md_in_html and name not in _RAW_TAGS:
-                attribute = _MARKDOWN_ATTRIBUTE.search(t.group(3))
-                if attribute is not None and (attribute.group(2) or "").lower() in _MARKDOWN_VALUES:
-                    markdown_inside = True
-                    break
-            if t.group(1):
-                if name in stack:
-                    del stack[len(stack) - 1 - stack[::-1].index(name) :]
-            elif name not in _VOID and not t.group(3).rstrip().endswith("/"):
-                stack.append(name)
-            if not stack:
-                end = t.end()
-                break
-        if markdown_inside:  # (Markdown inside, but a nested block without the attribute is raw)
-            inner, end = _inside_markdown(text, start)
-            spans += inner
-            pos = max(end, m.end())
-            continue
+        if md_in_html:
+            tag = _TAG.match(text, start)
+            name = tag.group(2).lower() if tag is not None and tag.group(2) else ""
+            if tag is not None and name not in _RAW_TAGS and _markdown_attribute(tag.group(3)):
+                # (Markdown inside, but a nested block without the attribute is raw)
+                inner, end = _inside_markdown(text, start)
+                spans += inner
+                pos = max(end, m.end())
+                continue
+        end = _closing(text, start)  # (unclosed: raw to the end of the page)
         spans.append((start, end))
         pos = max(end, m.end())
     return spans

@@ -145,6 +145,17 @@ def test_a_planted_wal_cannot_claim_a_stale_file_is_current(shared_tmp: Path) ->
     assert "can be written by other users" in r.stderr or "belongs to another user" in r.stderr
 
 
+def _current_then_stale(root: Path, cache: Path, runs: int = 1) -> None:
+    """check finds the quote current (``runs`` times), then, once the quoted function changed, stale; never
+    a traceback, whatever the store's state."""
+    for _ in range(runs):
+        r = _check(root, cache)
+        assert r.returncode == 0 and "all current" in r.stdout and "Traceback" not in r.stderr, r.stderr
+    (root / "src" / "app.py").write_text(MODULE.replace("x + 2", "x + 3"))
+    r = _check(root, cache)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+
+
 def test_a_lock_held_forever_by_another_process_leaves_the_verdict_as_it_is(tmp_path: Path) -> None:
     root, cache = _project(tmp_path / "p"), tmp_path / "cache"
     assert _check(root, cache).returncode == 0
@@ -153,11 +164,7 @@ def test_a_lock_held_forever_by_another_process_leaves_the_verdict_as_it_is(tmp_
     holder.execute("PRAGMA journal_mode=DELETE")
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        r = _check(root, cache)
-        assert r.returncode == 0 and "all current" in r.stdout and "Traceback" not in r.stderr, r.stderr
-        (root / "src" / "app.py").write_text(MODULE.replace("x + 2", "x + 3"))
-        r = _check(root, cache)
-        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        _current_then_stale(root, cache)
     finally:
         holder.execute("ROLLBACK")
         holder.close()
@@ -202,12 +209,7 @@ def test_no_state_of_the_store_makes_a_command_crash(tmp_path: Path, state: str)
     else:
         store.symlink_to(tmp_path / "elsewhere.sqlite3")
     try:
-        for _ in range(2):
-            r = _check(root, cache)
-            assert r.returncode == 0 and "all current" in r.stdout and "Traceback" not in r.stderr, r.stderr
-        (root / "src" / "app.py").write_text(MODULE.replace("x + 2", "x + 3"))
-        r = _check(root, cache)
-        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        _current_then_stale(root, cache, runs=2)
     finally:
         cache.chmod(0o700)
     assert not (tmp_path / "elsewhere.sqlite3").exists()

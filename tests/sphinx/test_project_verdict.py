@@ -38,16 +38,24 @@ def _places(output: str) -> list[str]:
     return sorted({m.group(1) for m in re.finditer(r"(?:^|/)docs/([\w./-]+:\d+): (?:WARNING: |ERROR: )?src/", plain, re.M)})
 
 
-def _both(root: Path) -> tuple[tuple[int, list[str]], tuple[int, list[str]]]:
-    """(exit code, places) of ``check`` run at the project's top, and of ``sphinx-build``."""
-    checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=120)
-    built = subprocess.run(
-        [sys.executable, "-m", "sphinx", "--no-color", "-E", "-q", "-b", "html", "docs", "out"],
+def _check(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=120)
+
+
+def _sphinx(root: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "--no-color", "-E", "-q", *flags, "-b", "html", "docs", "out"],
         capture_output=True,
         text=True,
         cwd=root,
         timeout=120,
     )
+
+
+def _both(root: Path) -> tuple[tuple[int, list[str]], tuple[int, list[str]]]:
+    """(exit code, places) of ``check`` run at the project's top, and of ``sphinx-build``."""
+    checked = _check(root)
+    built = _sphinx(root)
     assert "Traceback" not in checked.stderr + built.stderr, checked.stderr + built.stderr
     return (checked.returncode, _places(checked.stderr)), (0 if built.returncode == 0 else 1, _places(built.stderr))
 
@@ -105,7 +113,7 @@ def test_check_and_the_sphinx_build_reach_the_same_verdict_at_the_same_place(tmp
 
 def test_the_text_names_the_setting_that_relaxed_a_verdict(tmp_path: Path) -> None:
     root = _project(tmp_path, {"index.rst": f"T\n=\n\n.. txtfrag:: {STALE}\n"}, CONF + 'textfrag_on_stale = "warning"\n')
-    r = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=60)
+    r = _check(root)
     assert r.returncode == 0, r.stderr
     assert "1 not failing, as in the build (textfrag_on_stale = 'warning' in docs/conf.py)" in r.stdout
     assert "docs/index.rst:4:" in r.stderr and "warning: stale" in r.stderr
@@ -125,14 +133,8 @@ REFUSED = {
 def test_what_docutils_refuses_is_a_located_problem_in_check_too(tmp_path: Path, case: str) -> None:
     body, line, words = REFUSED[case]
     root = _project(tmp_path, {"index.rst": "T\n=\n\n" + body})
-    checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=60)
-    built = subprocess.run(
-        [sys.executable, "-m", "sphinx", "--no-color", "-E", "-q", "-W", "-b", "html", "docs", "out"],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        timeout=120,
-    )
+    checked = _check(root)
+    built = _sphinx(root, "-W")
     assert built.returncode != 0 and f"index.rst:{line}: ERROR" in built.stderr, built.stderr
     assert checked.returncode == 2 and f"docs/index.rst:{line}: " in checked.stderr and words in checked.stderr, checked.stderr
 
@@ -140,16 +142,10 @@ def test_what_docutils_refuses_is_a_located_problem_in_check_too(tmp_path: Path,
 def test_myst_content_after_the_options_is_refused_by_myst_parser_and_check(tmp_path: Path) -> None:
     page = f"# T\n\n```{{txtfrag}} {GOOD}\n:caption: C\n\nsome content\n```\n"
     root = _project(tmp_path, {"index.md": page}, CONF.replace('"sphinx_textfrag"', '"sphinx_textfrag", "myst_parser"'))
-    checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=60)
-    built = subprocess.run(
-        [sys.executable, "-m", "sphinx", "--no-color", "-E", "-q", "-W", "-b", "html", "docs", "out"],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        timeout=120,
-    )
+    checked = _check(root)
+    built = _sphinx(root, "-W")
     assert built.returncode != 0 and "index.md:3" in built.stderr, built.stderr
     assert checked.returncode == 2 and "docs/index.md:3: " in checked.stderr and "no content permitted" in checked.stderr
     (root / "docs" / "index.md").write_text(page.replace("\nsome content\n", "\n"))
-    checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=60)
+    checked = _check(root)
     assert checked.returncode == 0, checked.stderr
