@@ -86,6 +86,8 @@ class BuildConfig:
     exclude_docs: str | None = None
     #: Sphinx's suppress_warnings (``textfrag.stale`` makes a stale quote pass, as in the build)
     suppressed: tuple[str, ...] = ()
+    #: MkDocs' ``strict: true``: a warning fails the build (a stale quote where on_stale is "warning")
+    strict: bool = False
 
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
@@ -318,6 +320,7 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
         attr_list=attr_list,
         link_targets="site" if plugin_used else "page",
         exclude_docs=excluded if isinstance(excluded, str) else "",
+        strict=isinstance(data, dict) and data.get("strict") is True,
     )
 
 

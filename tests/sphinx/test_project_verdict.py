@@ -117,6 +117,24 @@ def test_the_text_names_the_setting_that_relaxed_a_verdict(tmp_path: Path) -> No
     assert r.returncode == 0, r.stderr
     assert "1 not failing, as in the build (textfrag_on_stale = 'warning' in docs/conf.py)" in r.stdout
     assert "docs/index.rst:4:" in r.stderr and "warning: stale" in r.stderr
+    strict = subprocess.run(
+        [sys.executable, "-m", "textfrag", "check", "--strict"], capture_output=True, text=True, cwd=root, timeout=60
+    )
+    assert strict.returncode == 1 and _sphinx(root, "-W").returncode != 0  # (as sphinx-build -W fails it)
+
+
+def test_mkdocs_strict_true_keeps_a_stale_quote_failing_where_on_stale_warns(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.txt").write_text(APP)
+    config = "site_name: s\nplugins:\n  - textfrag:\n      on_stale: warning\nmarkdown_extensions: [attr_list]\n"
+    (tmp_path / "mkdocs.yml").write_text(config)
+    (tmp_path / "docs" / "index.md").write_text(f"# S\n\n![](txtfrag:{STALE})\n")
+    assert _check(tmp_path).returncode == 0
+    (tmp_path / "mkdocs.yml").write_text(config + "strict: true\n")
+    assert _check(tmp_path).returncode == 1
+    mkdocs = Path(sys.executable).parent / "mkdocs"
+    assert subprocess.run([str(mkdocs), "build"], capture_output=True, cwd=tmp_path, timeout=120).returncode != 0
 
 
 REFUSED = {

@@ -65,6 +65,12 @@ def add_parser(sub: Any) -> None:
     )
     _require_pin(check)
     check.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail on what the build only warns of (a stale quote where on_stale is 'warning'), as sphinx-build -W and "
+        "mkdocs build --strict do (MkDocs' strict: true sets it)",
+    )
+    check.add_argument(
         "paths", nargs="*", default=["."], metavar="PATH", help="files or folders, or FILE:LINE of a reference (default: .)"
     )
 
@@ -118,7 +124,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if includes is not None:  # (guard mode: the build's literalinclude/snippets includes, beside the references)
         tally.findings += includes.findings
         tally.problems += includes.problems
-    relaxed = _relax(tally, getattr(args, "build_config", None))
+    config = getattr(args, "build_config", None)
+    relaxed = _relax(tally, config, strict=getattr(args, "strict", False) or (config is not None and config.strict))
     problems = tally.problems
     if not problems and not tally.total and not (includes is not None and includes.count):
         raise nothing_checked(args, tally.docs)  # (never "all current" for a run that checked nothing)
@@ -152,18 +159,20 @@ def relaxed_by(config: BuildConfig) -> str:
     return " and ".join(said) + f" in {_shown(config.path)}"
 
 
-def _relax(tally: _Tally, config: BuildConfig | None) -> int:
+def _relax(tally: _Tally, config: BuildConfig | None, *, strict: bool = False) -> int:
     """The problems the build's settings make fail nothing (a stale quote with ``on_stale`` set to warn,
-    a kind ``suppress_warnings`` silences in Sphinx) turned into warnings that say which setting did, as
-    the build does with them; how many."""
-    if config is None or (config.on_stale != "warning" and not config.suppressed):
+    unless the build is strict, ``--strict`` as ``sphinx-build -W`` and ``mkdocs build --strict``; a kind
+    ``suppress_warnings`` silences in Sphinx, which is never said) turned into warnings that say which
+    setting did, as the build does with them; how many."""
+    warn = config is not None and config.on_stale == "warning" and not strict
+    if config is None or (not warn and not config.suppressed):
         return 0
     silenced = {w for w in config.suppressed if w == "textfrag" or w.startswith("textfrag.")}
 
     def relaxed(e: TextFragError) -> bool:
         if "textfrag" in silenced or f"textfrag.{e.kind}" in silenced:
             return True
-        return isinstance(e, StaleError) and config.on_stale == "warning"
+        return isinstance(e, StaleError) and warn
 
     if not any(relaxed(e) for _, e in tally.problems):
         return 0
