@@ -295,6 +295,7 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
         data = yaml.load(text, Loader=Loader) or {}
     except yaml.YAMLError as exc:
         raise TextFragError(f"{path}: not valid YAML ({exc})") from None
+    data = _inherited(path, data, lambda p: yaml.load(p.read_text(encoding="utf-8-sig"), Loader=Loader), {path.resolve()})
     options: dict[str, Any] = {}
     plugin_used = False
     for plugin in data.get("plugins") or [] if isinstance(data, dict) else []:
@@ -311,9 +312,7 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
         options = extensions["textfrag"]
     docs = data.get("docs_dir") if isinstance(data, dict) else None
     config = _from_options(path, options, extensions, str(docs or "docs"))  # (the root from the folder of mkdocs.yml)
-    # (a configuration that inherits another's, INHERIT:, may enable attr_list there: then it is not said off)
-    inherits = isinstance(data, dict) and "INHERIT" in data
-    attr_list = inherits or any(n in extensions for n in ("attr_list", "markdown.extensions.attr_list"))
+    attr_list = any(n in extensions for n in ("attr_list", "markdown.extensions.attr_list"))
     excluded = data.get("exclude_docs") if isinstance(data, dict) else None
     return replace(
         config,
@@ -322,6 +321,30 @@ def _mkdocs(path: Path, text: str) -> BuildConfig:
         exclude_docs=excluded if isinstance(excluded, str) else "",
         strict=isinstance(data, dict) and data.get("strict") is True,
     )
+
+
+def _inherited(path: Path, data: Any, load: Any, seen: set[Path]) -> Any:
+    """An mkdocs.yml as MkDocs reads it: the file its ``INHERIT`` names (from its folder) deep-merged under
+    it, its values replaced by the child's, mappings merged (mergedeep's default, which MkDocs uses). A
+    parent that cannot be read leaves what the file itself says (the build says what is wrong)."""
+    if not isinstance(data, dict) or not isinstance(data.get("INHERIT"), str):
+        return data
+    parent_path = (path.parent / data["INHERIT"]).resolve()
+    if parent_path in seen:
+        return data
+    try:
+        parent = _inherited(parent_path, load(parent_path) or {}, load, seen | {parent_path})
+    except Exception:  # (no such file, not YAML: MkDocs itself refuses it)
+        return data
+    child = {k: v for k, v in data.items() if k != "INHERIT"}
+    return _merged(parent, child) if isinstance(parent, dict) else child
+
+
+def _merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = _merged(out[key], value) if isinstance(out.get(key), dict) and isinstance(value, dict) else value
+    return out
 
 
 def _extensions(listed: Any) -> dict[str, Any]:
@@ -414,6 +437,7 @@ def snippet_settings(path: Path) -> dict[str, Any]:
     Loader.add_multi_constructor("", lambda loader, suffix, node: None)
     try:
         data = yaml.load(path.read_text(encoding="utf-8-sig"), Loader=Loader) or {}
+        data = _inherited(path, data, lambda p: yaml.load(p.read_text(encoding="utf-8-sig"), Loader=Loader), {path.resolve()})
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
     found: dict[str, Any] = {"attr_list": False}

@@ -184,3 +184,21 @@ def test_conf_py_says_whether_myst_reads_markdown_however_it_lists_its_extension
     (tmp_path / "conf.py").write_text(conf + "textfrag_root = '.'\n", encoding="utf-8")
     config = read_config(tmp_path / "conf.py")
     assert (config.markdown_forms, config.colon_fence) == (markdown_forms, colon_fence)
+
+
+def test_an_mkdocs_yml_that_inherits_another_reads_both_as_mkdocs_merges_them(tmp_path: Path) -> None:
+    """INHERIT: the parent's Markdown extensions (pymdownx.snippets' base_path, attr_list) apply, the
+    child's values win, mappings are merged (as mergedeep merges them for MkDocs)."""
+    from textfrag.config import read_config
+
+    (tmp_path / "base").mkdir()
+    (tmp_path / "base" / "common.yml").write_text(
+        "site_name: base\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.snippets:\n      base_path: [src]\n"
+        "plugins:\n  search: {}\n  textfrag:\n    guard: false\n    charset: latin-1\n"
+    )
+    (tmp_path / "mkdocs.yml").write_text("INHERIT: base/common.yml\nsite_name: child\nplugins:\n  textfrag:\n    guard: true\n")
+    config = read_config(tmp_path / "mkdocs.yml")
+    assert config.guard and config.charset == "latin-1" and config.attr_list
+    assert config.snippets == {"base_path": ["src"]}
+    (tmp_path / "base" / "common.yml").write_text("INHERIT: ../mkdocs.yml\n")  # (a loop is read once)
+    assert read_config(tmp_path / "mkdocs.yml").guard
