@@ -70,7 +70,7 @@ class Source:
 
     __slots__ = (
         *("path", "charset", "text", "md5", "size", "bom"),
-        *("_line_starts", "_pairs", "_pair_chars", "_spent", "_has_cr", "_length", "_bidi", "_normal_lines"),
+        *("_line_starts", "_pairs", "_pair_chars", "_spent", "_has_cr", "_length", "_bidi", "_normal_lines", "_digest"),
     )
 
     #: Seconds that searches (match(), text directives) may spend on one file in one build, all together.
@@ -88,6 +88,7 @@ class Source:
         self._has_cr: bool | None = None
         self._length: int | None = None
         self._bidi: bool | None = None
+        self._digest: Digest | None = None
         self._normal_lines: list[str] | None = None
 
     def normal_lines(self) -> list[str]:
@@ -112,7 +113,9 @@ class Source:
     @property
     def digest(self) -> Digest:
         """What integrity checks need of this source, without its text."""
-        return Digest(self.path, self.charset, self.md5, self.length, self.size, self.bidi, text_lines(self.text))
+        if self._digest is None:  # (once: a file quoted by many references is asked for it by each)
+            self._digest = Digest(self.path, self.charset, self.md5, self.length, self.size, self.bidi, text_lines(self.text))
+        return self._digest
 
     @property
     def bidi(self) -> bool:
