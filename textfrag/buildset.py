@@ -1,8 +1,8 @@
 """Which documents a build reads as its own, from its configuration, so that ``check``, ``pin`` and
 ``update`` judge what the build renders, no more: under Sphinx's source folder, a document with one of
 its source suffixes (``.md`` only with a Markdown parser) that ``exclude_patterns`` leaves in; under
-MkDocs' docs folder, a Markdown page that neither MkDocs' own exclusions (hidden files, ``/templates/``)
-nor ``exclude_docs`` leave out. A document outside those folders, or named on the command line, is
+MkDocs' docs folder, a Markdown page that neither MkDocs' own exclusions (hidden files, ``/templates/``,
+a README.md beside an index.md) nor ``exclude_docs`` leave out. A document outside those folders, or named on the command line, is
 judged as asked; a part an included page pulls in is judged wherever it lies (textfrag.included).
 """
 
@@ -51,7 +51,11 @@ def read_by_build(config: BuildConfig | None) -> Callable[[Path], bool] | None:
 
         def mkdocs_reads(doc: Path) -> bool:
             rel = _under(srcdir, doc)
-            return rel is None or not spec(rel)
+            if rel is None:
+                return True
+            if doc.name.lower() == "readme.md" and (doc.parent / "index.md").is_file():
+                return False  # (MkDocs builds index.md and leaves a README.md beside it out)
+            return not spec(rel)
 
         return mkdocs_reads
     return None
