@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 STALE = f"src/app.txt#line=2,4;length={len(APP)};md5={'0' * 32}"
@@ -167,3 +169,42 @@ def test_myst_content_after_the_options_is_refused_by_myst_parser_and_check(tmp_
     (root / "docs" / "index.md").write_text(page.replace("\nsome content\n", "\n"))
     checked = _check(root)
     assert checked.returncode == 0, checked.stderr
+
+
+_DOCS = st.lists(
+    st.tuples(
+        st.sampled_from(["page", "part", "excluded", "draft-included"]),  # how the build reaches the file
+        st.booleans(),  # whether its reference is stale
+        st.integers(0, 3),  # paragraphs of text before the reference
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_DOCS)
+def test_generated_projects_get_the_same_verdict_at_the_same_places_from_check_and_sphinx(
+    tmp_path_factory: pytest.TempPathFactory, docs: list[tuple[str, bool, int]]
+) -> None:
+    """A property over small projects: pages in the toctree, parts pulled in by ``.. include::`` (an
+    ``.inc`` file, or a document under an excluded folder), documents ``exclude_patterns`` leaves out;
+    each with a good or a stale reference after some text. sphinx-build is the oracle."""
+    files: dict[str, str] = {}
+    index = ["Index\n=====\n\n.. toctree::\n   :glob:\n\n   pages/*\n"]
+    for k, (how, stale, paragraphs) in enumerate(docs):
+        body = "".join(f"Text {n}.\n\n" for n in range(paragraphs)) + f".. txtfrag:: {STALE if stale else GOOD}\n"
+        if how == "page":
+            files[f"pages/p{k}.rst"] = f"P{k}\n===\n\n" + body
+        elif how == "part":
+            files[f"parts/a{k}.inc"] = body
+            index.append(f"\n.. include:: parts/a{k}.inc\n")
+        elif how == "excluded":
+            files[f"drafts/d{k}.rst"] = f"D{k}\n===\n\n" + body
+        else:
+            files[f"drafts/i{k}.rst"] = body
+            index.append(f"\n.. include:: drafts/i{k}.rst\n")
+    files["index.rst"] = "".join(index) + f"\n.. txtfrag:: {GOOD}\n"
+    root = _project(tmp_path_factory.mktemp("gen"), files, CONF + 'exclude_patterns = ["drafts/**", "parts/**"]\n')
+    checked, built = _both(root)
+    assert checked == built, (docs, checked, built)
