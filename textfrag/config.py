@@ -88,6 +88,8 @@ class BuildConfig:
     suppressed: tuple[str, ...] = ()
     #: MkDocs' ``strict: true``: a warning fails the build (a stale quote where on_stale is "warning")
     strict: bool = False
+    #: MyST-Parser's ``myst_fence_as_directive``: code fences of these names are directives (```txtfrag REF)
+    fence_directives: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
@@ -183,6 +185,7 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         suffixes += [".md", ".ipynb"] if "myst_nb" in values.get("extensions", ()) else [".md"]
     patterns = values.get("exclude_patterns", [])
     suppressed = values.get("suppress_warnings", [])
+    fences = values.get("myst_fence_as_directive", [])
     config = BuildConfig(
         path,
         root,
@@ -203,11 +206,12 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         exclude_patterns=tuple(str(p) for p in patterns) if isinstance(patterns, (list, tuple)) else (),
         source_suffixes=tuple(str(x).lower() for x in suffixes) if suffixes is not None else None,
         suppressed=tuple(str(w) for w in suppressed) if isinstance(suppressed, (list, tuple)) else (),
+        fence_directives=tuple(str(n).lower() for n in fences) if myst and isinstance(fences, (list, tuple, set)) else (),
     )
 
 
 #: conf.py settings read when they are literals, and taken as unknown (nothing assumed) when computed
-_OPTIONAL = frozenset({"exclude_patterns", "source_suffix", "suppress_warnings"})
+_OPTIONAL = frozenset({"exclude_patterns", "source_suffix", "suppress_warnings", "myst_fence_as_directive"})
 
 
 def _listed(node: ast.stmt) -> tuple[str, list[Any], bool] | None:

@@ -44,6 +44,13 @@ class Option(NamedTuple):
     end: int
 
 
+def _myst_line(first_line: str) -> bool:
+    """Whether a directive's first line (up to its argument) is MyST's: a code fence (```{txtfrag}, or
+    ```txtfrag where myst_fence_as_directive makes it one) or a colon fence (:::{txtfrag})."""
+    lead = first_line.lstrip()[:1]
+    return lead in "`~" and lead != "" or ("{" in first_line and lead == ":")
+
+
 def options_of(text: str, found: Found) -> list[Option]:
     """The options written with the reference ``found`` (a directive's option lines, an image's attribute list)."""
     if found.kind == "image" and found.span is not None:
@@ -56,7 +63,7 @@ def options_of(text: str, found: Found) -> list[Option]:
     if pos < 0:
         return []
     pos += 1
-    myst = "{" in first_line and first_line.lstrip()[:1] in "`~:"
+    myst = _myst_line(first_line)
     if myst and _YAML_FENCE.match(text, pos):
         return _yaml_options(text, text.find("\n", pos) + 1 if text.find("\n", pos) >= 0 else len(text))
     pattern = _MYST_OPTION if myst else _RST_OPTION
@@ -225,7 +232,7 @@ def written_options(text: str, found: Found, *, attr_list: bool = True) -> tuple
     if found.kind == "directive":
         line_start = text.rfind("\n", 0, found.start) + 1
         first_line = text[line_start : found.start]
-        syntax: Syntax = "myst" if "{" in first_line and first_line.lstrip()[:1] in "`~:" else "rst"
+        syntax: Syntax = "myst" if _myst_line(first_line) else "rst"
         options = options_of(text, found) if text[found.start : found.end] == found.text else []
         raw: dict[str, str | None] = {}
         for o in options:

@@ -208,3 +208,19 @@ def test_generated_projects_get_the_same_verdict_at_the_same_places_from_check_a
     root = _project(tmp_path_factory.mktemp("gen"), files, CONF + 'exclude_patterns = ["drafts/**", "parts/**"]\n')
     checked, built = _both(root)
     assert checked == built, (docs, checked, built)
+
+
+def test_a_fence_myst_makes_a_directive_is_judged_and_pinned_as_the_build_runs_it(tmp_path: Path) -> None:
+    """myst_fence_as_directive = ["txtfrag"]: MyST-Parser runs ```txtfrag REF as the directive, options and
+    all; check judges it (it passed it as code), pin pins it, at the fence's line."""
+    conf = CONF.replace('"sphinx_textfrag"', '"sphinx_textfrag", "myst_parser"') + 'myst_fence_as_directive = ["txtfrag"]\n'
+    page = f"# T\n\n```txtfrag {STALE}\n:caption: C\n```\n\n```text\n```txtfrag {STALE}\n```\n"
+    root = _project(tmp_path, {"index.md": page}, conf)
+    checked, built = _both(root)
+    assert checked == built == (1, ["index.md:3"]), (checked, built)
+    (root / "docs" / "index.md").write_text(page.replace(STALE, "src/app.txt#line=2,4", 1))
+    pinned = subprocess.run(
+        [sys.executable, "-m", "textfrag", "pin", "--write"], capture_output=True, text=True, cwd=root, timeout=60
+    )
+    assert pinned.returncode == 0 and "pinned 1 reference" in pinned.stdout, pinned.stdout + pinned.stderr
+    assert _check(root).returncode == 0 and _sphinx(root, "-W").returncode == 0

@@ -21,7 +21,7 @@ from ..included import included_parts
 from ..options import image_key, image_options, written_options
 from ..optiontable import Form, Syntax
 from ..quote import quote
-from ..scan import MD_SUFFIXES, Found, _scan_markdown_lines, _with_columns, scan_text
+from ..scan import MD_SUFFIXES, Found, _scan_markdown_lines, _with_columns, fenced_directives, scan_text
 from ..source import SourceCache
 from ..verdict import Forms, reads_text
 from ._base import _cache, _shown, _write_diff
@@ -95,6 +95,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     read_as: dict[str, str] = getattr(args, "read_as", None) or {}
     config = getattr(args, "build_config", None)
     srcdir = config.srcdir if config is not None else None
+    fence_directives = config is not None and "txtfrag" in config.fence_directives
 
     def one(doc: Path) -> None:
         shown = _shown(doc)
@@ -119,6 +120,8 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         else:
             found = scan_text(text, shown, suffix, html_blocks)
         result.docs[shown] = doc
+        if fence_directives and suffix.lower() in MD_SUFFIXES and "txtfrag" in text:  # (```txtfrag REF)
+            found = sorted([*found, *_with_columns(text, fenced_directives(text, shown))], key=lambda f: f.start)
         for f, problem in forms.in_raw_html(text, shown, suffix):  # (what the build says is not rendered)
             result.total += 1
             result.problems.append((f, problem))
