@@ -36,7 +36,7 @@ from textfrag.options import Option, options_of, with_option_references, written
 from textfrag.pin import is_pinned
 from textfrag.quote import quoted_path
 from textfrag.rescan import MarkdownScan, rescan_markdown, scan_markdown_kept
-from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, scan_text
+from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, fenced_directives, scan_text
 from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
 from textfrag.verdict import Settings, judge
 
@@ -152,6 +152,9 @@ class Project:
         html = html_blocks_of(self.config) if self.config is not None else None  # (as the engine reads raw HTML)
         scanned = rescan_markdown(kept, text, name, html) if kept is not None else scan_markdown_kept(text, name, html)
         self._scans[name] = scanned
+        if self.config is not None and "txtfrag" in self.config.fence_directives and "txtfrag" in text:
+            # (```txtfrag REF, a directive where myst_fence_as_directive says so: as check reads it)
+            return sorted([*scanned.found, *fenced_directives(text, name)], key=lambda f: f.start)
         return scanned.found
 
     def analyse(self, text: str, name: str, suffix: str) -> list[Finding]:

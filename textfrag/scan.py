@@ -479,7 +479,7 @@ def fenced_directives(text: str, file: str = "<text>") -> list[Found]:
             at = m.start(3) + d.start(1)
             found.append(Found(file, lines.line_at(at), d.group(1), at, at + len(d.group(1)), "directive"))
         inside = mark
-    return found
+    return _with_columns(text, found)
 
 
 _ANY_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})([^\n]*?)[ \t]*\r?$", re.MULTILINE)

@@ -344,3 +344,29 @@ async def test_an_attribute_list_the_build_does_not_read_is_diagnosed_as_the_bui
     diagnostics = await open_doc(client, tmp_path / "docs" / "a.md", f'# A\n\n![]({ref}){{ hl_lines="2" }}\n\n![]({ref})\n')
     assert [(d.code, d.range.start.line) for d in diagnostics] == [("option", 2)], diagnostics
     assert "enable attr_list (markdown_extensions: [attr_list])" in diagnostics[0].message
+
+
+async def test_what_the_build_refuses_or_runs_is_diagnosed_as_check_says_it(client: LanguageClient, tmp_path: Path) -> None:
+    """The editor says what check says of a project's reading: a txtfrag: URL in a MkDocs page's raw HTML
+    (not in a code span), content under an rST directive, and a fence MyST runs as the directive."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP)
+    (tmp_path / "site" / "docs").mkdir(parents=True)
+    (tmp_path / "site" / "mkdocs.yml").write_text(
+        "site_name: t\nplugins:\n  - textfrag:\n      root: ..\nmarkdown_extensions: [attr_list]\n"
+    )
+    (tmp_path / "sphinx").mkdir()
+    conf = "extensions = ['sphinx_textfrag', 'myst_parser']\ntextfrag_root = '..'\nmyst_fence_as_directive = ['txtfrag']\n"
+    (tmp_path / "sphinx" / "conf.py").write_text(conf)
+    await start(client, tmp_path)
+    ref = f"src/app.py#line=0,2;{PIN}"
+    page = f'# A\n\nCode `<img src="txtfrag:{ref}">` here.\n\n<div>\n<img src="txtfrag:{ref}">\n</div>\n'
+    diagnostics = await open_doc(client, tmp_path / "site" / "docs" / "a.md", page)
+    assert [(d.code, d.range.start.line) for d in diagnostics] == [("form", 5)], diagnostics
+    assert "reference in raw HTML is not rendered" in diagnostics[0].message
+    rst = f"T\n=\n\n.. txtfrag:: {ref}\n\n   some content\n"
+    diagnostics = await open_doc(client, tmp_path / "sphinx" / "b.rst", rst)
+    assert [(d.code, d.range.start.line) for d in diagnostics] == [("form", 3)], diagnostics
+    stale = f"src/app.py#line=0,2;length=1;md5={'0' * 32}"
+    diagnostics = await open_doc(client, tmp_path / "sphinx" / "c.md", f"# C\n\n```txtfrag {stale}\n```\n")
+    assert [(d.code, d.range.start.line) for d in diagnostics] == [("stale", 2)], diagnostics

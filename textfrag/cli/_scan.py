@@ -121,7 +121,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             found = scan_text(text, shown, suffix, html_blocks)
         result.docs[shown] = doc
         if fence_directives and suffix.lower() in MD_SUFFIXES and "txtfrag" in text:  # (```txtfrag REF)
-            found = sorted([*found, *_with_columns(text, fenced_directives(text, shown))], key=lambda f: f.start)
+            found = sorted([*found, *fenced_directives(text, shown)], key=lambda f: f.start)
         for f, problem in forms.in_raw_html(text, shown, suffix):  # (what the build says is not rendered)
             result.total += 1
             result.problems.append((f, problem))
