@@ -8,7 +8,7 @@ from typing import Literal, NamedTuple
 
 __all__ = ["Found", "FoundKind", "Directive", "LineIndex"]
 
-FoundKind = Literal["directive", "role", "image", "link", "definition", "file", "include", "html"]
+FoundKind = Literal["directive", "role", "image", "link", "definition", "file", "include", "html", "image-directive"]
 
 
 class Found(NamedTuple):

@@ -15,6 +15,8 @@ __all__ = ["scan_rst"]
 _RST_ITEMS = r"(?:(?:[-*+\u2022\u2023\u2043]|\d+[.)]|#\.|\(\d+\)|:(?![: ])[^:`\n]*[^: `\n]:)[ ]+)*"
 _RST_DIRECTIVE = re.compile(r"^([ \t]*" + _RST_ITEMS + r")\.\.[ \t]+txtfrag[ ]?::(?:[ \t]+|$)(.*)$", re.IGNORECASE)
 _RST_EXPLICIT = re.compile(r"^([ \t]*" + _RST_ITEMS + r")\.\.(?:[ \t]+([\w.:+-]+?)[ ]?::(?:[ \t]|$)|\s|$)")
+# an image or figure directive's argument that is a txtfrag: URI
+_IMAGE_URI = re.compile(r"[ \t]*(txtfrag:\S+)[ \t]*\r?$")
 # a role declared as txtfrag's under another name (docutils' role directive)
 _RST_ROLE_ALIAS = re.compile(r"^[ \t]*\.\.[ \t]+role::[ \t]+([\w.:+-]+?)[ \t]*\([ \t]*txtfrag[ \t]*\)[ \t]*$", re.IGNORECASE)
 # an option line in a directive's header: a field marker (``:class: x``) as docutils recognises one
@@ -125,6 +127,10 @@ def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None
         e = _RST_EXPLICIT.match(body)
         if e and e.group(2) is not None and directives is not None:
             directives.append(Directive(e.group(2).lower(), number, offset, ""))
+        if e and e.group(2) is not None and e.group(2).lower() in ("image", "figure") and "txtfrag:" in body:
+            i = _IMAGE_URI.match(body, e.end())
+            if i is not None:  # (an image of a txtfrag: URI: no excerpt; said, with the directive to use)
+                found.append(Found(file, number, i.group(1), offset + i.start(1), offset + i.end(1), "image-directive"))
         if e and (e.group(2) is None or e.group(2).lower() in _RST_CODE_DIRECTIVES):
             is_comment = e.group(2) is None and not re.match(r"\s*\.\.\s+(?:_|\[|\|)", body[len(e.group(1)) - _indent(body) :])
             # (".." alone before a blank line is an empty comment: the indented text after it is not its)

@@ -141,6 +141,12 @@ class Forms(NamedTuple):
             return unrendered("colon", found.text)
         if self.unrendered_in == "mystmd" and kind in ("directive", "role") and _rst_written(text, found):
             return unrendered("eval-rst", found.text)  # (reStructuredText in an {eval-rst} block)
+        if kind == "image-directive":
+            return FormError(
+                "an image or figure directive shows no excerpt of a txtfrag: URI (Sphinx looks for an image file by "
+                "that name): write the txtfrag directive, .. txtfrag:: REF",
+                reference=found.text,
+            )
         if kind == "role" and _in_substitution(text, found):
             return FormError(
                 "docutils refuses a txtfrag role in a substitution definition (an excerpt carries its anchor, and "
