@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
-from .bounded import can_bound, in_child
+from .bounded import can_bound, in_worker
 from .errors import TextFragError
 from .parse_limits import DEEPEST_BRACKETS, MOST_ANGLES, PARSE_MEMORY, parse_seconds, refuse_hostile
 from .store import current as current_store
@@ -277,7 +277,7 @@ def _parsed(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
     if not can_bound():
         return _scanned_here(text, language)
     seconds = parse_seconds()
-    return in_child(
+    return in_worker(
         _scanned_here,
         text,
         language,

@@ -80,8 +80,31 @@ def _allocate(megabytes: int) -> int:
 def test_the_backstop_stops_a_parse_past_its_time_and_leaves_nothing_running() -> None:
     with pytest.raises(TextFragError, match="too long"):
         bounded.in_child(_sleep, 30, seconds=0.3, too_long="too long")
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)  # (no child of this process is left, not even a zombie)
+    _no_zombie()
+
+
+def _no_zombie() -> None:
+    """No child of this process has ended without being waited for (its worker may be alive, idle)."""
+    try:
+        assert os.waitpid(-1, os.WNOHANG) == (0, 0)
+    except ChildProcessError:
+        pass
+
+
+def test_the_worker_serves_parse_after_parse_and_is_replaced_when_one_overruns() -> None:
+    """One worker a process: the same child answers two parses; one past its deadline is killed (and
+    waited for) and the next parse gets a fresh worker; one past its memory is refused."""
+    first = bounded.in_worker(os.getppid, seconds=30, too_long="late", memory=256 << 20, too_large="large")
+    assert first == os.getpid()  # (the worker's parent is this process)
+    worker = bounded._WORKERS[os.getpid()]
+    assert bounded.in_worker(os.getpid, seconds=30, too_long="late", memory=256 << 20, too_large="large") == worker.pid
+    with pytest.raises(TextFragError, match="late"):
+        bounded.in_worker(_sleep, 30, seconds=0.3, too_long="late", memory=256 << 20, too_large="large")
+    _no_zombie()
+    assert os.getpid() not in bounded._WORKERS
+    with pytest.raises(TextFragError, match="large"):
+        bounded.in_worker(_allocate, 1024, seconds=30, too_long="late", memory=64 << 20, too_large="large")
+    assert bounded.in_worker(_allocate, 8, seconds=30, too_long="late", memory=64 << 20, too_large="large") == 8 << 20
 
 
 def test_the_backstop_stops_a_parse_past_its_memory_with_a_clear_problem() -> None:
@@ -90,17 +113,19 @@ def test_the_backstop_stops_a_parse_past_its_memory_with_a_clear_problem() -> No
     assert bounded.in_child(_allocate, 8, seconds=30, too_long="too long", memory=64 << 20, too_large="x") == 8 << 20
 
 
-def test_every_parse_runs_in_a_child_whatever_the_files_size(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_parse_runs_in_the_bounded_worker_whatever_the_files_size(monkeypatch: pytest.MonkeyPatch) -> None:
     children: list[str] = []
-    real = bounded.in_child
+    real = bounded.in_worker
 
     def counted(work: object, *args: object, **kwargs: object) -> object:
         children.append(str(args[1]))
         return real(work, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(symbols, "in_child", counted)
+    monkeypatch.setattr(symbols, "in_worker", counted)
     assert _definitions("function f() { return 1; }\n", "javascript") == "ok"
     assert children == ["javascript"]
+    worker = bounded._WORKERS[os.getpid()]
+    assert worker.pid != os.getpid() and worker.jobs >= 1
 
 
 def test_pyobject_in_a_module_of_classes_nested_95_deep_is_read_in_one_pass() -> None:
@@ -120,11 +145,12 @@ def test_pyobject_in_a_module_of_classes_nested_95_deep_is_read_in_one_pass() ->
 
 
 def test_a_large_module_the_layout_reading_declines_is_parsed_in_a_bounded_child(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tabs in the indentation make the layout reading decline; a module of 1 MB or more is then parsed by
-    Python's parser in a child process, with the same table as in this process."""
+    """Tabs in the indentation make the layout reading decline; a module of 1 MB or more (here, the bound
+    lowered) is then parsed by Python's parser in a child process, with the same table as in this process."""
     from textfrag import intent
 
-    module = "".join(f"class C{k}:\n\tdef m(self):\n\t\treturn {k}\n\n" for k in range(40000))
+    monkeypatch.setattr(intent, "_PARSE_HERE_BELOW", 64 << 10)  # (a smaller module, the same path: quicker)
+    module = "".join(f"class C{k}:\n\tdef m(self):\n\t\treturn {k}\n\n" for k in range(4000))
     assert len(module) > intent._PARSE_HERE_BELOW
     children: list[int] = []
     real = bounded.in_child
@@ -136,4 +162,4 @@ def test_a_large_module_the_layout_reading_declines_is_parsed_in_a_bounded_child
     monkeypatch.setattr(bounded, "in_child", counted)
     found = _python_objects(module)
     assert children == [len(module)]
-    assert found == intent._parsed_python(module) and found["C39999.m"] == (159998, 159999, 159998)
+    assert found == intent._parsed_python(module) and found["C3999.m"] == (15998, 15999, 15998)
