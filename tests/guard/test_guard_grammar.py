@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 
-from .conftest import APP, Repo, body
+from .conftest import APP, Repo, Run, body
 
 CONF = 'extensions = ["sphinx_textfrag"]\ntextfrag_root = ".."\ntextfrag_guard = True\nexclude_patterns = ["_build"]\n'
 PLAIN = 'exclude_patterns = ["_build"]\n'
@@ -103,12 +103,17 @@ def greet(name):
 """
 
 
-def test_an_extension_named_twice_keeps_the_options_mkdocs_keeps(repo: Repo) -> None:
+def _site(repo: Repo, source: str, text: str, page: str) -> Run:
+    """An MkDocs site (MKDOCS) with ``src/SOURCE`` and ``docs/index.md``, pinned; what pin said."""
     repo.config = "mkdocs.yml"
-    repo.write("src/app.txt", APP)
+    repo.write(f"src/{source}", text)
     repo.write("mkdocs.yml", MKDOCS)
-    repo.write("docs/index.md", '# S\n\n```text\n--8<-- "app.txt:2:3"\n```\n')
-    pinned = repo.textfrag("pin", "--write")
+    repo.write("docs/index.md", page)
+    return repo.textfrag("pin", "--write")
+
+
+def test_an_extension_named_twice_keeps_the_options_mkdocs_keeps(repo: Repo) -> None:
+    pinned = _site(repo, "app.txt", APP, '# S\n\n```text\n--8<-- "app.txt:2:3"\n```\n')
     assert pinned.code == 0 and "recorded 1 include" in pinned.out, pinned.err
     built, out = repo.mkdocs()
     assert built.returncode == 0, built.stderr
@@ -116,11 +121,8 @@ def test_an_extension_named_twice_keeps_the_options_mkdocs_keeps(repo: Repo) -> 
 
 
 def test_a_snippet_section_that_is_not_there_is_an_empty_include_in_pin_check_and_the_build(repo: Repo) -> None:
-    repo.config = "mkdocs.yml"
-    repo.write("src/mod.py", MODULE)
-    repo.write("mkdocs.yml", MKDOCS)
-    repo.write("docs/index.md", '# S\n\n```python\n--8<-- "mod.py:greet"\n```\n\n```python\n--8<-- "mod.py:nowhere"\n```\n')
-    pinned = repo.textfrag("pin", "--write")
+    page = '# S\n\n```python\n--8<-- "mod.py:greet"\n```\n\n```python\n--8<-- "mod.py:nowhere"\n```\n'
+    pinned = _site(repo, "mod.py", MODULE, page)
     assert pinned.code == 2 and "docs/index.md:8: snippet mod.py:nowhere: the include shows nothing" in pinned.err, pinned.err
     records = json.loads(repo.read("textfrag.lock"))["includes"]["docs/index.md"]
     assert list(records) == ["snippet mod.py:greet"]  # (never recorded as length=0)
