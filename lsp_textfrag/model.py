@@ -37,6 +37,7 @@ from textfrag.pin import is_pinned
 from textfrag.quote import quoted_path
 from textfrag.rescan import MarkdownScan, rescan_markdown, scan_markdown_kept
 from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, fenced_directives, scan_text
+from textfrag.substitutions import substituted
 from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
 from textfrag.verdict import Settings, judge
 
@@ -152,10 +153,15 @@ class Project:
         html = html_blocks_of(self.config) if self.config is not None else None  # (as the engine reads raw HTML)
         scanned = rescan_markdown(kept, text, name, html) if kept is not None else scan_markdown_kept(text, name, html)
         self._scans[name] = scanned
+        found = scanned.found
         if self.config is not None and "txtfrag" in self.config.fence_directives and "txtfrag" in text:
             # (```txtfrag REF, a directive where myst_fence_as_directive says so: as check reads it)
-            return sorted([*scanned.found, *fenced_directives(text, name)], key=lambda f: f.start)
-        return scanned.found
+            found = sorted([*found, *fenced_directives(text, name)], key=lambda f: f.start)
+        if self.config is not None and self.config.substitutions is not None and "{{" in text:
+            # (MyST's {{ name }}: the references of its value, where the build renders them, as check reads them)
+            used = substituted(text, scanned.masked, name, self.config.substitutions, lambda v, f: scan_text(v, f, ".md", html))
+            found = sorted([*found, *used], key=lambda f: (f.line, f.start))
+        return found
 
     def analyse(self, text: str, name: str, suffix: str) -> list[Finding]:
         """Every reference of a document's text and what ``check`` says of it (``--require-pin`` when the

@@ -90,6 +90,9 @@ class BuildConfig:
     strict: bool = False
     #: MyST-Parser's ``myst_fence_as_directive``: code fences of these names are directives (```txtfrag REF)
     fence_directives: tuple[str, ...] = ()
+    #: MyST-Parser's substitutions, when its ``substitution`` extension is enabled: conf.py's
+    #: ``myst_substitutions`` (a page's front matter adds its own); None: a page's ``{{ name }}`` is text
+    substitutions: dict[str, str] | None = None
 
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
@@ -207,11 +210,21 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         source_suffixes=tuple(str(x).lower() for x in suffixes) if suffixes is not None else None,
         suppressed=tuple(str(w) for w in suppressed) if isinstance(suppressed, (list, tuple)) else (),
         fence_directives=tuple(str(n).lower() for n in fences) if myst and isinstance(fences, (list, tuple, set)) else (),
+        substitutions=_substitutions(values) if myst else None,
     )
 
 
+def _substitutions(values: dict[str, Any]) -> dict[str, str] | None:
+    """MyST-Parser's substitutions of conf.py (the string values of ``myst_substitutions``), when its
+    ``substitution`` extension is enabled; None when it is not."""
+    if "substitution" not in values.get("myst_enable_extensions", ()):
+        return None
+    given = values.get("myst_substitutions", {})
+    return {str(k): v for k, v in given.items() if isinstance(v, str)} if isinstance(given, dict) else {}
+
+
 #: conf.py settings read when they are literals, and taken as unknown (nothing assumed) when computed
-_OPTIONAL = frozenset({"exclude_patterns", "source_suffix", "suppress_warnings", "myst_fence_as_directive"})
+_OPTIONAL = frozenset({"exclude_patterns", "source_suffix", "suppress_warnings", "myst_fence_as_directive", "myst_substitutions"})
 
 
 def _listed(node: ast.stmt) -> tuple[str, list[Any], bool] | None:

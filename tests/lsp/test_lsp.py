@@ -357,6 +357,8 @@ async def test_what_the_build_refuses_or_runs_is_diagnosed_as_check_says_it(clie
     )
     (tmp_path / "sphinx").mkdir()
     conf = "extensions = ['sphinx_textfrag', 'myst_parser']\ntextfrag_root = '..'\nmyst_fence_as_directive = ['txtfrag']\n"
+    stale = f"src/app.py#line=0,2;length=1;md5={'0' * 32}"
+    conf += f"myst_enable_extensions = ['substitution']\nmyst_substitutions = {{'q': '{{txtfrag}}`{stale}`'}}\n"
     (tmp_path / "sphinx" / "conf.py").write_text(conf)
     await start(client, tmp_path)
     ref = f"src/app.py#line=0,2;{PIN}"
@@ -367,6 +369,8 @@ async def test_what_the_build_refuses_or_runs_is_diagnosed_as_check_says_it(clie
     rst = f"T\n=\n\n.. txtfrag:: {ref}\n\n   some content\n"
     diagnostics = await open_doc(client, tmp_path / "sphinx" / "b.rst", rst)
     assert [(d.code, d.range.start.line) for d in diagnostics] == [("form", 3)], diagnostics
-    stale = f"src/app.py#line=0,2;length=1;md5={'0' * 32}"
     diagnostics = await open_doc(client, tmp_path / "sphinx" / "c.md", f"# C\n\n```txtfrag {stale}\n```\n")
     assert [(d.code, d.range.start.line) for d in diagnostics] == [("stale", 2)], diagnostics
+    # (a MyST substitution's value, judged where the build renders it: marked on the use, {{ q }})
+    diagnostics = await open_doc(client, tmp_path / "sphinx" / "d.md", "# D\n\nUse {{ q }} here.\n")
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in diagnostics] == [("stale", 2, 4)], diagnostics

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 from .._parser import parse_reference
 from ..buildset import read_by_build
 from ..docfiles import doc_files, read_text
-from ..errors import StaleError, TextFragError
+from ..errors import StaleError, TextFragError, spell
 from ..fragment import Reference
 from ..included import included_parts
 from ..options import image_key, image_options, written_options
@@ -23,6 +23,7 @@ from ..optiontable import Form, Syntax
 from ..quote import quote
 from ..scan import MD_SUFFIXES, Found, _scan_markdown_lines, _with_columns, fenced_directives, scan_text
 from ..source import SourceCache
+from ..substitutions import substituted
 from ..verdict import Forms, reads_text
 from ._base import _cache, _shown, _write_diff
 from ._digest import _Digester
@@ -96,6 +97,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     config = getattr(args, "build_config", None)
     srcdir = config.srcdir if config is not None else None
     fence_directives = config is not None and "txtfrag" in config.fence_directives
+    substitutions = config.substitutions if config is not None else None
 
     def one(doc: Path) -> None:
         shown = _shown(doc)
@@ -112,11 +114,17 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         for part, as_suffix in included_parts(text, doc, suffix, srcdir):
             result.read_as.setdefault(os.path.realpath(part), as_suffix)
             result.included.append(Path(_shown(part)))
-        if snippets is not None and "8<" in text and suffix.lower() in MD_SUFFIXES:
-            # (the page's scan, once: its references, and where its snippets stand outside code)
+        substituting = substitutions is not None and "{{" in text and suffix.lower() in MD_SUFFIXES
+        if (snippets is not None and "8<" in text or substituting) and suffix.lower() in MD_SUFFIXES:
+            # (the page's scan, once: its references, and where its snippets and substitutions stand outside code)
             found, masked, lines = _scan_markdown_lines(text, shown, html_blocks)
             found = _with_columns(text, found, lines)
-            result.included += included_markdown(masked, snippets[0])
+            if snippets is not None:
+                result.included += included_markdown(masked, snippets[0])
+            if substituting:
+                assert substitutions is not None
+                used = substituted(text, masked, shown, substitutions, lambda v, f: scan_text(v, f, ".md", html_blocks), lines)
+                found = sorted([*found, *used], key=lambda f: (f.line, f.start))
         else:
             found = scan_text(text, shown, suffix, html_blocks)
         result.docs[shown] = doc
@@ -339,3 +347,24 @@ def _stale_after_writing(
                 )
             )
     return found
+
+
+def defined_elsewhere(doc: DocText, f: Found, new: str) -> str | None:
+    """Why a reference is left as it is when it is written in a substitution defined outside the documents
+    (conf.py's ``myst_substitutions``): what to write there; None when it is not."""
+    used = doc.text[f.start : f.end]
+    if not (used.startswith("{{") and used.endswith("}}")):
+        return None
+    return (
+        f"written in the value of the substitution {spell(used)}, which conf.py's myst_substitutions defines: "
+        f"write {spell(new)} there (textfrag rewrites documentation files only)"
+    )
+
+
+def left_as_is(doc: DocText, f: Found, new: str) -> TextFragError:
+    """Why a reference the scanner found is not rewritten: written in a substitution defined elsewhere, or
+    its document changed while it was read."""
+    elsewhere = defined_elsewhere(doc, f, new)
+    if elsewhere is not None:
+        return TextFragError(f"{spell(f.text)}: {elsewhere}")
+    return TextFragError(f"{f.file} changed while textfrag was reading it; it is left as it is")

@@ -14,7 +14,7 @@ from ..errors import StaleError, TextFragError, spell
 from ..pin import is_pinned
 from ..scan import Found
 from ._base import BAD, OK, STALE, _cache, _common, _finding, _finish, _output, _plural, _terminal, _write_diff
-from ._scan import _scan, _targets, _write_or_show, _written_names
+from ._scan import _scan, _targets, _write_or_show, _written_names, defined_elsewhere, left_as_is
 
 
 def add_parser(sub: Any) -> None:
@@ -70,8 +70,16 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if f.file not in docs:
                 docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size, within=places)
             doc = docs[f.file]
+            if (f.file, f.start) in pinning:  # (a substitution used twice: its value pinned once)
+                findings.append(_finding(f, None, bool(args.write)))
+                continue
             if doc.text[f.start : f.end] != f.text:  # the scanner and the reader must agree, or nothing is written
-                raise TextFragError(f"{f.file} changed while textfrag was reading it; it is left as it is")
+                elsewhere = defined_elsewhere(doc, f, outcome.text)
+                if elsewhere is None:
+                    raise left_as_is(doc, f, outcome.text)
+                left.append((f, elsewhere))
+                findings.append(_finding(f, None, False))
+                continue
         except TextFragError as failure:  # bad, or stale (a wrong length): reported, nothing written for it
             problems.append((f, failure))
             findings.append(_finding(f, failure, False))

@@ -34,7 +34,7 @@ from ._base import (
     _unpinned_note,
     _write_diff,
 )
-from ._scan import _scan, _stale_after_writing, _targets, _write_or_show, _written_names
+from ._scan import _scan, _stale_after_writing, _targets, _write_or_show, _written_names, left_as_is
 
 
 def add_parser(sub: Any) -> None:
@@ -142,8 +142,10 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 problems.append((f, unreadable))
                 continue
         doc = docs[f.file]
+        if (f.file, f.start) in rewritten:  # (a substitution used twice: its value rewritten once)
+            continue
         if doc.text[f.start : f.end] != f.text:  # the scanner and the reader must agree, or nothing is written
-            problems.append((f, TextFragError(f"{f.file} changed while textfrag was reading it; it is left as it is")))
+            problems.append((f, left_as_is(doc, f, new)))
             continue
         doc.edits.append((f.start, f.end, new))
         doc.edits.extend(follow)
