@@ -22,7 +22,7 @@ from textfrag.present import unique_anchor
 from textfrag.verdict import Settings, Verdict, judge
 
 from .nodes import txtfrag_block, txtfrag_inline
-from .state import cache_of, place_of, record_bug, record_dependency, record_problem, record_range, state_of
+from .state import cache_of, place_of, record_bug, record_dependency, record_problem, record_range, role_line, state_of
 
 
 class _AnyOption(dict):  # type: ignore[type-arg]
@@ -70,6 +70,7 @@ def judged_here(
     *,
     inline: bool = False,
     source: str | None = None,
+    option_lines: dict[str, int] | None = None,
 ) -> Verdict:
     """The core's verdict on ``text`` written with ``options`` in the document being read; every problem
     recorded on ``env`` (so that it fails this build and every later one until it is fixed), the quoted
@@ -93,10 +94,11 @@ def judged_here(
         record_dependency(env, docname, verdict.path, verdict.quote.source.md5 if verdict.quote is not None else None)
         if verdict.quote is not None:
             here[1].add(verdict.path)
+    lines = option_lines or {}  # (a problem of a reference an option holds is at the option's line)
     for problem in verdict.problems:
-        record_problem(env, docname, lineno, problem, error=True, source=source)
+        record_problem(env, docname, lines.get(problem.reference or "", lineno), problem, error=True, source=source)
     for warning in verdict.warnings:
-        record_problem(env, docname, lineno, warning, error=False, source=source)
+        record_problem(env, docname, lines.get(warning.reference or "", lineno), warning, error=False, source=source)
     return verdict
 
 
@@ -139,7 +141,10 @@ class TxtfragDirective(SphinxDirective):
 
     def _run(self) -> list[nodes.Node]:
         source, line = place_of(self.env, *self.get_source_info())
-        verdict = judged_here(self.env, line, self.arguments[0], dict(self.options), source=source)
+        options = dict(self.options)
+        verdict = judged_here(
+            self.env, line, self.arguments[0], options, source=source, option_lines=_option_lines(self.block_text, line, options)
+        )
         ex, q, o = verdict.excerpt, verdict.quote, verdict.options
         if ex is None or q is None or (o.diff is not None and verdict.diff is None):
             return [_broken(self.arguments[0], self.env, self.lineno)]
@@ -225,6 +230,18 @@ def context_link(env: BuildEnvironment, q: Quote) -> str | None:
     return f"{relative_uri(builder.get_target_uri(env.docname), target)}#{fragment}"
 
 
+def _option_lines(block_text: str, line: int, options: dict[str, str | None]) -> dict[str, int]:
+    """The reference an option holds (``:diff: REF``) -> the line of that option, the directive's first line
+    being ``line``: where ``check`` and the editor report its problems too."""
+    reference = options.get("diff")
+    if not reference:
+        return {}
+    for i, text in enumerate(block_text.splitlines()):
+        if text.lstrip().startswith(":diff:"):
+            return {reference: line + i}
+    return {}
+
+
 class TxtfragRole(SphinxRole):
     """``:txtfrag:`PATH#FRAGMENT```: an inline excerpt, verified at build time."""
 
@@ -238,6 +255,7 @@ class TxtfragRole(SphinxRole):
 
     def _run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         source, line = place_of(self.env, *self.get_source_info())
+        line = role_line(self.env, source, line, self.rawtext, getattr(self.inliner, "parent", None))
         verdict = judged_here(self.env, line, self.text, inline=True, source=source)
         ex, q = verdict.excerpt, verdict.quote
         if ex is None or q is None:

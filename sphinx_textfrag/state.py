@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
@@ -111,6 +112,37 @@ def place_of(env: BuildEnvironment, source: str | None, line: int | None) -> tup
     warnings name it); None for the document's own file."""
     own = str(env.doc2path(env.docname))
     return (None if not source or source == own else source), line or 0
+
+
+def role_line(env: BuildEnvironment, source: str | None, line: int, rawtext: str, parent: Any) -> int:
+    """The line a role stands on. docutils and MyST-Parser tell a role the first line of its paragraph
+    (docutils, in a table cell, the line below it), where ``check`` and the editor name the role's own
+    line: the role's text is looked for in the file from there to the paragraph's end, the paragraph's
+    n-th role of the same text taken n-th. The line given stands when the text is not found (a role a
+    substitution wrote)."""
+    path = source or str(env.doc2path(env.docname))
+    if path.endswith(".ipynb") or "`" not in rawtext:  # (a notebook's cells are not its file's lines)
+        return line
+    files: dict[str, list[str]] = env.temp_data.setdefault("textfrag_lines", {})
+    lines = files.get(path)
+    if lines is None:
+        try:
+            lines = Path(path).read_text(encoding="utf-8-sig", errors="replace").splitlines()
+        except OSError:
+            lines = []
+        files[path] = lines
+    seen: dict[tuple[int, int, str], int] = env.temp_data.setdefault("textfrag_roles", {})
+    nth = seen[(id(parent), line, rawtext)] = seen.get((id(parent), line, rawtext), -1) + 1
+    text = rawtext[rawtext.index("`") :].split("\n", 1)[0]  # (`REF`: MyST hands docutils' spelling, :txtfrag:)
+    first = line - 2 if isinstance(parent, nodes.entry) else line - 1  # (0-based)
+    hits: list[int] = []
+    for i in range(max(first, 0), len(lines)):
+        if not lines[i].strip() and i >= line - 1:
+            break
+        hits += [i + 1] * lines[i].count(text)
+        if len(hits) > nth:
+            return hits[nth]
+    return line
 
 
 def record_problem(
