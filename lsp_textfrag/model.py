@@ -14,11 +14,14 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from textfrag import SourceCache, TextFragError, parse_reference
+from textfrag.buildset import read_by_build
 from textfrag.config import BuildConfig, forms_of, html_blocks_of
+from textfrag.docfiles import doc_files, read_text
 from textfrag.fragment import Reference
 from textfrag.guard import (
     LOCK_NAME,
@@ -32,13 +35,14 @@ from textfrag.guard import (
     shown_text,
 )
 from textfrag.guard.judge import Explainer, found_of
+from textfrag.included import parts_read_as
 from textfrag.options import Option, options_of, with_option_references, written_options
 from textfrag.pin import is_pinned
 from textfrag.quote import quoted_path
 from textfrag.rescan import MarkdownScan, rescan_markdown, scan_markdown_kept
 from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, fenced_directives, scan_text
-from textfrag.substitutions import substituted
 from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
+from textfrag.substitutions import substituted
 from textfrag.verdict import Settings, judge
 
 __all__ = ["Finding", "Lines", "Project", "suffix_for"]
@@ -55,6 +59,18 @@ def suffix_for(path: str, language_id: str | None) -> str:
     if suffix in RST_SUFFIXES or suffix in MD_SUFFIXES:
         return suffix
     return ".rst" if (language_id or "").lower() in ("restructuredtext", "rst") else ".md"
+
+
+#: how long the parts a project's documents pull in are taken as known (they are read again after)
+PARTS_SECONDS = 5.0
+
+
+def _text_or_none(path: Path) -> str | None:
+    """A document's text, None when it cannot be read."""
+    try:
+        return read_text(path, str(path), DEFAULT_MAX_SIZE)
+    except TextFragError:
+        return None
 
 
 @dataclass
@@ -115,6 +131,24 @@ class Project:
         #: lock file, read again when it changed on disk
         self.guard: GuardContext | None = context_of(config) if config is not None and config.guard else None
         self._lock_file: tuple[tuple[int, int] | None, Lock] | None = None
+        #: when the parts the documents pull in were last read, and each one's suffix as the build reads it
+        self._parts: tuple[float, dict[str, str]] | None = None
+
+    def read_as(self, path: Path) -> str | None:
+        """The suffix the build reads ``path`` as when it is a part some document pulls in and not a
+        document of the build itself (an ``.inc`` part of an rST page is rST, as ``check`` reads it); None
+        otherwise. The project's includes are read again a few seconds after they were last read."""
+        config = self.config
+        if config is None or config.srcdir is None:
+            return None
+        reads = read_by_build(config)
+        if path.suffix.lower() in (*RST_SUFFIXES, *MD_SUFFIXES) and (reads is None or reads(path)):
+            return None
+        now = time.monotonic()
+        if self._parts is None or now - self._parts[0] > PARTS_SECONDS:
+            documents = [d for d in doc_files([config.srcdir]) if reads is None or reads(d)]
+            self._parts = (now, parts_read_as(documents, config.srcdir, _text_or_none))
+        return self._parts[1].get(os.path.realpath(path))
 
     def cache_for(self, charset: str | None) -> SourceCache:
         return self.cache if charset is None else self.cache.with_charset(charset)

@@ -167,7 +167,7 @@ class TextfragServer(LanguageServer):
         if not fresh and kept is not None and kept[0] == doc.version and kept[1] == doc.source:
             return kept[2]
         project = self.project_for(path)
-        suffix = suffix_for(str(path), doc.language_id)
+        suffix = project.read_as(path) or suffix_for(str(path), doc.language_id)
         findings = with_link_targets(project, project.analyse(doc.source, str(path), suffix), lambda: self._embedded(project))
         self.findings[doc.uri] = (doc.version, findings)
         result = project, findings, Lines(doc.source, self.encoding())
@@ -196,6 +196,7 @@ class TextfragServer(LanguageServer):
             suffix in RST_SUFFIXES
             or suffix in MD_SUFFIXES
             or (doc is not None and (doc.language_id or "") in ("restructuredtext", "markdown", "myst"))
+            or self.project_for(path).read_as(path) is not None  # (a part a page pulls in: .inc, .txt)
         )
 
     def refresh_file(self, path: Path) -> None:

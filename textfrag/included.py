@@ -10,12 +10,14 @@ text, with no reference in it; docutils' standard parts (``<isonum.txt>``) hold 
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .scan import MD_SUFFIXES, RST_SUFFIXES, code_directives
 
-__all__ = ["included_parts"]
+__all__ = ["included_parts", "parts_read_as"]
 
 _RST_INCLUDE = re.compile(r"^[ \t]*\.\.[ \t]+include[ ]?::[ \t]*(.*?)[ \t]*\r?$", re.IGNORECASE)
 _MYST_INCLUDE = re.compile(r"^[ \t]*(?:`{3,}|~{3,}|:{3,})\{include\}[ \t]*(.*?)[ \t]*\r?$", re.IGNORECASE)
@@ -76,3 +78,27 @@ def _block(lines: list[str], first: int, rst: bool) -> tuple[str, dict[str, str]
         else:
             break
     return argument.strip(), options
+
+
+def parts_read_as(
+    documents: Iterable[Path], srcdir: Path | None, read: Callable[[Path], str | None], most: int = 20_000
+) -> dict[str, str]:
+    """The parts the ``documents`` pull in, and theirs: the real path of each -> the suffix its build reads
+    it as (what the editor needs to read an ``.inc`` part as the rST its page makes it). ``read`` gives a
+    document's text (None: unreadable); at most ``most`` files are read."""
+    out: dict[str, str] = {}
+    queue = [(doc, doc.suffix) for doc in documents]
+    done: set[str] = set()
+    while queue and len(done) < most:
+        doc, suffix = queue.pop()
+        real = os.path.realpath(doc)
+        if real in done:
+            continue
+        done.add(real)
+        text = read(doc)
+        if text is None or "include" not in text:
+            continue
+        for part, as_suffix in included_parts(text, doc, suffix, srcdir):
+            out.setdefault(os.path.realpath(part), as_suffix)
+            queue.append((part, out[os.path.realpath(part)]))
+    return out

@@ -374,3 +374,22 @@ async def test_what_the_build_refuses_or_runs_is_diagnosed_as_check_says_it(clie
     # (a MyST substitution's value, judged where the build renders it: marked on the use, {{ q }})
     diagnostics = await open_doc(client, tmp_path / "sphinx" / "d.md", "# D\n\nUse {{ q }} here.\n")
     assert [(d.code, d.range.start.line, d.range.start.character) for d in diagnostics] == [("stale", 2, 4)], diagnostics
+
+
+async def test_a_part_a_page_pulls_in_is_diagnosed_as_its_build_reads_it(client: LanguageClient, tmp_path: Path) -> None:
+    """An ``.inc`` part of an rST page, and a ``.md`` file an rST page includes, are rST to the build and
+    to check: the editor reads them so (the ``.inc`` part is a document to it at all), at the part's lines."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP)
+    (tmp_path / "docs" / "parts").mkdir(parents=True)
+    (tmp_path / "docs" / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
+    (tmp_path / "docs" / "index.rst").write_text("T\n=\n\n.. include:: parts/a.inc\n\n.. include:: parts/b.md\n")
+    stale = f"src/app.py#line=0,2;length=1;md5={'0' * 32}"
+    part = f"Part\n\n.. txtfrag:: {stale}\n"
+    for name in ("a.inc", "b.md"):
+        (tmp_path / "docs" / "parts" / name).write_text(part)
+    await start(client, tmp_path)
+    diagnostics = await open_doc(client, tmp_path / "docs" / "parts" / "a.inc", part, language="plaintext")
+    assert [(d.code, d.range.start.line) for d in diagnostics] == [("stale", 2)], diagnostics
+    diagnostics = await open_doc(client, tmp_path / "docs" / "parts" / "b.md", part)
+    assert [(d.code, d.range.start.line) for d in diagnostics] == [("stale", 2)], diagnostics
