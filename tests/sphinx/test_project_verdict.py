@@ -225,3 +225,30 @@ def test_a_fence_myst_makes_a_directive_is_judged_and_pinned_as_the_build_runs_i
     )
     assert pinned.returncode == 0 and "pinned 1 reference" in pinned.stdout, pinned.stdout + pinned.stderr
     assert _check(root).returncode == 0 and _sphinx(root, "-W").returncode == 0
+
+
+def test_a_tree_of_parts_is_checked_on_every_core_with_the_output_one_process_gives(tmp_path: Path) -> None:
+    """60 pages pulling in 1,200 parts (.inc, rST) and 60 parts of their own: checked in parts by forked
+    processes, the pages first and then the parts they pull in, each once, read as the page reads them;
+    the same output, in the same order, as one process gives."""
+    files = {}
+    for p in range(60):
+        files[f"p{p:02}.rst"] = f"P{p}\n===\n\n" + "".join(f".. include:: parts/a{p:02}-{k:02}.inc\n\n" for k in range(20))
+        for k in range(20):
+            nested = f".. include:: deeper/n{p:02}.inc\n\n" if k == 0 else ""
+            files[f"parts/a{p:02}-{k:02}.inc"] = nested + f".. txtfrag:: {STALE if (p, k) == (7, 3) else GOOD}\n"
+        files[f"parts/deeper/n{p:02}.inc"] = f"Deeper\n\n.. txtfrag:: {STALE if p == 50 else GOOD}\n"
+    root = _project(tmp_path, files, CONF)
+    runs = []
+    for cores in ("0", "0,1"):
+        r = subprocess.run(
+            ["taskset", "-c", cores, sys.executable, "-m", "textfrag", "check", "--no-cache"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        runs.append((r.returncode, r.stdout, r.stderr))
+    assert runs[0] == runs[1]
+    assert runs[0][0] == 1 and _places(runs[0][2]) == ["parts/a07-03.inc:1", "parts/deeper/n50.inc:3"], runs[0][2][-2000:]
+    assert "1260 references in 1320 files" in runs[0][1], runs[0][1]

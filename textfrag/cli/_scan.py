@@ -53,6 +53,8 @@ class _Scan:
         self.included: list[Path] = []
         #: the real path of a part -> the suffix its build reads it as (a ``.inc`` part of an rST page is rST)
         self.read_as: dict[str, str] = {}
+        #: a part as shown -> its real path (found once)
+        self.real_of: dict[str, str] = {}
 
     def written_at(self, f: Found) -> tuple[_Written, _Said]:
         """The options written with ``f``, their syntax and its form, as the core's verdict takes them;
@@ -106,14 +108,18 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         except TextFragError as unreadable:
             result.problems.append((Found(shown, 0, "", 0, 0, "file"), unreadable))
             return
-        if read_as or result.read_as:  # (a part an include pulled in: read as its build reads it)
+        if str(doc) in read_as:  # (a part an include pulled in: read as its build reads it; named as shown)
+            suffix = read_as[str(doc)]
+        elif read_as or result.read_as:  # (or by its real path)
             real = os.path.realpath(doc)
             suffix = result.read_as.get(real) or read_as.get(real) or doc.suffix
         else:
             suffix = doc.suffix
         for part, as_suffix in included_parts(text, doc, suffix, srcdir):
-            result.read_as.setdefault(os.path.realpath(part), as_suffix)
-            result.included.append(Path(_shown(part)))
+            real, part = os.path.realpath(part), Path(_shown(part))
+            result.read_as.setdefault(real, as_suffix)
+            result.real_of[str(part)] = real
+            result.included.append(part)
         substituting = substitutions is not None and "{{" in text and suffix.lower() in MD_SUFFIXES
         if (snippets is not None and "8<" in text or substituting) and suffix.lower() in MD_SUFFIXES:
             # (the page's scan, once: its references, and where its snippets and substitutions stand outside code)

@@ -93,7 +93,8 @@ class _Tally:
         self.embedded: set[tuple[str, tuple[str, str]]] = set()
         #: Markdown files the pages include (pymdownx.snippets) and the parts they pull in (``.. include::``):
         #: a part's, followed once by the whole run, each read as its build reads it
-        self.included: list[str] = []
+        #: the parts the documents pull in: (as shown, the real path)
+        self.included: list[tuple[str, str]] = []
         self.read_as: dict[str, str] = {}
 
     def add(self, other: _Tally) -> None:
@@ -234,7 +235,7 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
 
     reads = built_documents(args)
     docs = [str(d) for d in doc_files((Path(p) for p in args.paths), unlistable) if reads is None or reads(d)]
-    if len(docs) < PARALLEL_DOCS:
+    if len(docs) < PARALLEL_DOCS and len(docs) + _includes(docs) < PARALLEL_DOCS:
         return None
     import multiprocessing  # (only a large tree pays for these)
     from concurrent.futures import ProcessPoolExecutor
@@ -243,7 +244,6 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
         return None
 
     size = max(100, min(PART_DOCS, -(-len(docs) // (workers * 4))))
-    parts = [docs[i : i + size] for i in range(0, len(docs), size)]
     shared = {
         k: getattr(args, k, None)
         for k in ("root", "charset", "max_size", "pdi", "pdi_table", "require_pin", "allow_bidi", "format", "command")
@@ -252,20 +252,46 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
     with ProcessPoolExecutor(
         max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker, initargs=(shared,)
     ) as pool:
-        futures = [pool.submit(_check_part, part) for part in parts]
-        for done, future in enumerate(futures, 1):
-            tally.add(future.result())  # in the parts' order, whatever order they end in
-            if progress is not None:
-                progress.show(f"checked {done}/{len(parts)} parts of {len(docs)} documents")
-    if tally.included:  # (the Markdown the parts' pages include, each once: checked here, as pages)
-        listed = {os.path.realpath(d) for d in docs}
-        extra = list(dict.fromkeys(p for p in tally.included if os.path.realpath(p) not in listed))
-        if extra:
-            more = argparse.Namespace(
-                **{**vars(args), "paths": extra, "scanned": listed, "listed": False, "read_as": tally.read_as}
-            )
-            tally.add(_check_here(more, None, None))
+        listed: set[str] = set()
+        pending, rounds = [(d, os.path.realpath(d)) for d in docs], 0
+        while pending:  # (then the parts the documents pull in, and theirs, each once: in parts too)
+            listed.update(real for _, real in pending)
+            parts = [pending[i : i + size] for i in range(0, len(pending), size)]
+            futures = [pool.submit(_check_part, [d for d, _ in part], _read_as(part, tally.read_as)) for part in parts]
+            tally.included = []
+            for done, future in enumerate(futures, 1):
+                tally.add(future.result())  # in the parts' order, whatever order they end in
+                if progress is not None and not rounds:
+                    progress.show(f"checked {done}/{len(futures)} parts of {len(docs)} documents")
+            first: dict[str, str] = {}  # (each part once, in the order it was first pulled in)
+            for shown, real in tally.included:
+                if real not in listed and real not in first:
+                    first[real] = shown
+            pending = [(shown, real) for real, shown in first.items()]
+            rounds += 1
     return tally
+
+
+def _read_as(docs: list[tuple[str, str]], read_as: dict[str, str]) -> dict[str, str]:
+    """The suffixes the build reads these parts as, by the names the worker is given (what it needs of
+    ``read_as``, and no more)."""
+    return {shown: read_as[real] for shown, real in docs if real in read_as} if read_as else {}
+
+
+def _includes(docs: list[str]) -> int:
+    """How many parts the documents pull in (``.. include::``, ``{include}``), counted in their text: what
+    makes a tree of fewer documents large enough for every core. 0 for a handful of documents."""
+    if len(docs) < PARALLEL_DOCS // 20:
+        return 0
+    count = 0
+    for doc in docs:
+        try:
+            with open(doc, "rb") as f:
+                text = f.read(1 << 20)
+        except OSError:
+            continue
+        count += text.count(b"include::") + text.count(b"{include}")
+    return count
 
 
 class _Worker:
@@ -289,11 +315,13 @@ def _start_worker(shared: dict[str, Any]) -> None:
     _WORKER = _Worker(shared)
 
 
-def _check_part(docs: list[str]) -> _Tally:
-    """One part of a large tree, in a worker process: its documents scanned and their references judged."""
+def _check_part(docs: list[str], read_as: dict[str, str]) -> _Tally:
+    """One part of a large tree, in a worker process: its documents scanned and their references judged
+    (a part an include pulls in read as ``read_as`` says: the real path -> the suffix its page gives it)."""
     assert _WORKER is not None
     args = _WORKER.args
     args.paths = docs
+    args.read_as = read_as
     try:
         return _judged(args, _WORKER.cache, _scan(args, None), None, _WORKER.judged)
     finally:
@@ -309,7 +337,7 @@ def _judged(
 ) -> _Tally:
     """The core's verdict on every reference of ``scan``, as the findings and problems check reports."""
     tally = _Tally()
-    tally.included = [str(p) for p in scan.included]
+    tally.included = [(str(p), scan.real_of.get(str(p)) or os.path.realpath(p)) for p in scan.included]
     tally.read_as = scan.read_as
     tally.problems = list(scan.problems)
     tally.findings = [_finding(f, e) for f, e in scan.problems]
