@@ -1,6 +1,7 @@
 """Which documents a build reads as its own, from its configuration, so that ``check``, ``pin`` and
 ``update`` judge what the build renders, no more: under Sphinx's source folder, a document with one of
-its source suffixes (``.md`` only with a Markdown parser) that ``exclude_patterns`` leaves in; under
+its source suffixes (``.md`` only with a Markdown parser) that ``include_patterns`` names and
+``exclude_patterns`` leaves in; under
 MkDocs' docs folder, a Markdown page that neither MkDocs' own exclusions (hidden files, ``/templates/``,
 a README.md beside an index.md) nor ``exclude_docs`` leave out. A document outside those folders, or named on the command line, is
 judged as asked; a part an included page pulls in is judged wherever it lies (textfrag.included).
@@ -29,8 +30,11 @@ def read_by_build(config: BuildConfig | None) -> Callable[[Path], bool] | None:
     srcdir = os.path.realpath(config.srcdir)
     if config.engine == "" and config.myst_forms:  # Sphinx
         matchers = [_sphinx_pattern(p) for p in config.exclude_patterns]
+        # (include_patterns: a document one of them names; none named, none read; "**", Sphinx's default: all)
+        everything = "**" in config.include_patterns
+        included = [] if everything else [_sphinx_pattern(p) for p in config.include_patterns] or [_NOTHING]
         suffixes = config.source_suffixes
-        if not matchers and suffixes is None:
+        if not matchers and not included and suffixes is None:
             return None
 
         def sphinx_reads(doc: Path) -> bool:
@@ -38,6 +42,8 @@ def read_by_build(config: BuildConfig | None) -> Callable[[Path], bool] | None:
             if rel is None:
                 return True
             if suffixes is not None and not rel.lower().endswith(suffixes):
+                return False
+            if included and not any(m.match(rel) for m in included):
                 return False
             parts = rel.split("/")
             prefixes = ["/".join(parts[: k + 1]) for k in range(len(parts))]  # (an excluded folder excludes all below)
@@ -59,6 +65,9 @@ def read_by_build(config: BuildConfig | None) -> Callable[[Path], bool] | None:
 
         return mkdocs_reads
     return None
+
+
+_NOTHING = re.compile(r"(?!)")
 
 
 def _under(folder: str, doc: Path) -> str | None:

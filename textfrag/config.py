@@ -80,6 +80,8 @@ class BuildConfig:
     attr_list: bool = True
     #: Sphinx's exclude_patterns (documents under the source folder the build does not read)
     exclude_patterns: tuple[str, ...] = ()
+    #: Sphinx's include_patterns (a document is read only when one matches it; Sphinx's default: all)
+    include_patterns: tuple[str, ...] = ("**",)
     #: Sphinx's source suffixes (with those MyST adds); None: not known (every document is read)
     source_suffixes: tuple[str, ...] | None = None
     #: MkDocs' exclude_docs (gitignore patterns, under the docs folder), besides its defaults
@@ -187,6 +189,7 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
     if suffixes is not None and myst:  # (MyST-Parser adds .md; MyST-NB .ipynb too)
         suffixes += [".md", ".ipynb"] if "myst_nb" in values.get("extensions", ()) else [".md"]
     patterns = values.get("exclude_patterns", [])
+    included = values.get("include_patterns", ["**"])
     suppressed = values.get("suppress_warnings", [])
     fences = values.get("myst_fence_as_directive", [])
     config = BuildConfig(
@@ -207,6 +210,7 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
     return replace(
         config,
         exclude_patterns=tuple(str(p) for p in patterns) if isinstance(patterns, (list, tuple)) else (),
+        include_patterns=tuple(str(p) for p in included) if isinstance(included, (list, tuple)) else ("**",),
         source_suffixes=tuple(str(x).lower() for x in suffixes) if suffixes is not None else None,
         suppressed=tuple(str(w) for w in suppressed) if isinstance(suppressed, (list, tuple)) else (),
         fence_directives=tuple(str(n).lower() for n in fences) if myst and isinstance(fences, (list, tuple, set)) else (),
@@ -224,7 +228,16 @@ def _substitutions(values: dict[str, Any]) -> dict[str, str] | None:
 
 
 #: conf.py settings read when they are literals, and taken as unknown (nothing assumed) when computed
-_OPTIONAL = frozenset({"exclude_patterns", "source_suffix", "suppress_warnings", "myst_fence_as_directive", "myst_substitutions"})
+_OPTIONAL = frozenset(
+    {
+        "exclude_patterns",
+        "include_patterns",
+        "source_suffix",
+        "suppress_warnings",
+        "myst_fence_as_directive",
+        "myst_substitutions",
+    }
+)
 
 
 def _listed(node: ast.stmt) -> tuple[str, list[Any], bool] | None:

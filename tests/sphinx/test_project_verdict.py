@@ -84,6 +84,11 @@ CASES = {
         CONF + 'exclude_patterns = ["drafts/**"]\n',
         (0, []),
     ),
+    "a document include_patterns leaves out": (
+        {"index.rst": f"T\n=\n\n.. txtfrag:: {STALE}\n", "guide/a.rst": PART, "notes/b.rst": PART},
+        CONF + 'include_patterns = ["index.rst", "guide/**"]\n',
+        (1, ["guide/a.rst:4", "index.rst:4"]),
+    ),
     "Markdown without a Markdown parser": (
         {"index.rst": f"T\n=\n\n.. txtfrag:: {GOOD}\n", "notes.md": f"# N\n\n```{{txtfrag}} {STALE}\n```\n"},
         CONF,
