@@ -93,7 +93,7 @@ def bench_check(tree: Path, runs: int) -> dict[str, float]:
     md5sum = ["md5sum", *files]
     check = [sys.executable, "-c", CHECK, "check", "--root", ".", "docs"]
     env = dict(os.environ)  # (the installed wheel, as users run it: `make bench` installs it)
-    # warm: the digests an earlier run kept (textfrag.store, as a pre-commit hook finds them); cold: an
+    # warm: the digests an earlier run kept (textfrag.source.store, as a pre-commit hook finds them); cold: an
     # empty store each run, as a fresh CI machine has (every file read and hashed)
     warm = dict(env, TEXTFRAG_CACHE_DIR=tempfile.mkdtemp(prefix="textfrag-bench-store-"))
     # warm the page cache for both, and the warm runs' store

@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 
 from textfrag import SourceCache, parse_reference, quote
-from textfrag.intent import Intent, disagreement
-from textfrag.quote import make_reference
-from textfrag.resolve import select_lines
-from textfrag.symbols import definitions
+from textfrag.intents.intent import Intent, disagreement
+from textfrag.intents.symbols import definitions
+from textfrag.reference.resolving import select_lines
+from textfrag.verdict.quoting import make_reference
 
 
 def go_file(functions: int) -> str:
@@ -71,7 +71,7 @@ def markdown_builds(root: Path, work: list[tuple[object, Intent]], pages: int, r
     import markdown
 
     from markdown_textfrag.extension import TextfragExtension
-    from textfrag import symbols
+    from textfrag.intents import symbols
 
     times: dict[bool, list[float]] = {False: [], True: []}
     texts: dict[bool, list[str]] = {}
@@ -129,7 +129,7 @@ def main() -> None:
                     )
             return time.perf_counter() - began
 
-        from textfrag import symbols
+        from textfrag.intents import symbols
 
         ranges, intents = [], []
         for _ in range(a.runs):

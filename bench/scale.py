@@ -2,7 +2,7 @@
 1,000 files of 5 KB, against its floor (`grep -rc txtfrag: docs` + `md5sum src/*`), with peak memory; and
 the same references with intents (`pyobject=` on every one), which must cost at most 10% more (each file
 parsed once, only when an intent asks for it): once with the definitions kept from an earlier run
-(textfrag.store, as a pre-commit hook or a second CI run finds them) and once with an empty store.
+(textfrag.source.store, as a pre-commit hook or a second CI run finds them) and once with an empty store.
 
     .venv/bin/python bench/scale.py [--docs 10000 --refs-per-doc 10 --files 1000] [--runs 3]
 

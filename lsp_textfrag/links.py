@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from textfrag.present import identity
-from textfrag.verdict import no_link_target
+from textfrag.verdict.judging import no_link_target
+from textfrag.verdict.presentation import identity
 
 from .model import Finding, Project
 

@@ -1,9 +1,9 @@
 """What the language server knows, without the protocol: projects (a build's settings and its source
 cache, kept while the server runs) and the findings of a document's text.
 
-Everything here is the core's: references are found by ``textfrag.scan`` as ``check`` finds them,
-judged by ``textfrag.verdict.judge`` as ``check`` and every build judge them (drift explained from git history),
-pinned by ``textfrag.pin`` and repaired by ``textfrag.repair`` as ``pin`` and ``update`` do. What this
+Everything here is the core's: references are found by ``textfrag.documents.scan`` as ``check`` finds them,
+judged by ``textfrag.verdict.judging.judge`` as ``check`` and every build judge them (drift explained from git history),
+pinned by ``textfrag.verdict.pins`` and repaired by ``textfrag.repair.references`` as ``pin`` and ``update`` do. What this
 module adds is memory: a quoted file is read and hashed once and kept while its size and mtime are
 unchanged, and a reference's verdict is kept while its file is, so that after an edit only the references
 whose text changed are verified again.
@@ -19,10 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from textfrag import SourceCache, TextFragError, parse_reference
-from textfrag.buildset import read_by_build
-from textfrag.config import BuildConfig, forms_of, html_blocks_of
-from textfrag.docfiles import doc_files, read_text
-from textfrag.fragment import Reference
+from textfrag.documents.fenced import fenced_directives
+from textfrag.documents.files import doc_files, read_text
+from textfrag.documents.included import parts_read_as
+from textfrag.documents.incremental import MarkdownScan, rescan_markdown, scan_markdown_kept
+from textfrag.documents.scan import MD_SUFFIXES, RST_SUFFIXES, Found, scan_text
+from textfrag.documents.substitutions import substituted
 from textfrag.guard import (
     LOCK_NAME,
     GuardContext,
@@ -35,15 +37,14 @@ from textfrag.guard import (
     shown_text,
 )
 from textfrag.guard.judge import Explainer, found_of
-from textfrag.included import parts_read_as
-from textfrag.options import Option, options_of, with_option_references, written_options
-from textfrag.pin import is_pinned
-from textfrag.quote import quoted_path
-from textfrag.rescan import MarkdownScan, rescan_markdown, scan_markdown_kept
-from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES, Found, fenced_directives, scan_text
-from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
-from textfrag.substitutions import substituted
-from textfrag.verdict import Settings, judge
+from textfrag.project.buildset import read_by_build
+from textfrag.project.config import BuildConfig, forms_of, html_blocks_of
+from textfrag.reference.fragment import Reference
+from textfrag.source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
+from textfrag.verdict.judging import Settings, judge
+from textfrag.verdict.pins import is_pinned
+from textfrag.verdict.quoting import quoted_path
+from textfrag.verdict.written_options import Option, options_of, with_option_references, written_options
 
 __all__ = ["Finding", "Lines", "Project", "suffix_for"]
 
@@ -81,7 +82,7 @@ class Finding:
     ref: Reference | None  # None: it does not parse (``problem`` says why)
     problem: TextFragError | None
     pinned: bool
-    #: the warning about bidirectional control characters in the quote (textfrag.hidden)
+    #: the warning about bidirectional control characters in the quote (textfrag.source.hidden_text)
     hidden: str | None
     #: the charset its directive's ``:encoding:`` reads the file in
     charset: str | None
@@ -180,7 +181,7 @@ class Project:
 
     def _scan(self, text: str, name: str, suffix: str) -> list[Found]:
         """The references of a document's text: a Markdown document's edit is scanned again only in the
-        paragraphs it touched, when that is safe (textfrag.scan.rescan_markdown)."""
+        paragraphs it touched, when that is safe (textfrag.documents.scan.rescan_markdown)."""
         if suffix in RST_SUFFIXES:
             return scan_text(text, name, suffix)
         kept = self._scans.get(name)

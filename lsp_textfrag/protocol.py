@@ -12,8 +12,8 @@ from textfrag import TextFragError
 from textfrag.errors import StaleError, UnpinnedError
 from textfrag.guard import IncludeRepair, Lock, record_of, shown_text
 from textfrag.guard.judge import UnrecordedError
-from textfrag.pin import pinned_form
-from textfrag.repair import repair
+from textfrag.repair.references import repair
+from textfrag.verdict.pins import pinned_form
 
 from .model import Finding, Lines, Project
 

@@ -22,15 +22,16 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
-from textfrag import TextFragError, __version__, store
-from textfrag.discovery import nearest_config
-from textfrag.docfiles import doc_files, read_text
+from textfrag import TextFragError, __version__
+from textfrag.documents.files import doc_files, read_text
+from textfrag.documents.scan import MD_SUFFIXES, RST_SUFFIXES
 from textfrag.errors import StaleError, internal_error_report, spell
-from textfrag.excerpt import excerpt_of
 from textfrag.guard import Lock
-from textfrag.present import identity, lines_label
-from textfrag.quote import quote
-from textfrag.scan import MD_SUFFIXES, RST_SUFFIXES
+from textfrag.project.discovery import nearest_config
+from textfrag.source import store
+from textfrag.verdict.excerpt import excerpt_of
+from textfrag.verdict.presentation import identity, lines_label
+from textfrag.verdict.quoting import quote
 
 from .complete import _complete, _typed_reference
 from .links import with_link_targets
@@ -294,9 +295,9 @@ class TextfragServer(LanguageServer):
             except TextFragError:
                 return []
         from textfrag import parse_reference
-        from textfrag.config import html_blocks_of
-        from textfrag.options import with_option_references
-        from textfrag.scan import scan_text
+        from textfrag.documents.scan import scan_text
+        from textfrag.project.config import html_blocks_of
+        from textfrag.verdict.written_options import with_option_references
 
         html = html_blocks_of(project.config) if project.config is not None else None
         found, charsets = with_option_references(text, scan_text(text, str(doc_path), doc_path.suffix, html))

@@ -2,7 +2,7 @@
 (Zensical, ProperDocs, MkDocs, plain Python-Markdown) share it, so a page looks the same in all of them.
 
 - :class:`Embedder` quotes a reference (reporting through its host) and turns a Markdown image into an
-  excerpt's HTML: the decisions are the core's (:func:`textfrag.excerpt.excerpt_of`), the drawing is
+  excerpt's HTML: the decisions are the core's (:func:`textfrag.verdict.excerpt.excerpt_of`), the drawing is
   :mod:`markdown_textfrag.render`'s.
 - :class:`PageState` is what one page's references need while Markdown renders it: the scanner's lines
   (so a problem is located exactly as ``textfrag check`` locates it), the page's anchors, the excerpts
@@ -23,13 +23,13 @@ from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 
 from textfrag import PREFIX, Quote, SourceCache, TextFragError
-from textfrag.excerpt import Excerpt
-from textfrag.i18n import Translate
-from textfrag.options import UNREAD_ATTRIBUTES
-from textfrag.optiontable import Form
-from textfrag.present import identity, unique_anchor
-from textfrag.scan import Found, raw_html_references, scan_markdown
-from textfrag.verdict import Forms, Settings, Verdict, judge
+from textfrag.documents.scan import Found, raw_html_references, scan_markdown
+from textfrag.verdict.excerpt import Excerpt
+from textfrag.verdict.i18n import Translate
+from textfrag.verdict.judging import Forms, Settings, Verdict, judge
+from textfrag.verdict.option_table import Form
+from textfrag.verdict.presentation import identity, unique_anchor
+from textfrag.verdict.written_options import UNREAD_ATTRIBUTES
 
 from . import render
 
@@ -121,9 +121,9 @@ class Embedder:
     cache: SourceCache
     report: Report
     on_stale: str = "error"
-    #: warn of bidirectional control characters in a quote (textfrag.hidden)
+    #: warn of bidirectional control characters in a quote (textfrag.source.hidden_text)
     warn_bidi: bool = True
-    #: a reference without md5 is a problem (textfrag.pin)
+    #: a reference without md5 is a problem (textfrag.verdict.pins)
     require_pin: bool = False
     #: how many references without md5 were quoted (the end-of-build summary counts them)
     unpinned: int = 0

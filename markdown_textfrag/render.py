@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Literal
 
-from textfrag.excerpt import ELISION, Excerpt
-from textfrag.hidden import mark_html
-from textfrag.i18n import Labels, Translate
+from textfrag.source.hidden_text import mark_html
+from textfrag.verdict.excerpt import ELISION, Excerpt
+from textfrag.verdict.i18n import Labels, Translate
 
 
 @dataclass(frozen=True)
@@ -229,7 +229,7 @@ def block(
             codes.append(_pymdownx(piece.text, e.language, highlighter, start, hl, drawn_title, f"{anchor}-{i}"))
         else:
             codes.append(_pygments(piece.text, e.language, highlighter.css_class, start, hl))
-    if e.hidden is not None:  # each bidirectional control character marked where it stands (textfrag.hidden)
+    if e.hidden is not None:  # each bidirectional control character marked where it stands (textfrag.source.hidden_text)
         codes = [c[: c.find("<pre")] + mark_html(c[c.find("<pre") :]) if "<pre" in c else c for c in codes]
     body = _elision(e.labels.elision).join(codes)
     opening = f'<div class="{highlighter.css_class}">'

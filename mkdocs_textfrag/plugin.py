@@ -19,7 +19,7 @@ Python-Markdown's own stash of raw HTML, so no placeholder text can reach the ta
 heading ids or the search index; link targets, which need every page's embeds, are filled in last
 through placeholders that carry a random per-build key and are replaced in one pass.
 
-Thin: the textfrag core parses, loads, counts and verifies; textfrag.present makes the decisions shared
+Thin: the textfrag core parses, loads, counts and verifies; textfrag.verdict.presentation makes the decisions shared
 with Sphinx.
 """
 
@@ -52,11 +52,11 @@ from markdown_textfrag import render
 from markdown_textfrag.embed import Embedder, PageState, front_matter_lines, is_alone, place, register, settle
 from textfrag import Quote, SourceCache, TextFragError
 from textfrag.errors import internal_error_report
-from textfrag.excerpt import failure_summary
-from textfrag.i18n import translator
-from textfrag.pin import generated_note
-from textfrag.present import identity, source_url
-from textfrag.verdict import no_link_target
+from textfrag.verdict.excerpt import failure_summary
+from textfrag.verdict.i18n import translator
+from textfrag.verdict.judging import no_link_target
+from textfrag.verdict.pins import generated_note
+from textfrag.verdict.presentation import identity, source_url
 
 if TYPE_CHECKING:
     from markdown_textfrag.guard import GuardHost

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from textfrag import SourceCache, TextFragError
-from textfrag.config import BuildConfig, read_config
-from textfrag.docfiles import read_text
+from textfrag.documents.files import read_text
 from textfrag.guard import LOCK_NAME, GuardContext, GuardedInclude, Lock, context_of, find_guarded, judge_include, shown_text
 from textfrag.guard.includes import LITERALINCLUDE
 from textfrag.guard.judge import Explainer
+from textfrag.project.config import BuildConfig, read_config
 
 __all__ = ["GuardedBuild", "guarded_build"]
 

@@ -34,15 +34,15 @@ from pathlib import Path
 from typing import Any
 
 from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, PREFIX, SourceCache, TextFragError
-from textfrag.docfiles import read_text
+from textfrag.documents.files import read_text
+from textfrag.documents.scan import scan_text
 from textfrag.errors import internal_error_report
-from textfrag.excerpt import Excerpt, failure_summary
-from textfrag.i18n import Labels, translator
-from textfrag.options import written_options
-from textfrag.optiontable import OPTIONS
-from textfrag.present import language_for
-from textfrag.scan import scan_text
-from textfrag.verdict import Forms, Settings, Verdict, judge, unrendered
+from textfrag.verdict.excerpt import Excerpt, failure_summary
+from textfrag.verdict.i18n import Labels, translator
+from textfrag.verdict.judging import Forms, Settings, Verdict, judge, unrendered
+from textfrag.verdict.option_table import OPTIONS
+from textfrag.verdict.presentation import language_for
+from textfrag.verdict.written_options import written_options
 
 __all__ = ["SPEC", "run"]
 
@@ -57,7 +57,7 @@ SPEC: dict[str, Any] = {
             "name": NAME,
             "doc": "An excerpt of a file by an RFC 5147 fragment reference, verified at build time.",
             "arg": {"type": "string", "required": True, "doc": "PATH#FRAGMENT (txtfrag: optional)"},
-            # every option of the core's one table (textfrag.optiontable), read and checked there
+            # every option of the core's one table (textfrag.verdict.option_table), read and checked there
             "options": {spec.name: (_FLAG if spec.kind == "flag" else _STRING) for spec in OPTIONS if spec.rst},
         }
     ],

@@ -20,8 +20,8 @@ from sphinx.errors import ConfigError
 
 import textfrag
 from textfrag import TextFragError
-from textfrag.i18n import LOCALES
-from textfrag.source import codec_name
+from textfrag.source.cache import codec_name
+from textfrag.verdict.i18n import LOCALES
 
 from .directive import TxtfragDirective, TxtfragRole
 from .forms import setup_forms

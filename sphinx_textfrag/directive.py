@@ -1,6 +1,6 @@
 """``.. txtfrag:: REF`` and ``:txtfrag:`REF```: translate the core's verdict into nodes, nothing more.
 
-Whether a reference is good and what its excerpt shows is the core's verdict (textfrag.verdict), the
+Whether a reference is good and what its excerpt shows is the core's verdict (textfrag.verdict.judging), the
 same one ``check`` and the editor reach; the options are read by the core's one table, so every option
 is passed on as written. Every problem is recorded on the environment (see state.py) so that it is
 reported, and fails the build, on every build until it is fixed.
@@ -16,10 +16,10 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.osutil import relative_uri
 
 from textfrag import Quote
-from textfrag.excerpt import ELISION, Excerpt
-from textfrag.optiontable import Syntax, option_names
-from textfrag.present import unique_anchor
-from textfrag.verdict import Settings, Verdict, judge
+from textfrag.verdict.excerpt import ELISION, Excerpt
+from textfrag.verdict.judging import Settings, Verdict, judge
+from textfrag.verdict.option_table import Syntax, option_names
+from textfrag.verdict.presentation import unique_anchor
 
 from .nodes import txtfrag_block, txtfrag_inline
 from .state import cache_of, place_of, record_bug, record_dependency, record_problem, record_range, role_line, state_of
@@ -27,7 +27,7 @@ from .state import cache_of, place_of, record_bug, record_dependency, record_pro
 
 class _AnyOption(dict):  # type: ignore[type-arg]
     """The directive's option_spec: every option is passed on as written, so that the core's one option
-    table (textfrag.optiontable) reads it: a misspelt option or a bad value is then the same problem, in
+    table (textfrag.verdict.option_table) reads it: a misspelt option or a bad value is then the same problem, in
     the same words, in Sphinx, MkDocs, mystmd, ``check`` and the editor."""
 
     def __contains__(self, name: object) -> bool:
@@ -127,7 +127,7 @@ class TxtfragDirective(SphinxDirective):
     optional_arguments = 0
     final_argument_whitespace = True  # so that a space in a reference gets textfrag's own message
     has_content = False
-    # the core's table reads them (textfrag.optiontable); docutils only looks for an option block when the
+    # the core's table reads them (textfrag.verdict.option_table); docutils only looks for an option block when the
     # spec is not empty, so it lists the table's names, and takes any other to be told of it in the core's words
     option_spec = _AnyOption({name: _as_written for name in option_names("rst")})
 

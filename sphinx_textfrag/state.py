@@ -28,8 +28,8 @@ from sphinx.util.osutil import relative_uri
 
 from textfrag import SourceCache, TextFragError
 from textfrag.errors import internal_error_report
-from textfrag.excerpt import failure_summary
-from textfrag.pin import generated_note
+from textfrag.verdict.excerpt import failure_summary
+from textfrag.verdict.pins import generated_note
 
 logger = logging.getLogger("sphinx_textfrag")
 
@@ -123,7 +123,7 @@ def role_line(env: BuildEnvironment, source: str | None, line: int, rawtext: str
     path = source or str(env.doc2path(env.docname))
     if path.endswith(".ipynb") or "`" not in rawtext:  # (a notebook's cells are not its file's lines)
         return line
-    files: dict[str, list[str]] = env.temp_data.setdefault("textfrag_lines", {})
+    files = cast("dict[str, list[str]]", env.temp_data.setdefault("textfrag_lines", {}))
     lines = files.get(path)
     if lines is None:
         try:
@@ -131,7 +131,7 @@ def role_line(env: BuildEnvironment, source: str | None, line: int, rawtext: str
         except OSError:
             lines = []
         files[path] = lines
-    seen: dict[tuple[int, int, str], int] = env.temp_data.setdefault("textfrag_roles", {})
+    seen = cast("dict[tuple[int, int, str], int]", env.temp_data.setdefault("textfrag_roles", {}))
     nth = seen[(id(parent), line, rawtext)] = seen.get((id(parent), line, rawtext), -1) + 1
     text = rawtext[rawtext.index("`") :].split("\n", 1)[0]  # (`REF`: MyST hands docutils' spelling, :txtfrag:)
     first = line - 2 if isinstance(parent, nodes.entry) else line - 1  # (0-based)

@@ -22,7 +22,7 @@ os.environ["PYTHONSAFEPATH"] = "1"
 # the tests that are about these set them themselves.
 for _variable in ("GITHUB_ACTIONS", "FORCE_COLOR", "NO_COLOR"):
     os.environ.pop(_variable, None)
-# What the command line keeps from run to run (textfrag.store) goes to a folder of this
+# What the command line keeps from run to run (textfrag.source.store) goes to a folder of this
 # run's, never to the user's cache; the tests of that store give each test its own.
 os.environ["TEXTFRAG_CACHE_DIR"] = tempfile.mkdtemp(prefix="textfrag-cache-")
 os.environ.pop("TEXTFRAG_NO_CACHE", None)
@@ -119,7 +119,7 @@ def commit_all(repo: Path, message: str = "snapshot") -> None:
 @pytest.fixture
 def read_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every file textfrag reads is appended to this log (a file: forked hashing workers read too)."""
-    import textfrag.source as source_module
+    import textfrag.source.cache as source_module
 
     log = tmp_path / "reads.log"
     log.touch()

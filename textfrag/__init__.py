@@ -11,7 +11,8 @@ The core knows nothing of Sphinx, docutils, MkDocs or HTML. Data flows one way::
 
 from __future__ import annotations
 
-from ._parser import PREFIX, parse_fragment, parse_reference
+from typing import TYPE_CHECKING
+
 from ._version import __version__
 from .errors import (
     DecodeError,
@@ -22,11 +23,16 @@ from .errors import (
     TextFragError,
     UnverifiableError,
 )
-from .fragment import Fragment, IntegrityCheck, Reference, Scheme
-from .quote import Quote, make_fragment, make_reference, quote
-from .resolve import Selection, resolve, select
-from .source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Source, SourceCache
-from .verify import mismatches, verify
+from .reference.fragment import Fragment, IntegrityCheck, Reference, Scheme
+from .reference.grammar import PREFIX, parse_fragment, parse_reference
+from .reference.integrity import mismatches, verify
+from .reference.resolving import Selection, resolve, select
+from .source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Source, SourceCache
+from .verdict.quoting import Quote, make_fragment, make_reference, quote
+
+if TYPE_CHECKING:  # (imported when first used: check's start-up needs neither)
+    from .verdict.excerpt import Excerpt, Piece
+    from .verdict.judging import Settings, Verdict, judge
 
 __all__ = [
     "__version__",
@@ -34,20 +40,25 @@ __all__ = [
     "DEFAULT_CHARSET",
     "DEFAULT_MAX_SIZE",
     "DecodeError",
+    "Excerpt",
     "Fragment",
     "FragmentSyntaxError",
     "IntegrityCheck",
     "PathError",
+    "Piece",
     "Quote",
     "Reference",
     "Scheme",
     "Selection",
+    "Settings",
     "Source",
     "SourceCache",
     "SourceError",
     "StaleError",
     "TextFragError",
     "UnverifiableError",
+    "Verdict",
+    "judge",
     "make_fragment",
     "make_reference",
     "mismatches",
@@ -58,3 +69,12 @@ __all__ = [
     "select",
     "verify",
 ]
+
+_LATER = {"Excerpt": "verdict.excerpt", "Piece": "verdict.excerpt", "Settings": "verdict.judging", "Verdict": "verdict.judging"}
+_LATER["judge"] = "verdict.judging"
+
+
+def __getattr__(name: str) -> object:
+    from ._surface import exported
+
+    return exported(__name__, _LATER, name)

@@ -173,7 +173,7 @@ class PathError(TextFragError):
     """The PATH of a reference is refused: outside the root, missing, not a regular file, too large."""
 
     kind = "missing"
-    #: the file does not exist (git history may say what became of it: textfrag.drift)
+    #: the file does not exist (git history may say what became of it: textfrag.drift.classify)
     no_such_file = False
 
 
@@ -219,12 +219,12 @@ class StaleError(TextFragError):
         self.md5_matches = md5_matches
         #: each failed check as (name, value in the reference, value for the file)
         self.mismatches = mismatches
-        #: "moved", "changed" or "unknown" once the drift is explained (textfrag.drift), else None
+        #: "moved", "changed" or "unknown" once the drift is explained (textfrag.drift.classify), else None
         self.drift = drift
         #: for a moved quote, the reference that quotes the same text now
         self.new_reference = new_reference
         self.notes = diff
-        #: the full outcome (textfrag.drift.Drift) when the error was explained, for ``update``
+        #: the full outcome (textfrag.drift.classify.Drift) when the error was explained, for ``update``
         self.outcome: object = None
 
     def explained(self, explanation: str, *, drift: str, new_reference: str | None = None, diff: str = "") -> StaleError:
@@ -271,7 +271,7 @@ def internal_error_report(exc: BaseException) -> str:
 
 class HiddenTextWarning(TextFragError):
     """A warning, never a failure by itself: the quoted text holds bidirectional control characters that
-    make it read differently from what it is (textfrag.hidden). Silenced by its kind, ``bidi``."""
+    make it read differently from what it is (textfrag.source.hidden_text). Silenced by its kind, ``bidi``."""
 
     kind = "bidi"
     exit_code = 0

@@ -143,7 +143,7 @@ def myst_settings(folder: Path, plugin: str) -> None:
 
 
 def includes_of(docs: Path, snippets: bool = False) -> list[tuple[Path, object]]:
-    from textfrag.docfiles import doc_files
+    from textfrag.documents.files import doc_files
     from textfrag.guard import find_guarded
 
     found = []

@@ -1,10 +1,10 @@
 """The manual's reference pages, generated from the code so that they cannot drift.
 
 - ``.. textfrag-cli::`` the help of every command, from the argparse parsers the command line uses;
-- ``.. textfrag-options::`` the one option table (textfrag.optiontable), as `textfrag options` prints it;
-- ``.. textfrag-problems::`` every kind of problem, with what it means and how to fix it (textfrag.report);
+- ``.. textfrag-options::`` the one option table (textfrag.verdict.option_table), as `textfrag options` prints it;
+- ``.. textfrag-problems::`` every kind of problem, with what it means and how to fix it (textfrag.report.formats);
 - ``.. textfrag-html:: REFERENCE`` the attributes of an excerpt's element, with the values the core's
-  verdict gives that reference (textfrag.excerpt.Excerpt): a new attribute without its meaning here fails the build.
+  verdict gives that reference (textfrag.verdict.excerpt.Excerpt): a new attribute without its meaning here fails the build.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class Options(Directive):
 
     def run(self) -> list[nodes.Node]:
         from textfrag.cli.options import _VALUES
-        from textfrag.optiontable import OPTIONS
+        from textfrag.verdict.option_table import OPTIONS
 
         table = nodes.table()
         group = nodes.tgroup(cols=4)
@@ -61,7 +61,7 @@ class Problems(Directive):
     """Every kind of problem: its SARIF rule and LSP code, what it means, how to fix it."""
 
     def run(self) -> list[nodes.Node]:
-        from textfrag.report import RULES
+        from textfrag.report.formats import RULES
 
         out: list[nodes.Node] = []
         items = nodes.definition_list()
@@ -95,7 +95,7 @@ class Html(Directive):
 
     def run(self) -> list[nodes.Node]:
         from textfrag import SourceCache
-        from textfrag.verdict import judge
+        from textfrag.verdict.judging import judge
 
         env = self.state.document.settings.env
         root = os.path.normpath(os.path.join(env.srcdir, env.config.textfrag_root))

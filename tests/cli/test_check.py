@@ -121,7 +121,7 @@ def test_large_files_are_hashed_on_every_core_each_once_with_the_same_results(
     boundary, a file that is not ASCII (read whole), a stale one and one outside the root all come out
     as they do when each is read whole."""
     from textfrag.cli import main
-    from textfrag.source import Digest
+    from textfrag.source.cache import Digest
 
     src = tmp_path / "root" / "src"
     src.mkdir(parents=True)
@@ -156,7 +156,7 @@ def test_a_bug_in_a_hashing_thread_is_an_internal_error_not_a_hang(tmp_path: Pat
     import threading
 
     import textfrag.cli._digest
-    from textfrag.source import Digest
+    from textfrag.source.cache import Digest
 
     data = b"x" * (2 << 20) + b"\n"
     (tmp_path / "big.txt").write_bytes(data)

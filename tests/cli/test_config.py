@@ -179,7 +179,7 @@ def test_conf_py_says_whether_myst_reads_markdown_however_it_lists_its_extension
 ) -> None:
     """``extensions = [...]``, ``+= [...]``, ``.append(...)``, ``.extend([...])``: check reads each as Sphinx
     would run it. What is computed is not known: no extension, and MyST's colon_fence taken as on."""
-    from textfrag.config import read_config
+    from textfrag.project.config import read_config
 
     (tmp_path / "conf.py").write_text(conf + "textfrag_root = '.'\n", encoding="utf-8")
     config = read_config(tmp_path / "conf.py")
@@ -189,7 +189,7 @@ def test_conf_py_says_whether_myst_reads_markdown_however_it_lists_its_extension
 def test_an_mkdocs_yml_that_inherits_another_reads_both_as_mkdocs_merges_them(tmp_path: Path) -> None:
     """INHERIT: the parent's Markdown extensions (pymdownx.snippets' base_path, attr_list) apply, the
     child's values win, mappings are merged (as mergedeep merges them for MkDocs)."""
-    from textfrag.config import read_config
+    from textfrag.project.config import read_config
 
     (tmp_path / "base").mkdir()
     (tmp_path / "base" / "common.yml").write_text(

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from textfrag import SourceCache, quote
 from textfrag.cli import main
-from textfrag.diffs import visible_diff
+from textfrag.drift.diffs import visible_diff
 
 # the same repository as the first drift tests: src/mod.py (30 lines) committed, an empty docs/
 from . import test_update

@@ -15,11 +15,11 @@ import pytest
 from bs4 import BeautifulSoup
 
 from textfrag import parse_fragment
-from textfrag.charsets import Digest
 from textfrag.cli import main
-from textfrag.resolve import resolve
-from textfrag.source import Source
-from textfrag.verify import emptiness
+from textfrag.reference.integrity import emptiness
+from textfrag.reference.resolving import resolve
+from textfrag.source.cache import Source
+from textfrag.source.charsets import Digest
 
 TEXT = "".join(f"line {i}\n" for i in range(1, 43))  # 42 lines
 PIN = f"length={len(TEXT)};md5={hashlib.md5(TEXT.encode()).hexdigest()}"

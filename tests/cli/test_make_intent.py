@@ -12,7 +12,7 @@ import pytest
 
 from textfrag import Source, quote
 from textfrag.cli import main
-from textfrag.source import SourceCache
+from textfrag.source.cache import SourceCache
 
 MODULE = "import os\n\n\n@wraps\ndef one():\n    return 1\n\n\nclass Two:\n    def method(self):\n        return 2\n"
 SECTIONS = "a = 0\n# --8<-- [start:part]\n\nb = 1\n\n# --8<-- [end:part]\n"

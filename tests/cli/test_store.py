@@ -1,4 +1,4 @@
-"""What the command line found in quoted files, kept from one run to the next (textfrag.store, issues
+"""What the command line found in quoted files, kept from one run to the next (textfrag.source.store, issues
 31 and 32): a second ``check`` of an unchanged file does not parse it again, in one process or on both
 cores, and finds a good verdict good from the file's digest alone; the verdict never depends on the
 store, whatever it holds; a folder that cannot be written, or ``TEXTFRAG_NO_CACHE``, leaves ``check`` as
@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from textfrag import intent, pyoutline, symbols
 from textfrag.cli import main
+from textfrag.intents import intent, symbols
+from textfrag.intents import python_outline as pyoutline
 
 MODULE = "".join(f"def f{i}(x):\n    y = x + {i}\n    return y\n\n\n" for i in range(5))
 
@@ -192,7 +193,7 @@ def test_symbols_read_by_tree_sitter_are_kept_too(tmp_path: Path, monkeypatch: p
 def test_a_good_verdict_is_remembered_and_the_next_run_reads_the_file_for_its_digest_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from textfrag import verdict
+    from textfrag.verdict import judging as verdict
 
     root, cache = _project(tmp_path / "p"), tmp_path / "cache"
     assert _check(root, cache).returncode == 0
@@ -229,7 +230,7 @@ def _settled(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
     """The store at ``cache`` for this process, and files settled after 50 ms rather than 2 s (the tests
     wait that long after the last write; the clock's granularity is a few milliseconds), whatever their
     size."""
-    from textfrag import store
+    from textfrag.source import store
 
     monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(cache))
     monkeypatch.setattr(store, "_SETTLED_NS", 50_000_000)
@@ -238,7 +239,8 @@ def _settled(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
 
 def _unread(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading or hashing a quoted file (one under src/) from here on fails the test; documents are read."""
-    from textfrag import charsets, source
+    from textfrag.source import cache as source
+    from textfrag.source import charsets
 
     read_all = source._read_all
 
@@ -332,7 +334,7 @@ def test_only_a_file_worth_keeping_is_kept(tmp_path: Path, monkeypatch: pytest.M
     """A file under 64 KB costs less to hash again than to look up: only the larger one is kept."""
     import time
 
-    from textfrag import store
+    from textfrag.source import store
 
     root = _quoting(tmp_path / "p", {"small.py": "x = 1\n" * 100, "large.py": "x = 1\n" * 20_000})
     monkeypatch.setenv("TEXTFRAG_CACHE_DIR", str(tmp_path / "cache"))
@@ -347,7 +349,7 @@ def test_only_a_file_worth_keeping_is_kept(tmp_path: Path, monkeypatch: pytest.M
 def test_a_store_another_user_owns_is_not_trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    from textfrag import charsets
+    from textfrag.source import charsets
 
     root, cache = _project(tmp_path / "p", pyobject=None), tmp_path / "cache"
     _settled(monkeypatch, cache)

@@ -184,7 +184,7 @@ def test_two_installs_of_one_version_name_one_store(tmp_path: Path) -> None:
         shutil.copytree(info, copy / info.name)
         record = copy / info.name / "RECORD"
         record.write_text(record.read_text() + extra)
-        probe = "from textfrag import store; print(store.default_store().path.name)"
+        probe = "from textfrag.source import store; print(store.default_store().path.name)"
         env = {**os.environ, "PYTHONPATH": str(copy)}
         got = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=tmp_path, check=True)
         names.append(got.stdout.strip())

@@ -98,7 +98,7 @@ class Terminal(io.StringIO):
 
 def test_a_long_run_shows_progress_on_a_terminal_and_erases_it(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from textfrag.cli import main
-    from textfrag.terminal import Progress
+    from textfrag.report.terminal import Progress
 
     monkeypatch.setattr(Progress, "DELAY", 0.0)  # every run is long enough
     monkeypatch.setattr(Progress, "INTERVAL", 0.0)
@@ -118,7 +118,7 @@ def test_a_long_run_shows_progress_on_a_terminal_and_erases_it(project: Path, mo
 @pytest.mark.parametrize("how", ["quiet", "short", "pipe"])
 def test_no_progress_when_quiet_on_a_short_run_or_into_a_pipe(project: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
     from textfrag.cli import main
-    from textfrag.terminal import Progress
+    from textfrag.report.terminal import Progress
 
     if how != "short":
         monkeypatch.setattr(Progress, "DELAY", 0.0)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import textfrag._parser
+import textfrag.reference.grammar
 from textfrag import SourceCache, TextFragError, parse_reference, quote
-from textfrag.excerpt import ELISION, INLINE_ELISION, excerpt_of
+from textfrag.verdict.excerpt import ELISION, INLINE_ELISION, excerpt_of
 
 TEXT = "".join(f"line {i}\r\n" for i in range(1, 21))
 
@@ -69,8 +69,8 @@ def test_rfc5147_references_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) 
     def must_not_run(*args: object, **kwargs: object) -> None:
         raise AssertionError("the slow path ran")
 
-    monkeypatch.setattr(textfrag._parser, "_parse_cursor", must_not_run)
-    monkeypatch.setattr(textfrag._parser, "parse_selector", must_not_run)
+    monkeypatch.setattr(textfrag.reference.grammar, "_parse_cursor", must_not_run)
+    monkeypatch.setattr(textfrag.reference.grammar, "parse_selector", must_not_run)
     for ref in [
         "a.py#line=10,20;length=9;md5=" + "a" * 32,
         "a.py#char=,4",
@@ -85,7 +85,7 @@ def test_the_languages_known_without_pygments_are_the_ones_pygments_gives() -> N
     for every name the table answers with Pygments installed, Pygments' own answer is the same."""
     from pygments.lexers import find_lexer_class_for_filename
 
-    from textfrag.present import _SAME_AS_PYGMENTS, language_for
+    from textfrag.verdict.presentation import _SAME_AS_PYGMENTS, language_for
 
     for ext, language in _SAME_AS_PYGMENTS.items():
         name = ext if ext in ("Makefile", "Dockerfile") else f"x.{ext}"

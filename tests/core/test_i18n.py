@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from textfrag.i18n import LANGUAGES, Labels, translator
+from textfrag.verdict.i18n import LANGUAGES, Labels, translator
 
 LOCALES = Path(str(files("textfrag") / "locales"))
 

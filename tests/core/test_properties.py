@@ -16,7 +16,7 @@ from textfrag import (
     parse_reference,
     resolve,
 )
-from textfrag.resolve import resolve_scheme
+from textfrag.reference.resolving import resolve_scheme
 
 numbers = st.integers(min_value=0, max_value=10**30)
 charsets = st.sampled_from([None, "UTF-8", "ISO-8859-1", "utf-16le"])
@@ -118,7 +118,7 @@ def test_reference_parser_raises_only_textfrag_errors(text: str) -> None:
     )
 )
 def test_fast_path_agrees_with_the_cursor_parser(text: str) -> None:
-    from textfrag._parser import _parse_cursor, _parse_fast
+    from textfrag.reference.grammar import _parse_cursor, _parse_fast
 
     fast = _parse_fast(text)
     try:
@@ -142,8 +142,8 @@ def test_a_digest_read_a_block_at_a_time_is_the_digest_of_the_whole_file(data: b
     import os
     import tempfile
 
-    import textfrag.source as source_module
-    from textfrag.source import Digest, digest_under_root
+    import textfrag.source.cache as source_module
+    from textfrag.source.cache import Digest, digest_under_root
 
     with tempfile.TemporaryDirectory() as folder:
         with open(os.path.join(folder, "f.txt"), "wb") as fh:

@@ -1,4 +1,4 @@
-"""The Python outline (textfrag.pyoutline): the table of classes and functions read from a module's layout
+"""The Python outline (textfrag.intents.python_outline): the table of classes and functions read from a module's layout
 is the parser's (``ast``, Sphinx's ``:pyobject:`` rules) wherever it answers, and it declines (None) what it
 does not model, which the parser then reads."""
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from textfrag.intent import python_objects
-from textfrag.pyoutline import outline
+from textfrag.intents.intent import python_objects
+from textfrag.intents.python_outline import outline
 
 
 def parsed(text: str) -> dict[str, tuple[int, int, int]]:

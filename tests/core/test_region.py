@@ -13,7 +13,7 @@ import pytest
 
 from textfrag import TextFragError
 from textfrag.cli import main
-from textfrag.intent import Intent, intent_lines, region_lines
+from textfrag.intents.intent import Intent, intent_lines, region_lines
 
 CASES = [
     # Google's samples

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from textfrag.rescan import rescan_markdown, scan_markdown_kept
+from textfrag.documents.incremental import rescan_markdown, scan_markdown_kept
 
 PIECES = [
     "Some text ",

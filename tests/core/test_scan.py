@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from textfrag.scan import scan_markdown, scan_rst
+from textfrag.documents.scan import scan_markdown, scan_rst
 
 RST = """\
 Title
@@ -139,7 +139,7 @@ def test_language_guess_keyed_by_extension_agrees_with_pygments_on_every_pattern
     from pygments.lexers import find_lexer_class_for_filename
     from pygments.lexers._mapping import LEXERS
 
-    from textfrag.present import language_for
+    from textfrag.verdict.presentation import language_for
 
     names = [
         "app.py",
@@ -213,7 +213,7 @@ def test_a_document_without_code_is_read_as_the_line_by_line_reading_reads_it(pi
 def test_the_quick_test_for_an_indented_line_agrees_with_its_regular_expression(text: str) -> None:
     """The scanner asks whether a document has a line indented four columns by looking for four spaces or
     a tab before it runs the regular expression (which tries every position): the same answer always."""
-    from textfrag.scan import _INDENTED, _has_indented
+    from textfrag.documents.scan import _INDENTED, _has_indented
 
     assert _has_indented(text) == (_INDENTED.search(text) is not None)
 
@@ -328,7 +328,7 @@ def test_the_scanner_finds_an_image_exactly_where_python_markdown_renders_one(te
     assert any(f.kind == "image" for f in scan_markdown(text, "a.md")) == rendered
 
 
-#: raw HTML blocks as Python-Markdown reads them (textfrag.rawhtml): (text, extensions)
+#: raw HTML blocks as Python-Markdown reads them (textfrag.documents.raw_html): (text, extensions)
 _RAW_HTML = [
     (f"para\n<div>\n{_IMAGE}\n</div>\n", []),
     (f"<div>\n\n{_IMAGE}\n\n</div>\n", []),
@@ -381,7 +381,7 @@ def test_the_scanner_reads_raw_html_blocks_as_python_markdown_does(text: str, ex
 def test_the_block_level_tags_are_python_markdowns() -> None:
     import markdown
 
-    from textfrag.rawhtml import BLOCK_LEVEL
+    from textfrag.documents.raw_html import BLOCK_LEVEL
 
     assert list(BLOCK_LEVEL) == list(markdown.Markdown().block_level_elements)
 
@@ -390,7 +390,7 @@ def test_a_page_of_unclosed_tags_and_quotes_is_read_in_one_pass() -> None:
     """Hostile HTML: each tag's try ends at the next '<' (linear), so 40,000 unclosed tags take no time."""
     import time
 
-    from textfrag.rawhtml import raw_html_spans
+    from textfrag.documents.raw_html import raw_html_spans
 
     for text in ('<div x="' * 40000, "<div>\n" * 40000, "<!--" + "<div '" * 40000):
         began = time.process_time()
@@ -459,7 +459,7 @@ def test_the_unrolled_destination_finds_what_the_plain_one_does(tail: str) -> No
     (a plain character, or a balanced pair of parentheses, one or more times) matches."""
     import re
 
-    from textfrag import scan
+    from textfrag.documents import scan
 
     plain = r"(?:[^\s()<>]|\((?:[^\s()<>]|\([^\s()<>]*\))*\))+"
     image = r"!\[" + scan._LABEL + r"\]"
@@ -479,8 +479,8 @@ def test_whether_an_image_stands_alone_is_answered_alike_by_the_shortcut(before:
     and the attribute list it reads is the one on the image's line, after white space alone."""
     import re
 
-    from textfrag.options import _alone_read, image_key
-    from textfrag.scan import Found
+    from textfrag.documents.scan import Found
+    from textfrag.verdict.written_options import _alone_read, image_key
 
     text = "".join(before) + _IMAGE + "".join(after)
     span = (len("".join(before)), len("".join(before)) + len(_IMAGE))

@@ -7,7 +7,7 @@ import codecs
 import pytest
 
 from textfrag import DecodeError, Source, parse_fragment, resolve
-from textfrag.source import length_of
+from textfrag.source.cache import length_of
 
 
 def sel(data: bytes | str, fragment: str, charset: str = "UTF-8") -> str:

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from textfrag import TextFragError
 from textfrag.cli import main
-from textfrag.intent import Intent, intent_lines, python_objects
-from textfrag.symbols import definitions, find_symbol, language_of
+from textfrag.intents.intent import Intent, intent_lines, python_objects
+from textfrag.intents.symbols import definitions, find_symbol, language_of
 
 # (file name, text, name -> (first, last)): nested definitions, decorators/attributes/annotations
 TABLE = {
@@ -194,8 +194,8 @@ def test_drift_follows_a_definition_that_moved_and_says_when_it_is_gone(tmp_path
 
 
 def test_a_file_is_parsed_once_however_many_references_name_its_definitions_and_only_for_a_symbol() -> None:
-    from textfrag import symbols
-    from textfrag.intent import disagreement
+    from textfrag.intents import symbols
+    from textfrag.intents.intent import disagreement
 
     text = "package p\n\n" + "".join(f"func F{n}() {{\n}}\n\n" for n in range(40))
     before, looked_up = symbols._scanned.cache_info(), symbols._index.cache_info()

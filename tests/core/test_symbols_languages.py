@@ -11,8 +11,8 @@ import pytest
 
 from textfrag import TextFragError
 from textfrag.cli import main
-from textfrag.intent import Intent, intent_lines
-from textfrag.symbols import definitions, find_symbol, language_of
+from textfrag.intents.intent import Intent, intent_lines
+from textfrag.intents.symbols import definitions, find_symbol, language_of
 
 DATA = Path(__file__).parent.parent / "data" / "symbols"
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from textfrag import Source
-from textfrag.dialects.wilde import Match, _compile
+from textfrag.reference.dialects.wilde import Match, _compile
 
 GREP = shutil.which("grep")
 pytestmark = pytest.mark.skipif(GREP is None, reason="GNU grep is not installed")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from textfrag import FragmentSyntaxError, Source, SourceCache, TextFragError, parse_reference, quote
-from textfrag.dialects.textfragments import parse_text_directives
-from textfrag.dialects.yee import words
+from textfrag.reference.dialects.textfragments import parse_text_directives
+from textfrag.reference.dialects.yee import words
 
 
 def pieces(text: str | bytes, fragment: str) -> list[str]:

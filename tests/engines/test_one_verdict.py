@@ -298,7 +298,7 @@ def test_checks_verdict_equals_the_builds_for_any_edit_of_the_quoted_file(
 def test_textfrag_options_lists_the_one_table_the_messages_point_to() -> None:
     import io
 
-    from textfrag.optiontable import OPTIONS
+    from textfrag.verdict.option_table import OPTIONS
 
     out = io.StringIO()
     assert main(["options"], stdout=out, stderr=io.StringIO()) == 0
@@ -377,11 +377,11 @@ def test_myst_option_values_are_read_as_myst_parser_reads_them(tmp_path: Path) -
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=" #'\"\\abcnxuU0159fF-:_", max_size=14))
 def test_a_myst_value_is_what_myst_parser_reads(value: str) -> None:
-    """textfrag.options.myst_scalar against MyST-Parser's own option parser, on every one-line value it
+    """textfrag.verdict.written_options.myst_scalar against MyST-Parser's own option parser, on every one-line value it
     accepts (what it refuses fails the build with MyST-Parser's error, whatever textfrag reads)."""
     from myst_parser.parsers.options import TokenizeError, options_to_items
 
-    from textfrag.options import myst_scalar
+    from textfrag.verdict.written_options import myst_scalar
 
     value = value.strip(" ")
     try:

@@ -124,11 +124,11 @@ def moved_project(project: Path, docs: int = 1) -> str:
 
 
 def test_update_never_loses_an_edit_made_while_it_runs(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import textfrag.repair
+    import textfrag.repair.references
 
     moved_project(project)
     doc = project / "docs" / "d0.md"
-    real_quote = textfrag.repair.quote  # (what update's repair of each reference quotes through)
+    real_quote = textfrag.repair.references.quote  # (what update's repair of each reference quotes through)
     calls = []
 
     def quote_then_someone_saves(*args: object, **kwargs: object) -> object:
@@ -137,7 +137,7 @@ def test_update_never_loses_an_edit_made_while_it_runs(project: Path, monkeypatc
             doc.write_text(doc.read_text(encoding="utf-8") + "\nA paragraph typed meanwhile.\n", encoding="utf-8")
         return real_quote(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(textfrag.repair, "quote", quote_then_someone_saves)
+    monkeypatch.setattr(textfrag.repair.references, "quote", quote_then_someone_saves)
     code, out, err = call("update", "--write", "--root", str(project), str(project / "docs"))
     assert code == 2
     assert "changed since textfrag read it; it is left as it is" in err

@@ -11,9 +11,10 @@ import time
 
 import pytest
 
-from textfrag import bounded, parse_limits, symbols
 from textfrag.errors import TextFragError
-from textfrag.intent import _python_objects
+from textfrag.intents import bounded, symbols
+from textfrag.intents import limits as parse_limits
+from textfrag.intents.intent import _python_objects
 
 pytest.importorskip("tree_sitter")
 
@@ -147,7 +148,7 @@ def test_pyobject_in_a_module_of_classes_nested_95_deep_is_read_in_one_pass() ->
 def test_a_large_module_the_layout_reading_declines_is_parsed_in_a_bounded_child(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tabs in the indentation make the layout reading decline; a module of 1 MB or more (here, the bound
     lowered) is then parsed by Python's parser in a child process, with the same table as in this process."""
-    from textfrag import intent
+    from textfrag.intents import intent
 
     monkeypatch.setattr(intent, "_PARSE_HERE_BELOW", 64 << 10)  # (a smaller module, the same path: quicker)
     module = "".join(f"class C{k}:\n\tdef m(self):\n\t\treturn {k}\n\n" for k in range(4000))

@@ -158,8 +158,8 @@ def test_snippet_fences_become_txtfrag_images_that_show_the_same(
 
 def test_a_section_intent_must_agree_with_the_pin(site: Site, caplog: pytest.LogCaptureFixture) -> None:
     from textfrag import Source
-    from textfrag.quote import make_reference
-    from textfrag.selection import select_lines
+    from textfrag.reference.selection import select_lines
+    from textfrag.verdict.quoting import make_reference
 
     site.config(CONFIG)
     site.write("snippets/sections.py", SECTIONS)
@@ -284,7 +284,7 @@ def test_pymdownx_highlight_options_draw_the_same_markup(
 def test_escaped_snippets_and_section_markers_in_a_page_are_text_not_includes() -> None:
     """``;--8<--`` is shown as ``--8<--`` by pymdownx.snippets, and a section's markers mean something only
     in an included file: neither is an include to convert or to report (pymdown-extensions' own docs)."""
-    from textfrag.snippets import find_snippet_fences
+    from textfrag.migrate.snippets import find_snippet_fences
 
     page = (
         '```\n;--8<-- "include.md:name"\n\n;--8<--\ninclude.md:name\n;--8<--\n```\n\n'

@@ -101,7 +101,7 @@ def test_each_quoted_file_is_read_once_per_build_and_plain_pages_are_not_scanned
     site: Site, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import markdown_textfrag.embed as plugin_module
-    import textfrag.source as source_module
+    import textfrag.source.cache as source_module
 
     reads: list[str] = []
     scans: list[str] = []
@@ -225,8 +225,8 @@ def test_symbol_and_region_intents_in_a_mkdocs_build_and_drift_that_follows_them
 
     from textfrag import Source
     from textfrag.cli import main
-    from textfrag.quote import make_reference
-    from textfrag.selection import select_lines
+    from textfrag.reference.selection import select_lines
+    from textfrag.verdict.quoting import make_reference
 
     site.write("src/lib.rs", RUST)
     source = Source("src/lib.rs", RUST.encode())

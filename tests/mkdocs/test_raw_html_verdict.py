@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from textfrag.scan import raw_html_references
+from textfrag.documents.scan import raw_html_references
 
 PAGE = """\
 # T

@@ -102,7 +102,7 @@ def test_plain_python_markdown_without_pygments_shows_excerpts(fresh_markdown: P
     (tmp_path / "app.py").write_text("def f():\n    return 1\n")
     script = (
         "import markdown\n"
-        "from textfrag.present import language_for\n"
+        "from textfrag.verdict.presentation import language_for\n"
         "page = '![](txtfrag:app.py#line=0,2){ linenums hl_lines=\"2\" }\\n\\nand ![](txtfrag:app.py#line=0,1) inline'\n"
         "print(markdown.markdown(page, extensions=['attr_list', 'textfrag'], extension_configs={'textfrag': {'root': '.'}}))\n"
         "print('LANGUAGE', language_for('src/app.py'))\n"

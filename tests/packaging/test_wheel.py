@@ -61,7 +61,7 @@ def source_files() -> list[str]:
 
 def test_every_file_of_the_source_packages_is_in_the_wheel(wheel: zipfile.ZipFile) -> None:
     files = source_files()
-    assert "textfrag/dialects/wilde.py" in files and "sphinx_textfrag/static/textfrag.css" in files
+    assert "textfrag/reference/dialects/wilde.py" in files and "sphinx_textfrag/static/textfrag.css" in files
     missing = sorted(set(files) - set(wheel.namelist()))
     assert not missing, f"not in the wheel: {missing}"
 

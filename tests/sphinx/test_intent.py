@@ -14,7 +14,7 @@ from sphinx.directives.code import LiteralIncludeReader
 from sphinx.pycode import ModuleAnalyzer
 
 from textfrag import TextFragError
-from textfrag.intent import Intent, intent_lines, parse_line_spec, python_objects, signature_cut
+from textfrag.intents.intent import Intent, intent_lines, parse_line_spec, python_objects, signature_cut
 
 WORDS = ["alpha", "beta", "START", "END", "# mark", "x = 1", ""]
 lines_of_text = st.lists(st.lists(st.sampled_from(WORDS), max_size=3).map(" ".join), min_size=1, max_size=12)

@@ -206,8 +206,8 @@ def test_a_literalinclude_shown_as_code_is_not_migrated(site: Site) -> None:
 def test_the_intent_must_agree_with_the_pin(site: Site) -> None:
     """A :pyobject: that selects other lines than the reference pins fails the build, saying both."""
     from textfrag import Source
-    from textfrag.quote import make_reference
-    from textfrag.selection import select_lines
+    from textfrag.reference.selection import select_lines
+    from textfrag.verdict.quoting import make_reference
 
     site.write("src/mod.py", MODULE)
     ref = make_reference(select_lines(Source("src/mod.py", MODULE.encode()), 6, 8), lines=True)

@@ -138,7 +138,7 @@ def test_fixing_the_file_makes_the_next_build_pass(site: Site) -> None:
 
 
 def test_each_quoted_file_is_read_once_per_build(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
-    import textfrag.source as source_module
+    import textfrag.source.cache as source_module
 
     reads: list[str] = []
     real = source_module.read_under_root

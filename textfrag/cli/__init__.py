@@ -19,13 +19,14 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .. import __version__, store
+from .. import __version__
 from ..errors import TextFragError, internal_error_report
+from ..source import store
 from . import check, make, migrate, options, pin, show, symbols, update
 from ._base import BAD, INTERNAL, OK, WHERE_ARGV, _Parser, _projects, _settle, _terminal
 
 if TYPE_CHECKING:
-    from ..config import BuildConfig
+    from ..project.config import BuildConfig
 
 __all__ = ["main", "build_parser", "run"]
 
@@ -84,7 +85,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else BAD
-    # the definitions found in quoted files, kept from run to run (textfrag.store), for this command
+    # the definitions found in quoted files, kept from run to run (textfrag.source.store), for this command
     before = store.current()
     used = before or (None if getattr(args, "no_cache", False) else store.default_store())
     store.use(used)

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from ..config import BuildConfig
+    from ..project.config import BuildConfig
 
+from ..documents.scan import Found
 from ..errors import StaleError, TextFragError, spell, spell_lines
-from ..report import FORMATS, Finding, github_commands, json_results, sarif_log
-from ..scan import Found
-from ..source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
-from ..terminal import Progress, Style
+from ..report.formats import FORMATS, Finding, github_commands, json_results, sarif_log
+from ..report.terminal import Progress, Style
+from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
 
 WHERE_ARGV = "command line"
 
@@ -106,14 +106,14 @@ def _output(p: argparse.ArgumentParser) -> None:
 
 
 def _projects(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]:
-    """The projects a command's paths belong to (textfrag.discovery), when neither --root nor --config
+    """The projects a command's paths belong to (textfrag.project.discovery), when neither --root nor --config
     says: [] when none is found; one for most runs; several when the paths hold several builds, each
     then run on its own paths (check, update and pin; the others refuse to choose)."""
     if args.config is not None or args.root is not None:
         return []
     if args.command not in ("check", "update", "pin", "migrate", "make", "show", "symbols"):
         return []
-    from ..discovery import find_projects
+    from ..project.discovery import find_projects
 
     # (make, show and symbols name a file under the root: the project is the current folder's)
     found = find_projects([Path(p) for p in getattr(args, "paths", None) or ["."]])
@@ -129,11 +129,11 @@ def _projects(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]:
 
 def _settle(args: argparse.Namespace, err: TextIO | None, found: BuildConfig | None = None) -> None:
     """Fill --root, --charset, --max-size and the PDI map from the build's configuration (--config, or the
-    project ``found`` for the paths, textfrag.discovery), and say which one was used; the options given
+    project ``found`` for the paths, textfrag.project.discovery), and say which one was used; the options given
     on the command line win. A root that is not a folder is a clear error, never an empty run."""
     config: BuildConfig | None = found
     if args.config is not None:
-        from ..config import read_config  # (only a run that reads a configuration pays for it)
+        from ..project.config import read_config  # (only a run that reads a configuration pays for it)
 
         config = read_config(Path(args.config))
     elif found is None and args.root is None and not hasattr(args, "build_config"):
@@ -159,7 +159,7 @@ def _settle(args: argparse.Namespace, err: TextIO | None, found: BuildConfig | N
     # configuration imports what says so)
     args.forms = args.html_blocks = args.snippets = None
     if config is not None:
-        from ..config import forms_of, html_blocks_of, snippet_bases
+        from ..project.config import forms_of, html_blocks_of, snippet_bases
 
         args.forms, args.html_blocks = forms_of(config), html_blocks_of(config)
         args.snippets = snippet_bases(config)  # (a page's snippets are Markdown of that page: judged too)
@@ -226,8 +226,8 @@ def nothing_checked(args: argparse.Namespace, docs: int) -> TextFragError:
     """What a run that found nothing to check says instead of "all current" (exit 2): what it looked
     for, and where, so that a CI job started in the wrong folder, or a project its discovery missed,
     fails with a way out rather than passing."""
-    from ..discovery import CONFIG_NAMES, LAYOUTS
-    from ..scan import MD_SUFFIXES, RST_SUFFIXES
+    from ..documents.scan import MD_SUFFIXES, RST_SUFFIXES
+    from ..project.discovery import CONFIG_NAMES, LAYOUTS
 
     paths = getattr(args, "paths", None) or ["."]
     where = ", ".join(spell(str(p)) for p in paths)

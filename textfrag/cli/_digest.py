@@ -15,10 +15,10 @@ if TYPE_CHECKING:
 
 
 from ..errors import TextFragError
-from ..source import Digest, SourceCache, digest_batch
-from ..store import WORTH_KEEPING
-from ..store import current as current_store
-from ..terminal import Progress
+from ..report.terminal import Progress
+from ..source.cache import Digest, SourceCache, digest_batch
+from ..source.store import WORTH_KEEPING
+from ..source.store import current as current_store
 
 
 def _cores() -> int:
@@ -101,7 +101,7 @@ class _Digester:
         self.done: queue.SimpleQueue[object] = queue.SimpleQueue()  # what each job gave, as it ends
         self.jobs = 0  # sent
         self.files = 0  # in the jobs sent
-        self.keeps = False  # some file is large enough for the store to keep its digest (textfrag.store)
+        self.keeps = False  # some file is large enough for the store to keep its digest (textfrag.source.store)
 
     def add(self, path: str) -> None:
         """Queue a quoted file for digesting (each path once)."""

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ..buildset import read_by_build
-from ..docfiles import doc_files, read_text
+from ..documents.files import doc_files, read_text
+from ..documents.scan import Found
 from ..errors import StaleError, TextFragError, spell, spell_lines
 from ..guard import (
     GuardedInclude,
@@ -27,15 +27,15 @@ from ..guard import (
     shown_text,
 )
 from ..guard.judge import Explainer, found_of
-from ..report import Finding
-from ..scan import Found
-from ..source import SourceCache
-from ..verdict import Verdict
+from ..project.buildset import read_by_build
+from ..report.formats import Finding
+from ..source.cache import SourceCache
+from ..verdict.judging import Verdict
 from ._base import _plural, _shown
 
 if TYPE_CHECKING:
-    from ..config import BuildConfig
-    from ..rewrite import DocText
+    from ..project.config import BuildConfig
+    from ..repair.rewrite import DocText
 
 __all__ = ["GuardRun", "guard_run", "IncludeTally", "unrecorded_note"]
 
@@ -125,11 +125,11 @@ class GuardRun:
                 Explainer(doc, self.cache, self.ctx).prefetch(inc, record)
                 stale = True
         if stale:
-            from ..history import NoGit
-            from ..quote import _history
+            from ..drift.history import NoGit
+            from ..verdict.quoting import history_of
 
             try:
-                _history(self.cache).search()
+                history_of(self.cache).search()
             except NoGit:
                 pass
         return [
@@ -232,7 +232,7 @@ class GuardRun:
         """The repairs of the stale includes: moved and renamed ones, and with ``--accept`` the changed
         ones (what they show now recorded); their edits added to ``docs``. The problems left, and the
         repairs made (written to the lock file by :meth:`commit` once the documents are written)."""
-        from ..rewrite import read_doc
+        from ..repair.rewrite import read_doc
 
         tally = IncludeTally()
         repairs: list[tuple[str, GuardedInclude, IncludeRepair]] = []

@@ -10,21 +10,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from ..rewrite import DocText
+    from ..repair.rewrite import DocText
 
-from .._parser import parse_reference
-from ..buildset import read_by_build
-from ..docfiles import doc_files, read_text
+from ..documents.fenced import fenced_directives
+from ..documents.files import doc_files, read_text
+from ..documents.included import included_parts
+from ..documents.scan import MD_SUFFIXES, Found, scan_markdown_lines, scan_text, with_columns
+from ..documents.substitutions import substituted
 from ..errors import StaleError, TextFragError, spell
-from ..fragment import Reference
-from ..included import included_parts
-from ..options import image_key, image_options, written_options
-from ..optiontable import Form, Syntax
-from ..quote import quote
-from ..scan import MD_SUFFIXES, Found, _scan_markdown_lines, _with_columns, fenced_directives, scan_text
-from ..source import SourceCache
-from ..substitutions import substituted
-from ..verdict import Forms, reads_text
+from ..project.buildset import read_by_build
+from ..reference.fragment import Reference
+from ..reference.grammar import parse_reference
+from ..source.cache import SourceCache
+from ..verdict.judging import Forms, reads_text
+from ..verdict.option_table import Form, Syntax
+from ..verdict.quoting import quote
+from ..verdict.written_options import image_key, image_options, written_options
 from ._base import _cache, _shown, _write_diff
 from ._digest import _Digester
 
@@ -123,8 +124,8 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         substituting = substitutions is not None and "{{" in text and suffix.lower() in MD_SUFFIXES
         if (snippets is not None and "8<" in text or substituting) and suffix.lower() in MD_SUFFIXES:
             # (the page's scan, once: its references, and where its snippets and substitutions stand outside code)
-            found, masked, lines = _scan_markdown_lines(text, shown, html_blocks)
-            found = _with_columns(text, found, lines)
+            found, masked, lines = scan_markdown_lines(text, shown, html_blocks)
+            found = with_columns(text, found, lines)
             if snippets is not None:
                 result.included += included_markdown(masked, snippets[0])
             if substituting:
@@ -189,7 +190,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
 
 
 def built_documents(args: argparse.Namespace) -> Callable[[Path], bool] | None:
-    """Whether a document found under the paths is one the build reads (textfrag.buildset): a file named
+    """Whether a document found under the paths is one the build reads (textfrag.project.buildset): a file named
     on the command line always is; None when every one is."""
     reads = read_by_build(getattr(args, "build_config", None))
     if reads is None:
@@ -266,9 +267,9 @@ def _known(written: _Written, seen: dict[_Said, tuple[_Written, _Said, bool]]) -
 
 
 def _with_options(text: str, found: list[Found], result: _Scan) -> list[Found]:
-    """The references of a document with those its directives' options hold (textfrag.options); each
+    """The references of a document with those its directives' options hold (textfrag.verdict.written_options); each
     directive's ``:encoding:`` noted."""
-    from ..options import with_option_references
+    from ..verdict.written_options import with_option_references
 
     out, charsets = with_option_references(text, found)
     file = found[0].file if found else ""
@@ -298,7 +299,7 @@ def _write_or_show(
 ) -> list[str]:
     """Each document with edits replaced atomically (``--write``, only if unchanged since it was read) or
     its diff shown; a document that cannot be written is a problem. The names written."""
-    from ..rewrite import apply_edits, unified_diff, write_atomic
+    from ..repair.rewrite import apply_edits, unified_diff, write_atomic
 
     written: list[str] = []
     for shown, doc in docs.items():

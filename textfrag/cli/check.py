@@ -7,17 +7,17 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .. import store
-from ..docfiles import doc_files
+from ..documents.files import doc_files
+from ..documents.scan import Found
 from ..errors import StaleError, TextFragError
-from ..fragment import Reference
-from ..present import identity
-from ..quote import prefetch_history
-from ..report import Finding
-from ..scan import Found
-from ..source import SourceCache
-from ..terminal import Progress
-from ..verdict import Settings, Verdict, judge, no_link_target
+from ..reference.fragment import Reference
+from ..report.formats import Finding
+from ..report.terminal import Progress
+from ..source import store
+from ..source.cache import SourceCache
+from ..verdict.judging import Settings, Verdict, judge, no_link_target
+from ..verdict.presentation import identity
+from ..verdict.quoting import prefetch_history
 from ._base import (
     BAD,
     OK,
@@ -39,7 +39,7 @@ from ._digest import _cores, _Digester
 from ._scan import _Scan, _scan, _targets, built_documents
 
 if TYPE_CHECKING:
-    from ..config import BuildConfig
+    from ..project.config import BuildConfig
     from ._guard import GuardRun
 
 

@@ -7,13 +7,13 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from ..intent import Intent
+    from ..intents.intent import Intent
 
 from ..errors import TextFragError, spell, spell_lines
-from ..linespec import number, parse_line_range
-from ..quote import make_reference, quote
-from ..resolve import Selection, occurrences, select, select_lines, whole
-from ..source import Source, SourceCache
+from ..reference.linespec import number, parse_line_range
+from ..reference.resolving import Selection, occurrences, select, select_lines, whole
+from ..source.cache import Source, SourceCache
+from ..verdict.quoting import make_reference, quote
 from ._base import BAD, OK, _cache, _common, _Parser
 
 
@@ -175,7 +175,7 @@ def _selected_by(args: argparse.Namespace) -> bool:
 
 
 def _intent_of(args: argparse.Namespace) -> Intent | None:
-    from ..intent import Intent  # (make by intent only: ast is not imported by check)
+    from ..intents.intent import Intent  # (make by intent only: ast is not imported by check)
 
     given = {
         "pyobject": args.pyobject,
@@ -209,7 +209,7 @@ def _make_one(args: argparse.Namespace, cache: SourceCache, out: TextIO) -> int:
     if intent is not None:
         if args.path is None:
             raise TextFragError("make needs the PATH of the file to quote")
-        from ..intent import intent_lines
+        from ..intents.intent import intent_lines
 
         source = cache.get(args.path, args.path)
         try:

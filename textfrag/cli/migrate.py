@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from ..config import BuildConfig
+    from ..project.config import BuildConfig
 
-from ..docfiles import doc_files
+from ..documents.files import doc_files
 from ..errors import TextFragError, spell, spell_lines
 from ._base import BAD, OK, _cache, _common, _plural, _shown, _terminal, _write_diff
 
@@ -42,11 +42,11 @@ def add_parser(sub: Any) -> None:
 
 def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Convert literalinclude directives; list what cannot be; change nothing else."""
-    from ..config import SphinxProject, snippet_settings, sphinx_project_of
-    from ..migrate import Outcome, convert, find_includes
-    from ..rewrite import apply_edits, read_doc, unified_diff, write_atomic, write_places
-    from ..scan import MD_SUFFIXES
-    from ..snippets import SnippetSettings, convert_snippet, find_snippet_fences
+    from ..documents.scan import MD_SUFFIXES
+    from ..migrate.literalinclude import Outcome, convert, find_includes
+    from ..migrate.snippets import SnippetSettings, convert_snippet, find_snippet_fences
+    from ..project.config import SphinxProject, snippet_settings, sphinx_project_of
+    from ..repair.rewrite import apply_edits, read_doc, unified_diff, write_atomic, write_places
 
     cache = _cache(args)
     config: BuildConfig | None = args.build_config
@@ -177,7 +177,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _root_note(conf: Path, root: Path) -> str | None:
     """What to set when the Sphinx build would read the new references' paths from another folder than
     the root they were written from (a project not yet set up for textfrag: its conf.py's folder)."""
-    from ..config import read_config
+    from ..project.config import read_config
 
     try:
         build_root = read_config(conf).root.resolve()

@@ -1,11 +1,11 @@
-"""``textfrag options``: every option an excerpt takes, from the core's one table (textfrag.optiontable)."""
+"""``textfrag options``: every option an excerpt takes, from the core's one table (textfrag.verdict.option_table)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any, TextIO
 
-from ..optiontable import OPTIONS
+from ..verdict.option_table import OPTIONS
 from ._base import OK
 
 

@@ -6,13 +6,13 @@ import argparse
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from ..rewrite import DocText
-    from ..source import SourceCache
+    from ..repair.rewrite import DocText
+    from ..source.cache import SourceCache
     from ._guard import GuardRun
 
+from ..documents.scan import Found
 from ..errors import StaleError, TextFragError, spell
-from ..pin import is_pinned
-from ..scan import Found
+from ..verdict.pins import is_pinned
 from ._base import BAD, OK, STALE, _cache, _common, _finding, _finish, _output, _plural, _terminal, _write_diff
 from ._scan import _scan, _targets, _write_or_show, _written_names, defined_elsewhere, left_as_is
 
@@ -44,9 +44,9 @@ def add_parser(sub: Any) -> None:
 
 
 def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Pin every unpinned reference in place (textfrag.pin); list those left, and why; change nothing else."""
-    from ..pin import pinned_form
-    from ..rewrite import read_doc, write_places
+    """Pin every unpinned reference in place (textfrag.verdict.pins); list those left, and why; change nothing else."""
+    from ..repair.rewrite import read_doc, write_places
+    from ..verdict.pins import pinned_form
 
     cache = _cache(args)
     targets = _targets(args)

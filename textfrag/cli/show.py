@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from ..quote import quote
+from ..verdict.quoting import quote
 from ._base import OK, STALE, WHERE_ARGV, _cache, _common
 
 

@@ -23,8 +23,8 @@ def add_parser(sub: Any) -> None:
 
 def _symbols(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``textfrag symbols PATH``: the file's definitions with their 1-based lines."""
-    from ..intent import python_objects
-    from ..symbols import definitions, language_of
+    from ..intents.intent import python_objects
+    from ..intents.symbols import definitions, language_of
 
     cache = _cache(args)
     source = cache.get(args.path, args.path)

@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from ..guard import GuardedInclude, IncludeRepair
-    from ..rewrite import DocText
-    from ..source import SourceCache
+    from ..repair.rewrite import DocText
+    from ..source.cache import SourceCache
     from ._guard import GuardRun
 
 from ..errors import StaleError, TextFragError, UnpinnedError, spell, spell_lines
-from ..fragment import Reference
-from ..optiontable import Syntax
-from ..pin import is_pinned
-from ..quote import prefetch_history
-from ..report import Finding
+from ..reference.fragment import Reference
+from ..report.formats import Finding
+from ..verdict.option_table import Syntax
+from ..verdict.pins import is_pinned
+from ..verdict.quoting import prefetch_history
 from ._base import (
     BAD,
     OK,
@@ -92,9 +92,9 @@ def _whole_file(ref: Reference) -> bool:
 def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Rewrite the references whose quoted text only moved (and, with --accept, re-pin the changed ones);
     list the others; change nothing else."""
-    from ..options import options_of
-    from ..repair import repair
-    from ..rewrite import read_doc, write_places
+    from ..repair.references import repair
+    from ..repair.rewrite import read_doc, write_places
+    from ..verdict.written_options import options_of
 
     cache = _cache(args)
     targets = _targets(args)

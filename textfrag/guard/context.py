@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import PathError
-from ..source import SourceCache
+from ..source.cache import SourceCache
 
 if TYPE_CHECKING:
-    from ..config import BuildConfig
+    from ..project.config import BuildConfig
 
 __all__ = ["GuardContext", "Shown", "context_of", "under_root"]
 

@@ -1,7 +1,7 @@
 """The includes of a document that guard mode protects, found where their engines find them.
 
 - ``literalinclude`` in reStructuredText and in MyST (```` ```{literalinclude} PATH ````), outside code,
-  comments and literal blocks, as Sphinx reads it (textfrag.migrate's reading);
+  comments and literal blocks, as Sphinx reads it (textfrag.migrate.literalinclude's reading);
 - ``pymdownx.snippets``: ``--8<-- "file"`` (``"file:5:9"``, ``"file:5"``, ``"file:name"``...) on a line of its
   own, and each path line of a block between two ``-8<-`` lines, on any line, code fences included (the
   snippets preprocessor runs before Markdown reads the page), not when escaped (``;--8<--``);
@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..migrate import find_includes
-from ..scan import MD_SUFFIXES, LineIndex
+from ..documents.scan import MD_SUFFIXES, LineIndex
+from ..migrate.literalinclude import find_includes
 
 __all__ = ["GuardedInclude", "find_guarded", "SELECTING", "LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE"]
 

@@ -1,9 +1,9 @@
 """The verdict on a guarded include: what it shows now against what was recorded, and why they differ.
 
-:func:`judge_include` is the one judge of an include, as :func:`textfrag.verdict.judge` is of a
+:func:`judge_include` is the one judge of an include, as :func:`textfrag.verdict.judging.judge` is of a
 reference: the Sphinx and Markdown adapters give it what their engine showed, ``check``, ``update`` and
 the language server what :mod:`textfrag.guard.shown` computes, and they only translate its
-:class:`~textfrag.verdict.Verdict`. A difference is explained by :class:`Explainer`, from the file as it
+:class:`~textfrag.verdict.judging.Verdict`. A difference is explained by :class:`Explainer`, from the file as it
 is and from git history:
 
 - *moved*: the recorded text is shown by the same include with its lines moved (``:lines: 5-7`` ->
@@ -25,15 +25,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..documents.scan import Found
 from ..errors import EmptyError, PathError, StaleError, TextFragError, UnpinnedError
-from ..scan import Found
-from ..verdict import Verdict
+from ..verdict.judging import Verdict
 from .context import GuardContext, Shown
 from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, SNIPPET, GuardedInclude
 from .shown import line_num_spec, literal_of_lines, resolve, shift_line_spec, shown_text
 
 if TYPE_CHECKING:
-    from ..source import Source, SourceCache
+    from ..source.cache import Source, SourceCache
 
 __all__ = ["IncludeRepair", "Explainer", "UnrecordedError", "found_of", "judge_include", "record_of"]
 
@@ -243,14 +243,14 @@ class Explainer:
     def prefetch(self, inc: GuardedInclude, record: str) -> None:
         """Ask git history, without searching yet, for the version in which ``inc`` showed ``record``'s
         text: many stale includes are then looked up in one pass (``history.search()``)."""
-        from ..history import NoGit
-        from ..quote import _history
+        from ..drift.history import NoGit
+        from ..verdict.quoting import history_of
 
         if inc.kind == LITERALINCLUDE and inc.option("diff") is not None:
             return
         try:
             rel = resolve(inc, self.doc_path, self.cache, self.ctx)
-            history = _history(self.cache)
+            history = history_of(self.cache)
             where = history.locate(Path(os.path.realpath(os.path.join(self.cache.real_root, rel))))
             if where is not None:
                 history.want_matching(*where, f"include:{inc.key}:{record}", self._showed(inc, record), self.cache.charset)
@@ -270,13 +270,13 @@ class Explainer:
         """The text the include showed when it was recorded, from git history, with the file's lines it
         showed and the commit; a sentence saying why it cannot be looked up (no git, a shallow clone);
         None when history does not have it."""
-        from ..history import NoGit
-        from ..quote import _history
+        from ..drift.history import NoGit
+        from ..verdict.quoting import history_of
         from .shown import shown_of_text
 
         if inc.kind == LITERALINCLUDE and inc.option("diff") is not None:
             return "a diff of two files is recorded as a whole, and one of them changed"
-        history = _history(self.cache)
+        history = history_of(self.cache)
         try:
             where = history.locate(Path(os.path.realpath(os.path.join(self.cache.real_root, rel))))
             if where is None:
@@ -298,14 +298,14 @@ class Explainer:
     def missing(self, inc: GuardedInclude, record: str, err: PathError) -> TextFragError:
         """``no such file``, with what git says became of the file: renamed (and then the include with its
         new path, moved or changed there too), or deleted."""
-        from ..drift import why_missing
-        from ..history import NoGit
-        from ..quote import _history
+        from ..drift.classify import why_missing
+        from ..drift.history import NoGit
+        from ..verdict.quoting import history_of
 
         real = self._would_be(inc)
         if real is None:
             return err.with_reference(inc.text)
-        history = _history(self.cache)
+        history = history_of(self.cache)
         try:
             where = history.locate(Path(real))
             if where is None:
@@ -384,7 +384,7 @@ class Explainer:
 def _diff(old: str, new: str, before: str, after: str) -> str:
     """The diff of what an include showed and shows (a last line without its ending, in both, is given one:
     it is no difference)."""
-    from ..diffs import visible_diff
+    from ..drift.diffs import visible_diff
 
     if not old.endswith("\n") and not new.endswith("\n"):
         old, new = old + "\n", new + "\n"

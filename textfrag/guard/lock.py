@@ -135,7 +135,7 @@ class Lock:
         ``root``, the file must be under it."""
         if not self.changed:
             return False
-        from ..rewrite import write_atomic
+        from ..repair.rewrite import write_atomic
 
         if root is not None:
             real_root = os.path.realpath(root)

@@ -10,7 +10,7 @@
 - markdown-include: the text it puts in place of ``{!file!}`` (its lines, nested includes expanded);
 - mystmd's ``literalinclude``: its own filter (textfrag.guard.myst), in a build configured by ``myst.yml``.
 
-Files are read through the build's :class:`~textfrag.source.SourceCache` (each once), found as the
+Files are read through the build's :class:`~textfrag.source.cache.SourceCache` (each once), found as the
 engine finds them (Sphinx's ``/path`` from the source folder, snippets' base paths), and never outside
 the root. The text is what the engine puts in the page, with ``\\n`` between lines; its length and md5
 are what the lock file records (:func:`textfrag.guard.record_of`).
@@ -23,9 +23,9 @@ import os
 import textwrap
 from pathlib import Path
 
-from ..charsets import same_charset
 from ..errors import DecodeError, PathError, TextFragError
-from ..source import SourceCache, read_under_root
+from ..source.cache import SourceCache, read_under_root
+from ..source.charsets import same_charset
 from .context import GuardContext, Shown, under_root
 from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, GuardedInclude
 from .myst import myst_literal, myst_text
@@ -152,7 +152,7 @@ def literalinclude_lines(options: dict[str, str], text: str, shift: int = 0) -> 
     numbers = list(range(1, len(lines) + 1))
     pyobject = options.get("pyobject")
     if pyobject:
-        from ..intent import python_objects, signature_cut
+        from ..intents.intent import python_objects, signature_cut
 
         objects = python_objects(text)
         if pyobject not in objects:

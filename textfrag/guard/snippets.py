@@ -13,7 +13,7 @@ import textwrap
 from functools import lru_cache
 
 from ..errors import PathError, TextFragError
-from ..source import SourceCache
+from ..source.cache import SourceCache
 from .context import GuardContext, Shown, under_root
 from .includes import GuardedInclude
 

@@ -1,0 +1,62 @@
+"""The project: a build's configuration (Sphinx ``conf.py``, ``mkdocs.yml``, ``zensical.toml``,
+``myst.yml``) read without running it, found as every command finds it, and the set of documents the
+build reads.
+
+May import: the layers below it (``textfrag.verdict`` and under).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._surface import exported
+
+if TYPE_CHECKING:  # (the surface, imported when first used: a command imports only the modules it runs)
+    from .buildset import read_by_build
+    from .config import (
+        BuildConfig,
+        SphinxProject,
+        forms_of,
+        html_blocks_of,
+        read_config,
+        snippet_bases,
+        snippet_settings,
+        sphinx_project_of,
+    )
+    from .discovery import CONFIG_NAMES, LAYOUTS, find_projects, nearest_config
+
+__all__ = [
+    "BuildConfig",
+    "CONFIG_NAMES",
+    "LAYOUTS",
+    "SphinxProject",
+    "find_projects",
+    "forms_of",
+    "html_blocks_of",
+    "nearest_config",
+    "read_by_build",
+    "read_config",
+    "snippet_bases",
+    "snippet_settings",
+    "sphinx_project_of",
+]
+
+_WHERE = {
+    "BuildConfig": "config",
+    "CONFIG_NAMES": "discovery",
+    "LAYOUTS": "discovery",
+    "SphinxProject": "config",
+    "find_projects": "discovery",
+    "forms_of": "config",
+    "html_blocks_of": "config",
+    "nearest_config": "discovery",
+    "read_by_build": "buildset",
+    "read_config": "config",
+    "snippet_bases": "config",
+    "snippet_settings": "config",
+    "sphinx_project_of": "config",
+}
+
+
+def __getattr__(name: str) -> object:
+    return exported(__name__, _WHERE, name)

@@ -1,0 +1,558 @@
+"""bytes -> decoded text, md5, length and line index: how quoted files (and documentation files) are read.
+
+A :class:`Source` is loaded once per build: the raw bytes are read once, hashed once and decoded once,
+then dropped; the length and the line index are computed on first use. :class:`SourceCache` owns the
+loaded sources of one build (no module-level state).
+
+Line endings are exactly those of RFC 5147 section 4.1: CR LF, LF, CR, NEL (U+0085) and CR NEL, each
+counted as one character and belonging to the line it ends. ``str.splitlines`` is not used: it also
+splits at FF, VT, FS, GS, RS, U+2028 and U+2029, which do not end lines here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import posixpath
+import stat
+import threading
+import time
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from contextlib import contextmanager
+from itertools import accumulate, count
+from operator import add
+from pathlib import Path
+from typing import Any
+
+from ..errors import PathError, TextFragError
+from .charsets import (
+    DEFAULT_CHARSET,
+    Digest,
+    _ascii_compatible,
+    ascii_lines,
+    codec_name,
+    decode,
+    length_of,
+    same_charset,
+    text_lines,
+)
+from .hidden_text import BIDI
+from .paths import check_path_syntax
+from .store import flush, keep_digest, kept_digest
+
+__all__ = [
+    "DEFAULT_CHARSET",
+    "codec_name",
+    "same_charset",
+    "DEFAULT_MAX_SIZE",
+    "Digest",
+    "Source",
+    "SourceCache",
+    "decode",
+    "digest_batch",
+    "digest_under_root",
+    "length_of",
+    "read_regular",
+]
+
+#: Files larger than this are refused (override with ``max_size``); quoting a 64 MiB file is a mistake.
+DEFAULT_MAX_SIZE = 64 * 1024 * 1024
+
+
+class Source:
+    """One decoded text file. Positions here are indices into :attr:`text` (Python string indices).
+
+    RFC 5147 character positions differ from them where a line ends in two characters (CR LF, CR NEL),
+    since each line ending counts as one character: :meth:`index_of_char` and :meth:`char_of_index`
+    convert.
+    """
+
+    __slots__ = (
+        *("path", "charset", "text", "md5", "size", "bom"),
+        *("_line_starts", "_pairs", "_pair_chars", "_spent", "_has_cr", "_length", "_bidi", "_normal_lines", "_digest"),
+    )
+
+    #: Seconds that searches (match(), text directives) may spend on one file in one build, all together.
+    SEARCH_BUDGET = 2.0
+
+    def __init__(self, path: str, data: bytes, charset: str = DEFAULT_CHARSET) -> None:
+        self.path = path
+        self.size = len(data)
+        self.md5 = hashlib.md5(data).hexdigest()
+        self.bom, self.charset, self.text = decode(data, charset)
+        self._line_starts: list[int] | None = None
+        self._pairs: list[int] | None = None
+        self._pair_chars: list[int] | None = None
+        self._spent: float | None = None
+        self._has_cr: bool | None = None
+        self._length: int | None = None
+        self._bidi: bool | None = None
+        self._digest: Digest | None = None
+        self._normal_lines: list[str] | None = None
+
+    def normal_lines(self) -> list[str]:
+        """The text as a file opened in text mode reads it, every line ending ``\\n``, split at them (an
+        engine's own reading: literalinclude, pymdownx.snippets); made once, shared: never changed."""
+        if self._normal_lines is None:
+            self._normal_lines = self.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        return self._normal_lines
+
+    @contextmanager
+    def searching(self) -> Iterator[float]:
+        """A search in this file: yields when it must stop (a ``time.monotonic()`` value). The budget is
+        the time searches actually took, per file per build, so that many hostile references to one file
+        cost no more than one (and time spent elsewhere in the build costs nothing)."""
+        left = self.SEARCH_BUDGET if self._spent is None else self.SEARCH_BUDGET - self._spent
+        start = time.monotonic()
+        try:
+            yield start + max(0.0, left)
+        finally:
+            self._spent = (self._spent or 0.0) + time.monotonic() - start
+
+    @property
+    def digest(self) -> Digest:
+        """What integrity checks need of this source, without its text."""
+        if self._digest is None:  # (once: a file quoted by many references is asked for it by each)
+            self._digest = Digest(self.path, self.charset, self.md5, self.length, self.size, self.bidi, text_lines(self.text))
+        return self._digest
+
+    @property
+    def bidi(self) -> bool:
+        """Whether the text holds bidirectional control characters (textfrag.source.hidden_text)."""
+        if self._bidi is None:
+            self._bidi = not self.text.isascii() and BIDI.search(self.text) is not None
+        return self._bidi
+
+    def __repr__(self) -> str:
+        return f"Source({self.path!r}, charset={self.charset!r}, md5={self.md5!r})"
+
+    # -- line endings -------------------------------------------------------------------------------
+
+    def _index(self) -> None:
+        text = self.text
+        if "\r" not in text and "\x85" not in text:
+            # Only LF ends lines: cumulative lengths of the pieces between LFs, plus one per LF.
+            pieces = text.split("\n")
+            starts = [0]
+            if len(pieces) > 1:
+                starts.extend(map(add, accumulate(map(len, pieces[:-1])), count(1)))
+                if starts[-1] == len(text):
+                    starts.pop()
+            self._line_starts, self._pairs = starts, []
+        else:
+            starts, pairs = [0], []
+            i, n = 0, len(text)
+            find_any = _next_terminator
+            while True:
+                j = find_any(text, i)
+                if j < 0:
+                    break
+                if text[j] == "\r" and j + 1 < n and text[j + 1] in "\n\x85":
+                    pairs.append(j)
+                    i = j + 2
+                else:
+                    i = j + 1
+                if i < n:
+                    starts.append(i)
+            self._line_starts, self._pairs = starts, pairs
+        # RFC character position of each two-character line ending
+        self._pair_chars = [q - k for k, q in enumerate(self._pairs)]
+
+    @property
+    def line_starts(self) -> list[int]:
+        """Index in :attr:`text` where each line starts; a text without line endings is one line."""
+        if self._line_starts is None:
+            self._index()
+        assert self._line_starts is not None
+        return self._line_starts
+
+    @property
+    def line_count(self) -> int:
+        """The number of lines (a text without line endings is one line)."""
+        return len(self.line_starts)
+
+    @property
+    def length(self) -> int:
+        """Length in code points with each line ending counted once (RFC 5147 sections 2.1.2, 3.1)."""
+        if self._length is None:
+            self._length = length_of(self.text)
+        return self._length
+
+    def _pair_list(self) -> tuple[list[int], list[int]]:
+        if self._pairs is None:
+            self._index()
+        assert self._pairs is not None and self._pair_chars is not None
+        return self._pairs, self._pair_chars
+
+    def _two_char_endings(self) -> bool:
+        """Whether any CR is in the text (looked for once: every lookup after that is a bisection)."""
+        if self._has_cr is None:
+            self._has_cr = "\r" in self.text
+        return self._has_cr
+
+    def index_of_char(self, position: int) -> int:
+        """Index in :attr:`text` of RFC character position ``position`` (clamped to the end)."""
+        if not self._two_char_endings():
+            return min(position, len(self.text))
+        _, pair_chars = self._pair_list()
+        return min(position + bisect_left(pair_chars, position), len(self.text))
+
+    def char_of_index(self, index: int) -> int:
+        """RFC character position of the boundary at ``index`` in :attr:`text`."""
+        if not self._two_char_endings():
+            return index
+        pairs, _ = self._pair_list()
+        return index - bisect_left(pairs, index)
+
+    def index_of_line(self, position: int) -> int:
+        """Index in :attr:`text` of RFC line position ``position`` (past the last line: the end)."""
+        starts = self.line_starts
+        return starts[position] if position < len(starts) else len(self.text)
+
+    def line_of_index(self, index: int) -> int:
+        """1-based number of the line that holds the character at ``index``."""
+        return bisect_right(self.line_starts, index)
+
+
+def _next_terminator(text: str, start: int) -> int:
+    """Index of the next CR, LF or NEL at or after ``start``, or -1."""
+    best = -1
+    for ch in "\n\r\x85":
+        j = text.find(ch, start) if best < 0 else text.find(ch, start, best)
+        if j >= 0:
+            best = j
+    return best
+
+
+def _opened_path(fd: int) -> str | None:
+    """The real path of an open file from /proc (Linux): one syscall instead of a realpath walk."""
+    try:
+        target = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+    return target if target.startswith("/") and not target.endswith(" (deleted)") else None
+
+
+def _inside(real_root: str, real: str) -> bool:
+    # compare whole path components: /x/docs_evil is not inside /x/docs
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def read_under_root(real_root: str, path: str, reference: str, max_size: int) -> bytes:
+    """Read ``path`` under the real root ``real_root``, refusing anything that is not a regular file
+    inside the root or is over ``max_size`` bytes. A FIFO or device is never opened: its type is known
+    from ``stat`` first, and the opened file is checked to be the one that was stat'ed.
+    """
+    check_path_syntax(path, reference)
+    return read_regular(os.path.join(real_root, path), path, reference, max_size, real_root=real_root)
+
+
+def _no_such_file(full: str, path: str, real_root: str | None) -> str:
+    """``no such file: PATH``, naming the root, the closest existing paths, and a root it works from."""
+    if real_root is None:
+        return f"no such file: {path}"
+    message = f"no such file: {path} (under the root {_shown(real_root)})"
+    # the deepest folder of the path that exists, and the names in it most like the one asked for
+    parts = path.split("/")
+    folder, depth = real_root, 0
+    while depth < len(parts) - 1 and os.path.isdir(os.path.join(folder, parts[depth])):
+        folder, depth = os.path.join(folder, parts[depth]), depth + 1
+    try:
+        with os.scandir(folder) as entries:
+            names = [e.name for _, e in zip(range(5000), entries, strict=False)]
+    except OSError:
+        names = []
+    prefix = "/".join(parts[:depth])
+    import difflib  # only a missing file pays for it
+
+    close = difflib.get_close_matches(parts[depth], names, n=3, cutoff=0.6)
+    if close:
+        message += "; did you mean " + " or ".join(f"{prefix + '/' if prefix else ''}{c}" for c in close) + "?"
+    # a root it would work from: a folder above the root, or the current folder
+    for other in [*list(Path(real_root).parents)[:3], Path.cwd()]:
+        if str(other) != real_root and os.path.isfile(os.path.join(other, path)):
+            message += f"; it exists under {_shown(str(other))}: is that the root (--root {_shown(str(other))})?"
+            break
+    return message
+
+
+def _shown(folder: str) -> str:
+    """A folder as a user would type it: relative to the current folder when that is shorter."""
+    try:
+        rel = os.path.relpath(folder)
+    except ValueError:
+        return folder
+    return rel if len(rel) < len(folder) else folder
+
+
+def read_regular(full: str, path: str, reference: str | None, max_size: int, *, real_root: str | None = None) -> bytes:
+    """Read the regular file ``full`` (shown as ``path``) of at most ``max_size`` bytes, or
+    :class:`PathError`: a FIFO, a device or a directory is refused without being opened for reading
+    (``/dev/zero`` would never end, a FIFO would block), and so is a file that grows past the limit
+    while it is read. With ``real_root``, the file must also resolve inside it (symbolic links too).
+    Documentation files get these rules as quoted files do.
+    """
+    fd, size = _open_regular(full, path, reference, max_size, real_root)
+    try:
+        return _read_all(fd, size, path, reference, max_size)
+    finally:
+        os.close(fd)
+
+
+def _read_all(fd: int, size: int, path: str, reference: str | None, max_size: int) -> bytes:
+    """The rest of the open file ``fd`` that fstat said has ``size`` bytes, at most ``max_size``."""
+    # read what fstat announced plus one byte, not max_size bytes (which would allocate the whole
+    # limit for every file); a short read or a file that grew reads on to EOF, up to the limit
+    try:
+        data = os.read(fd, size + 1)
+        if len(data) != size:
+            parts, got = [data], len(data)
+            while got <= max_size:
+                chunk = os.read(fd, max_size + 1 - got)
+                if not chunk:
+                    break
+                parts.append(chunk)
+                got += len(chunk)
+            data = b"".join(parts)
+    except OSError as exc:
+        raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
+    if len(data) > max_size:
+        raise PathError(f"{path} is over the limit of {max_size} bytes", reference=reference)
+    return data
+
+
+def _open_regular(full: str, path: str, reference: str | None, max_size: int, real_root: str | None) -> tuple[int, int]:
+    """Open the regular file ``full`` for reading, with every check of :func:`read_regular`; the file
+    descriptor (the caller closes it) and the size fstat gives."""
+
+    def outside() -> bool:
+        """Whether the path resolves outside the root."""
+        return real_root is not None and not _inside(real_root, os.path.realpath(full))
+
+    try:
+        st = os.stat(full)
+    except (FileNotFoundError, NotADirectoryError):
+        if os.path.islink(full) and outside():
+            raise PathError(f"{path!r} resolves outside the root (through a symbolic link)", reference=reference) from None
+        missing = PathError(_no_such_file(full, path, real_root), reference=reference)
+        missing.no_such_file = True
+        raise missing from None
+    except OSError as exc:
+        raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
+    if not stat.S_ISREG(st.st_mode):
+        if outside():
+            raise PathError(f"{path!r} resolves outside the root (through a symbolic link)", reference=reference)
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
+        raise PathError(f"{path} is {kind}; only regular files can be read", reference=reference)
+    try:
+        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
+    try:
+        fst = os.fstat(fd)
+        if not stat.S_ISREG(fst.st_mode) or (fst.st_dev, fst.st_ino) != (st.st_dev, st.st_ino):
+            raise PathError(f"{path} changed while it was being opened", reference=reference)
+        if real_root is not None and not _inside(real_root, _opened_path(fd) or os.path.realpath(full)):
+            raise PathError(f"{path!r} resolves outside the root (through a symbolic link)", reference=reference)
+        if fst.st_size > max_size:
+            raise PathError(
+                f"{path} is {fst.st_size} bytes, over the limit of {max_size} bytes (raise the size limit to read it)",
+                reference=reference,
+            )
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, fst.st_size
+
+
+def digest_under_root(real_root: str, path: str, reference: str, max_size: int, charset: str) -> Digest:
+    """The :class:`Digest` of ``path`` under the real root, with the checks of :func:`read_under_root`.
+
+    A file in an ASCII-compatible charset is hashed as it is read, a block at a time, as md5sum does:
+    nothing the size of the file is allocated. Once a byte is not ASCII, the file is read whole and
+    decoded, because its length in characters depends on the charset.
+    """
+    check_path_syntax(path, reference)
+    full = os.path.join(real_root, path)
+    fd, size = _open_regular(full, path, reference, max_size, real_root)
+    try:
+        kept = kept_digest(fd, full, path, charset)
+        if kept is not None and isinstance(kept[0], Digest):
+            return kept[0]
+        if size >= _BLOCK and _ascii_compatible(codec_name(charset)):
+            digest = _ascii_digest(fd, path, reference, max_size, charset)
+        else:
+            digest = None
+        if digest is None:
+            if size >= _BLOCK:
+                os.lseek(fd, 0, os.SEEK_SET)
+                size = os.fstat(fd).st_size
+            digest = Digest.of(path, _read_all(fd, size, path, reference, max_size), charset)
+        if kept is not None:
+            keep_digest(fd, kept, digest)
+        return digest
+    finally:
+        os.close(fd)
+
+
+_BLOCK = 1 << 20
+
+
+def _ascii_digest(fd: int, path: str, reference: str, max_size: int, charset: str) -> Digest | None:
+    """The digest of the rest of ``fd`` read a block at a time, or None at the first byte that is not
+    ASCII. In ASCII, CR LF is the only two-character line ending: length is size minus the pairs."""
+    md5 = hashlib.md5()
+    buffer = bytearray(_BLOCK)
+    view = memoryview(buffer)
+    size = pairs = ends = 0
+    carriage = False  # the block before ended with CR
+    last = b""
+    try:
+        while True:
+            n = os.readv(fd, [buffer])
+            if not n:
+                break
+            block = buffer if n == _BLOCK else buffer[:n]
+            if not block.isascii():
+                return None
+            size += n
+            if size > max_size:
+                raise PathError(f"{path} is over the limit of {max_size} bytes", reference=reference)
+            md5.update(view[:n])
+            pairs += carriage and block[0] == 0x0A  # a CR LF pair split between two blocks
+            ends += block.count(b"\n")
+            if b"\r" in block:  # `in` is a memchr; count is not
+                pairs += block.count(b"\r\n")
+                ends += block.count(b"\r")
+                carriage = block[-1] == 0x0D
+            else:
+                carriage = False
+            last = bytes(block[-1:])
+    except OSError as exc:
+        raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
+    finally:
+        view.release()
+    return Digest(path, charset, md5.hexdigest(), size - pairs, size, False, ascii_lines(ends - pairs, last))
+
+
+def _empty_cache(root: str, charset: str, max_size: int, pdi_map: dict[str, str] | None = None) -> SourceCache:
+    return SourceCache(root, charset=charset, max_size=max_size, pdi_map=pdi_map)
+
+
+class SourceCache:
+    """The sources of one build: each file is read, hashed and decoded at most once.
+
+    Failures are cached too, so a broken file is reported for every reference to it without being
+    read again. Safe to share between threads.
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        charset: str = DEFAULT_CHARSET,
+        max_size: int = DEFAULT_MAX_SIZE,
+        pdi_map: dict[str, str] | None = None,
+    ) -> None:
+        self.root = Path(root)
+        #: Persistent Document Identifier -> path under the root, as configured (looked up by textfrag.verdict.quoting)
+        self.pdi_map = dict(pdi_map or {})
+        self.charset = charset
+        self.max_size = max_size
+        codec_name(charset)  # an unknown charset is a configuration error, reported at once
+        self.real_root = os.path.realpath(self.root)
+        self._entries: dict[str, Source | TextFragError] = {}
+        self._digests: dict[str, Digest | TextFragError] = {}
+        self._lock = threading.Lock()
+        #: the git history drift is explained from (textfrag.drift.history.History), made when first needed
+        self.history: Any = None
+        self._siblings: dict[str, SourceCache] = {}
+        #: a path as something outside textfrag names it (an include's file) -> its real path: looked up once
+        self.real_paths: dict[str, str] = {}
+
+    def with_charset(self, charset: str) -> SourceCache:
+        """The cache of this build that reads files in ``charset`` (literalinclude's ``:encoding:``): this
+        one for its own charset, else one kept beside it, so each file is still read once per charset.
+        An unknown charset is a :class:`SourceError`."""
+        if same_charset(charset, self.charset):
+            return self
+        with self._lock:
+            sibling = self._siblings.get(charset.lower())
+            if sibling is None:
+                sibling = SourceCache(self.root, charset=charset, max_size=self.max_size, pdi_map=self.pdi_map)
+                sibling.history = self.history
+                self._siblings[charset.lower()] = sibling
+        return sibling
+
+    def get(self, path: str, reference: str | None = None) -> Source:
+        """The source for ``path``; raises the (cached) :class:`TextFragError` if it cannot be loaded."""
+        check_path_syntax(path, reference if reference is not None else path)
+        path = posixpath.normpath(path)
+        entry = self._entries.get(path)
+        if entry is None:
+            try:
+                entry = Source(path, read_under_root(self.real_root, path, path, self.max_size), self.charset)
+            except TextFragError as failure:
+                entry = failure
+            with self._lock:
+                entry = self._entries.setdefault(path, entry)
+        if isinstance(entry, TextFragError):
+            raise entry.with_reference(reference)
+        return entry
+
+    def forget(self, path: str) -> None:
+        """Drop what is known of ``path`` (its source, digest or failure), here and in the caches beside
+        this one, and the git history: a long-lived user (the language server) calls it when the file
+        changed on disk, so the next read sees it as it is now."""
+        path = posixpath.normpath(path)
+        with self._lock:
+            self._entries.pop(path, None)
+            self._digests.pop(path, None)
+            self.real_paths.clear()
+            siblings = list(self._siblings.values())
+            self.history = None
+        for sibling in siblings:
+            sibling.forget(path)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a cache does not outlive its build: it pickles (with an engine's state) as an empty one
+        return (_empty_cache, (str(self.root), self.charset, self.max_size, self.pdi_map))
+
+    def digest(self, path: str, reference: str | None = None) -> Digest:
+        """The file's :class:`Digest`, reading it once but keeping no text (``textfrag check``)."""
+        check_path_syntax(path, reference if reference is not None else path)
+        path = posixpath.normpath(path)
+        entry = self._digests.get(path)
+        if entry is None:
+            loaded = self._entries.get(path)
+            if isinstance(loaded, (Source, TextFragError)):
+                entry = loaded.digest if isinstance(loaded, Source) else loaded
+            else:
+                try:
+                    entry = digest_under_root(self.real_root, path, path, self.max_size, self.charset)
+                except TextFragError as failure:
+                    entry = failure
+            with self._lock:
+                entry = self._digests.setdefault(path, entry)
+        if isinstance(entry, TextFragError):
+            raise entry.with_reference(reference)
+        return entry
+
+    def add_digest(self, path: str, entry: Digest | TextFragError) -> None:
+        """Record a digest (or the failure) computed elsewhere, e.g. by a worker process."""
+        with self._lock:
+            self._digests.setdefault(posixpath.normpath(path), entry)
+
+
+def digest_batch(root: str, charset: str, max_size: int, paths: list[str]) -> list[tuple[str, Digest | TextFragError]]:
+    """Digests of ``paths`` (or why each failed), for a worker process of ``textfrag check``."""
+    cache = SourceCache(root, charset=charset, max_size=max_size)
+    out: list[tuple[str, Digest | TextFragError]] = []
+    for path in paths:
+        try:
+            out.append((path, cache.digest(path)))
+        except TextFragError as failure:
+            out.append((path, failure))
+    flush()  # (what this worker process found, before it answers: it exits without running exit handlers)
+    return out
