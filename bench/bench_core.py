@@ -7,7 +7,7 @@ and resolves per second on a loaded source.
 Generates (once per shape, into bench/.tree-*/) a tree of source files of --mb megabytes in total and
 docs with references to them, then alternates runs of `textfrag check` and `md5sum` over the same
 files (page cache warm for both) and prints the median ratio. Targets: check at most 1.0x md5sum on a
-2-core machine for 160 MB in 40 files (issue 14; md5sum uses one core, check hashes on all of them),
+2-core machine for 160 MB in 40 files (md5sum uses one core, check hashes on all of them),
 peak memory under 150 MB, at least 100,000 resolves per second.
 """
 

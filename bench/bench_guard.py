@@ -1,4 +1,4 @@
-"""Guard mode's cost (issue 34): the same site built without textfrag and with ``textfrag_guard`` /
+"""Guard mode's cost: the same site built without textfrag and with ``textfrag_guard`` /
 ``guard: true`` (every include recorded and judged), in Sphinx (literalinclude) and in MkDocs
 (pymdownx.snippets).
 

@@ -9,7 +9,7 @@ changed afterwards (a header line added: the quotes moved); in `docs_current` ev
 
 Times, median of --runs, alternating: `textfrag check docs_pinned` (which explains each stale reference
 from history), and the floor: `git log --name-only --format=%H -- <quoted files>` (reading the quoted
-files' history once) plus `textfrag check docs_current`. Target (issue 13): at most 1.5x the floor.
+files' history once) plus `textfrag check docs_current`. Target: at most 1.5x the floor.
 """
 
 from __future__ import annotations

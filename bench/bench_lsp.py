@@ -1,4 +1,4 @@
-"""The language server's two speed figures (issue 26), against `textfrag check` on the same document:
+"""The language server's two speed figures, against `textfrag check` on the same document:
 
 1. a document's first diagnostics (didOpen -> publishDiagnostics) against `textfrag check DOC` as a
    process (target: no slower);

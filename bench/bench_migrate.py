@@ -5,7 +5,7 @@
 Generates a Sphinx project (in bench/.work/migrate) whose pages hold --includes literalincludes with the
 options real projects use (whole files, :lines:, :pyobject:, markers, :emphasize-lines:, :linenos:,
 :caption:), then times, median of --runs: `textfrag migrate` (without --write: the whole conversion,
-the diff printed) and `sphinx-build` of the same site. Target (issue 12): converting hundreds of
+the diff printed) and `sphinx-build` of the same site. Target: converting hundreds of
 includes takes seconds, a fraction of one build.
 """
 

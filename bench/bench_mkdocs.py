@@ -4,7 +4,7 @@
 
 Two sites quote the same line ranges of the same files, highlighted the same way (pymdownx.highlight);
 builds alternate and the median ratio txtfrag/snippets is printed, of wall time and of CPU time.
-Target (issue 4): <= 1.0, although txtfrag also verifies md5 and length, because it loads each file once
+Target: <= 1.0, although txtfrag also verifies md5 and length, because it loads each file once
 per build.
 """
 

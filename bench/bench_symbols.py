@@ -1,4 +1,4 @@
-"""The symbol intent's cost (issue 27): 3,000 references to definitions in 30 Go files, built with their
+"""The symbol intent's cost: 3,000 references to definitions in 30 Go files, built with their
 `symbol` intent against the same excerpts pinned by range only (target: at most 1.1x), in the builds
 that pay it: plain Python-Markdown with the textfrag extension, and (with --sphinx) Sphinx. Each
 reference carries one option either way (`symbol="F7"` against `.go`, `:symbol: F7` against

@@ -1,4 +1,4 @@
-"""`textfrag check` at scale (issues 31 and 32): 100,000 references in 10,000 Markdown documents quoting
+"""`textfrag check` at scale: 100,000 references in 10,000 Markdown documents quoting
 1,000 files of 5 KB, against its floor (`grep -rc txtfrag: docs` + `md5sum src/*`), with peak memory; and
 the same references with intents (`pyobject=` on every one), which must cost at most 10% more (each file
 parsed once, only when an intent asks for it): once with the definitions kept from an earlier run

@@ -103,7 +103,7 @@ def judged_here(
 
 
 def anchor_and_data(node: nodes.Element, ex: Excerpt, document: nodes.document) -> None:
-    """The contract's class, unique stable id and integrity data (shared/CONTRACT.md section 6)."""
+    """The contract's class, unique stable id and integrity data (the manual's reference/html page)."""
     anchor = unique_anchor(ex.anchor, document.ids)
     node["ids"].append(anchor)
     document.ids[anchor] = node

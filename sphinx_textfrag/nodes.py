@@ -1,8 +1,8 @@
 """Doctree nodes for excerpts and their HTML. Other builders get plain Sphinx nodes instead.
 
 ``txtfrag_block`` is a literal-block container (caption + highlighted ``literal_block``) whose HTML
-element carries the contract's class, id and ``data-txtfrag-*`` attributes (shared/CONTRACT.md section
-6); being a ``literal_block`` container, Sphinx gives its caption the permalink to its id.
+element carries the contract's class, id and ``data-txtfrag-*`` attributes (the manual's reference/html
+page); being a ``literal_block`` container, Sphinx gives its caption the permalink to its id.
 ``txtfrag_inline`` is a ``code`` element inside a ``span`` with the same attributes.
 """
 
@@ -76,7 +76,7 @@ def _formatters_kept(bridge: Any, keep: bool) -> None:
 
 def depart_block_html(self: HTML5Translator, node: txtfrag_block) -> None:
     # Pygments ends every highlighted line with a newline; a piece that does not end with a line ending
-    # in the file must not gain one, since the pre's text is the excerpt (shared/CONTRACT.md section 6)
+    # in the file must not gain one, since the pre's text is the excerpt (the manual's reference/html page)
     """Close the ``div``; drop the trailing newline Pygments adds to a piece that has none."""
     _formatters_kept(self.highlighter, False)
     texts = [lit.astext() for lit in node.findall(nodes.literal_block)]

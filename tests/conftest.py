@@ -12,8 +12,6 @@ import pytest
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 DATA = HERE / "data"
-# The team's shared/ folder, beside the checkout in CI: an extra check when present, never required.
-SHARED = REPO.parent / "shared"
 
 # Processes the tests start (python -m sphinx, -m mkdocs, -m textfrag) import the installed package
 # too, never the source tree of the folder they run in.

@@ -4,7 +4,7 @@ Adapters (CLI, Sphinx, MkDocs) catch :class:`TextFragError` and nothing else: an
 bug and is allowed to surface as a traceback in the tests.
 
 Every error knows the reference it is about and which exit code the CLI maps it to
-(shared/CONTRACT.md section 3): 1 for a stale reference, 2 for everything else. Anything else that
+(the manual's reference/cli page): 1 for a stale reference, 2 for everything else. Anything else that
 escapes is a bug in textfrag: :func:`internal_error_report` is how every adapter says so (exit 3 in the CLI).
 """
 
@@ -257,7 +257,7 @@ class EmptyError(TextFragError):
 def internal_error_report(exc: BaseException) -> str:
     """What every adapter prints for an exception that is not a :class:`TextFragError` (a bug in textfrag):
     it names textfrag and its version, so that the report reaches textfrag rather than the engine that
-    ran it, and carries the traceback. The first line is the contract's (shared/CONTRACT.md section 3).
+    ran it, and carries the traceback. The first line is the contract's (the manual's reference/cli page).
     """
     import platform  # only a bug pays for these
     import traceback

@@ -1,4 +1,4 @@
-"""Replay a real project's history under guard mode (issue 34): its literalinclude includes recorded at one
+"""Replay a real project's history under guard mode: its literalinclude includes recorded at one
 commit, its documentation then kept as it was while the files it includes move on through later commits
 (the way includes rot), and at each later commit what ``textfrag check`` says compared with what Sphinx's
 own LiteralIncludeReader shows.

@@ -77,7 +77,7 @@ class Problems(Directive):
         return out
 
 
-#: what each attribute of an excerpt's element means (shared/CONTRACT.md section 6)
+#: what each attribute of an excerpt's element means (the manual's reference/html page)
 _HTML_MEANING = {
     "id": "stable across builds, derived from the path and the fragment, unique on its page; the permalink's target",
     "ref": "the reference as written, without the txtfrag: prefix",

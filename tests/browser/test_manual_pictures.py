@@ -1,4 +1,4 @@
-"""The manual's pictures (issue 33), taken by this test in the real browser from the example site, so that
+"""The manual's pictures, taken by this test in the real browser from the example site, so that
 they show what a reader sees today: a current excerpt, a stale one with its mark (a build set to warn, a
 quoted file edited), and a context page. Each scene is checked as it is taken.
 

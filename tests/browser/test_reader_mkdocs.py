@@ -67,7 +67,7 @@ def test_excerpts_sit_where_material_puts_its_own_code_blocks(
     browser: object, serve: Callable[[Path], str], tmp_path: Path, width: int
 ) -> None:
     """On a phone Material runs code blocks edge to edge; on a desktop they are inset: an excerpt, with or
-    without a title, sits exactly where the same fence would (issue 15)."""
+    without a title, sits exactly where the same fence would."""
     import hashlib
 
     (tmp_path / "src").mkdir()
@@ -102,7 +102,7 @@ def test_without_a_highlighter_numbered_and_plain_excerpts_look_alike(
     browser: object, serve: Callable[[Path], str], tmp_path: Path
 ) -> None:
     """The mkdocs theme with no highlighter configured: an excerpt with line numbers and one without have
-    the same font, size, colours and background (issue 15: they used to differ on one page)."""
+    the same font, size, colours and background (they used to differ on one page)."""
     root = tmp_path / "p"
     (root / "src").mkdir(parents=True)
     (root / "src" / "app.py").write_text("def f():\n    return 1\n", encoding="utf-8")

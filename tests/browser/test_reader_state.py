@@ -1,4 +1,4 @@
-"""What a reader is told when a build goes on with a stale or broken reference (issue 15, its first part):
+"""What a reader is told when a build goes on with a stale or broken reference:
 every excerpt carries ``data-txtfrag-state``; a stale one shows a visible warning with the short reason
 (where the quoted text is now, when git history says so); a broken one is the theme's own error
 admonition with the problem as the build reported it. Built by the real engines, read in a real browser.

@@ -177,7 +177,7 @@ def test_a_bug_in_a_hashing_thread_is_an_internal_error_not_a_hang(tmp_path: Pat
 
 
 def test_check_starts_without_the_heavy_standard_modules(tree: Path) -> None:
-    """Start-up is part of check's time (issue 14, bench/bench_core.py): it imports no engine, and neither
+    """Start-up is part of check's time (bench/bench_core.py): it imports no engine, and neither
     dataclasses nor what that pulls in (inspect, ast, dis, tokenize)."""
     r = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "textfrag", "check", "--root", ".", "docs"],

@@ -1,4 +1,4 @@
-"""The command line as a process and through main(argv): shared/CONTRACT.md section 3."""
+"""The command line as a process and through main(argv): the manual's reference/cli page."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Drift as the field trials met it (issue 24): a file copied and then deleted (FastAPI's examples) is
+"""Drift as the field trials met it: a file copied and then deleted (FastAPI's examples) is
 followed into its copy, and a line quote moves only to whole lines (Pyramid's re-indented ``config.scan()``
 is changed, never a mid-line ``char=`` range). Real git repositories, ``textfrag`` as a process."""
 

@@ -1,4 +1,4 @@
-"""Drift at real scale (issue 13): renames, deletions, line endings, open ends, intents, --accept,
+"""Drift at real scale: renames, deletions, line endings, open ends, intents, --accept,
 options that count source lines, and one pass over history.
 
 Every test makes a real git repository with the git command line, edits it as a project would, and runs

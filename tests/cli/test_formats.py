@@ -1,5 +1,5 @@
 """Machine-readable results: GitHub workflow commands parsed back, JSON validated against the schema the
-package ships, --quiet (shared/CONTRACT.md section 3)."""
+package ships, --quiet (the manual's reference/cli page)."""
 
 from __future__ import annotations
 

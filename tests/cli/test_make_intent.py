@@ -1,4 +1,4 @@
-"""``make`` by intent (issue 12): --pyobject, the markers and --section pin the lines they select now
+"""``make`` by intent: --pyobject, the markers and --section pin the lines they select now
 and print the options that say why; ``make --batch`` answers many requests in one process."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Whole files and open ends, pinned (issue 12): `make --whole` and `--lines A-` write a range without
+"""Whole files and open ends, pinned: `make --whole` and `--lines A-` write a range without
 its end (RFC 5147 section 3: ``line=0,`` runs to the end of the text), every tool keeps it open, and a
 quote that runs to the end of a file that grew is changed, never "moved" to a range that drops the
 new lines."""

@@ -1,4 +1,4 @@
-"""Pinning (issue 25): unpinned references are counted, required on demand, and pinned in place by
+"""Pinning: unpinned references are counted, required on demand, and pinned in place by
 ``textfrag pin``. Run as the installed command (a process) and through ``main(argv)``; the pre-commit hook
 through ``pre-commit try-repo``."""
 

@@ -1,4 +1,4 @@
-"""Drift: moved vs changed vs unknown from git history, and `textfrag update` (issue 6).
+"""Drift: moved vs changed vs unknown from git history, and `textfrag update`.
 
 Every test builds a real git repository in a temporary folder with the git command line.
 """

@@ -1,7 +1,6 @@
 """The conformance vectors (RFC 5147 section 5 examples; the sinclude test suite), via the API.
 
-The vectors kept in tests/data always run; the team's shared/conformance beside the checkout, when it is
-there, runs too, so that a vector added there is checked before it is copied here.
+The vectors are kept in tests/data (see its README).
 """
 
 from __future__ import annotations
@@ -12,10 +11,9 @@ import pytest
 
 from textfrag import SourceCache, TextFragError, quote
 
-from ..conftest import SHARED, conformance_cases
+from ..conftest import conformance_cases
 
 CASES = conformance_cases()
-SHARED_CASES = conformance_cases(SHARED / "conformance") if (SHARED / "conformance").is_dir() else []
 
 
 def test_vectors_are_present() -> None:
@@ -38,10 +36,4 @@ def _check(case: dict[str, object], folder: Path) -> None:
 
 @pytest.mark.parametrize(("name", "case"), CASES, ids=[c[0] for c in CASES])
 def test_conformance_vector(name: str, case: dict[str, object], tmp_path: Path) -> None:
-    _check(case, tmp_path)
-
-
-@pytest.mark.skipif(not SHARED_CASES, reason="no shared/conformance beside the checkout (an extra check only)")
-@pytest.mark.parametrize(("name", "case"), SHARED_CASES, ids=[c[0] for c in SHARED_CASES])
-def test_shared_conformance_vector(name: str, case: dict[str, object], tmp_path: Path) -> None:
     _check(case, tmp_path)

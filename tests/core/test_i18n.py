@@ -1,4 +1,4 @@
-"""What readers see, in their language (issue 15): the catalogs shipped in the wheel agree with their
+"""What readers see, in their language: the catalogs shipped in the wheel agree with their
 sources, cover every message, keep every placeholder, and the engines use them (Sphinx's ``language``,
 the MkDocs theme's)."""
 

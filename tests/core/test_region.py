@@ -1,4 +1,4 @@
-"""The ``region`` intent (issue 27, its region part): the lines between a region's markers, the marker lines
+"""The ``region`` intent: the lines between a region's markers, the marker lines
 left out, for the conventions real projects use, behind any line-comment syntax; a region marked twice or
 not at all is an error that says so, never a guess."""
 

@@ -201,7 +201,7 @@ _MD_PIECES = st.sampled_from(
 @given(pieces=st.lists(_MD_PIECES, max_size=12))
 def test_a_document_without_code_is_read_as_the_line_by_line_reading_reads_it(pieces: list[str]) -> None:
     """A Markdown document with no fence and no line indented four columns skips the line-by-line reading
-    of code blocks (issue 32): the same references are found as when a fence at its end makes it read
+    of code blocks: the same references are found as when a fence at its end makes it read
     every line."""
     text = "\n".join(pieces) + "\n"
     plain = scan_markdown(text)

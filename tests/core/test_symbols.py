@@ -1,4 +1,4 @@
-"""The ``symbol`` intent (issue 27): definitions in thirteen languages by tree-sitter (the ``symbols`` extra),
+"""The ``symbol`` intent: definitions in thirteen languages by tree-sitter (the ``symbols`` extra),
 named by their nesting (a Go method by its receiver, a Rust impl's by its type), from their first
 decorator/attribute/annotation to their last line; overloads and unknown names are errors that list and
 suggest; Python agrees with ``--pyobject`` (Sphinx's finder) on the standard library; a build checks the

@@ -1,4 +1,4 @@
-"""The symbol intent in each of its thirteen grammars (issue 27), on a file of each language in
+"""The symbol intent in each of its thirteen grammars, on a file of each language in
 ``tests/data/symbols``: nested definitions, decorators, attributes and annotations, overloads, the ways
 each language writes a qualified name. Every definition a file has is listed with its 1-based lines."""
 

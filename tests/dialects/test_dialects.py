@@ -1,4 +1,4 @@
-"""Every seed's fragment syntax, pinned by its own document's examples (issue 5)."""
+"""Every seed's fragment syntax, pinned by its own document's examples."""
 
 from __future__ import annotations
 

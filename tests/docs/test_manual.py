@@ -1,4 +1,4 @@
-"""The manual (docs/, issue 33): built by textfrag itself, every quote pinned and current, organised as
+"""The manual (docs/): built by textfrag itself, every quote pinned and current, organised as
 tutorials, how-to guides, reference and explanation, its reference generated from the code."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The VS Code extension (issue 26): ``editors/vscode`` builds from its lock file (npm), compiles, and
+"""The VS Code extension: ``editors/vscode`` builds from its lock file (npm), compiles, and
 packages into a ``.vsix`` with ``@vscode/vsce``; the manifest starts ``textfrag lsp`` for
 reStructuredText and Markdown."""
 

@@ -1,4 +1,4 @@
-"""One verdict (issue 31): a table of single-document cases, each run through ``textfrag check`` (a process),
+"""One verdict: a table of single-document cases, each run through ``textfrag check`` (a process),
 the language server (pytest-lsp), a Sphinx build (``sphinx-build -E``, reStructuredText and MyST) and a
 MkDocs build, must reach the same verdict: the same documents fail, with the same kind of problem (SARIF's
 rule, the editor's code, Sphinx's warning subtype). A green gate is a green build."""

@@ -1,4 +1,4 @@
-"""Pinning in every build (issue 25): the end of a Sphinx and a MkDocs build counts the references that
+"""Pinning in every build: the end of a Sphinx and a MkDocs build counts the references that
 carry no md5, and on demand (``textfrag_require_pin``, ``require_pin``, ``TEXTFRAG_REQUIRE_PIN=1``) each one
 is a located problem that fails the build: Sphinx, the MkDocs plugin, the Markdown extension under Zensical,
 and mystmd. Each engine run as its users run it."""

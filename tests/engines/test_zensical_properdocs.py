@@ -160,7 +160,7 @@ def test_zensical_reads_the_extension_from_zensical_toml(tmp_path: Path) -> None
 
 
 def test_zensical_guards_snippets_and_counts_what_is_not_protected(tmp_path: Path) -> None:
-    """Guard mode on the extension in Zensical (issue 34): the end of ``zensical build`` counts the
+    """Guard mode on the extension in Zensical: the end of ``zensical build`` counts the
     includes without a record (and the references without md5); once recorded, drift fails the build."""
     from textfrag.cli import main
 

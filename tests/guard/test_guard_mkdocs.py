@@ -1,4 +1,4 @@
-"""Guard mode in MkDocs (issue 34): ``guard: true`` on the plugin, or on the Markdown extension (the
+"""Guard mode in MkDocs: ``guard: true`` on the plugin, or on the Markdown extension (the
 ProperDocs and Zensical way), leaves pymdownx.snippets and markdown-include to put in the page what they
 put without textfrag; ``pin --write`` records it, and the build and ``check`` catch drift alike."""
 

@@ -1,4 +1,4 @@
-"""Guard mode in mystmd (issue 34): with ``TEXTFRAG_GUARD=1`` in the environment of ``myst build`` (and of
+"""Guard mode in mystmd: with ``TEXTFRAG_GUARD=1`` in the environment of ``myst build`` (and of
 ``textfrag``, which reads ``myst.yml`` and the same environment), mystmd's own literalinclude puts in the
 page what it puts without textfrag; ``pin --write`` records what it shows, computed as mystmd computes it,
 and the build (judging the text mystmd put in the page) and ``check`` catch drift alike."""

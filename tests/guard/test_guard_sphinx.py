@@ -1,4 +1,4 @@
-"""Guard mode in Sphinx (issue 34): ``textfrag_guard = True`` leaves every literalinclude as it is (the page
+"""Guard mode in Sphinx: ``textfrag_guard = True`` leaves every literalinclude as it is (the page
 is the page Sphinx makes without textfrag), ``textfrag pin --write`` records what each shows in
 textfrag.lock, and the build and ``check`` fail with the same words when that changes, telling moved
 (repaired by ``update --write``) from changed (recorded by ``update --accept --write``)."""

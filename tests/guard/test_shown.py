@@ -1,6 +1,6 @@
 """What a guarded include shows, as ``check`` computes it without an engine (textfrag.guard.shown), is what
 the engine itself shows: Sphinx's LiteralIncludeReader, pymdownx.snippets' preprocessor and
-markdown-include's, on a table of their forms and on generated files and options (issue 34)."""
+markdown-include's, on a table of their forms and on generated files and options."""
 
 from __future__ import annotations
 

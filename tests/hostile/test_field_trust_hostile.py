@@ -1,4 +1,4 @@
-"""Hostile input found in the field trials (issue 24): names and references that would inject lines or
+"""Hostile input found in the field trials: names and references that would inject lines or
 terminal sequences into the output, writes through links that leave the root, percent-encoded paths, and
 the leftovers of the last round (an unreadable folder, an extra word after a directive's reference, an
 escaped backtick before an image, a document whose lines end in CR alone, deeply nested JSON sent to

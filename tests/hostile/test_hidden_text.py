@@ -1,4 +1,4 @@
-"""Hidden text in quotes (issue 24): an excerpt holding bidirectional control characters (Trojan Source,
+"""Hidden text in quotes: an excerpt holding bidirectional control characters (Trojan Source,
 CVE-2021-42574) shows code that reads differently from what it does. ``check`` and every build warn (a kind
 of its own, ``bidi``, that can be silenced and fails nothing by itself), and the HTML marks each character
 where it stands, the excerpt's text unchanged."""

@@ -1,4 +1,4 @@
-"""``textfrag lsp`` end to end (issue 26), against the installed wheel: diagnostics for unsaved text in both
+"""``textfrag lsp`` end to end, against the installed wheel: diagnostics for unsaved text in both
 document kinds (UTF-16 columns after non-ASCII text, or UTF-8 when negotiated), hover, definition, the
 fixes as update/pin write them, completion, the source side (references, code lens), the refresh when a
 quoted file changes on disk, and malformed input."""

@@ -1,4 +1,4 @@
-"""``textfrag lsp`` in guard mode (issue 34): an include's diagnostics are what ``check`` says of it, on the
+"""``textfrag lsp`` in guard mode: an include's diagnostics are what ``check`` says of it, on the
 include's own line; the quick fixes write what ``update`` and ``pin`` write, the document and the lock
 file both."""
 

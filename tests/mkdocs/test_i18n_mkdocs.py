@@ -1,4 +1,4 @@
-"""Captions and labels in the theme's language (issue 15): Material's ``theme.language`` and the mkdocs
+"""Captions and labels in the theme's language: Material's ``theme.language`` and the mkdocs
 theme's ``locale`` choose textfrag's catalog too."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``textfrag migrate`` of pymdownx.snippets (issue 12): a code fence that holds one snippet becomes a
+"""``textfrag migrate`` of pymdownx.snippets: a code fence that holds one snippet becomes a
 txtfrag image; the site built before and after shows, block by block, the same text, line numbers,
 emphasized lines, title and highlighting (the lexer's token classes). What cannot look the same is
 listed and left as it is."""

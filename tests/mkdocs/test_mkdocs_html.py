@@ -1,4 +1,4 @@
-"""The MkDocs plugin's HTML: shared/CONTRACT.md sections 5 and 6."""
+"""The MkDocs plugin's HTML: the manual's reference/html page."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from .test_wheel import _one
 
 TEXT = "".join(f"line {i}: the quick brown fox\n" for i in range(1, 11))
 
-# one reference of every dialect (shared/CONTRACT.md section 2), with what it selects
+# one reference of every dialect (the manual's reference/syntax page), with what it selects
 DIALECTS = [
     ("rfc5147", "f.txt#line=1,2", "line 2: the quick brown fox\n"),
     ("github", "f.txt#L3-L3", "line 3: the quick brown fox\n"),

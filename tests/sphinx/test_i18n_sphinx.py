@@ -1,4 +1,4 @@
-"""Captions and labels in the project's language, through Sphinx's i18n (issue 15): a build with
+"""Captions and labels in the project's language, through Sphinx's i18n: a build with
 ``language = 'de'`` or ``'ja'`` shows them translated; text output prints the source URL, never a label
 that leads nowhere."""
 

@@ -1,4 +1,4 @@
-"""A drop-in for literalinclude (issue 12): the same page built with ``literalinclude`` and with the
+"""A drop-in for literalinclude: the same page built with ``literalinclude`` and with the
 equivalent ``txtfrag`` directive shows, block by block in the HTML, the same text, line numbers,
 emphasized lines, caption and language."""
 

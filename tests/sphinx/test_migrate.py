@@ -1,4 +1,4 @@
-"""``textfrag migrate`` (issue 12): literalinclude directives, in reStructuredText and MyST, become txtfrag
+"""``textfrag migrate``: literalinclude directives, in reStructuredText and MyST, become txtfrag
 references; the site built before and after shows, block by block, the same text, line numbers,
 emphasized lines, caption and language. What cannot look the same is listed and left as it is."""
 

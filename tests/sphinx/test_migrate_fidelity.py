@@ -1,4 +1,4 @@
-"""Field trust (issue 24): a migration changes nothing a page shows and writes only what differs from the
+"""Field trust: a migration changes nothing a page shows and writes only what differs from the
 project's defaults. The language is the Sphinx project's whatever ``--root`` says; a block with no caption
 has no caption element (no empty bar), its permalink at its corner; a caption textfrag writes shows a file
 name exactly (no smart quotes). Real Sphinx builds, read with BeautifulSoup."""

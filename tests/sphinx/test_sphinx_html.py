@@ -1,4 +1,4 @@
-"""The Sphinx extension's HTML: shared/CONTRACT.md section 6, and the directive's options."""
+"""The Sphinx extension's HTML: the manual's reference/html page, and the directive's options."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``textfrag`` command line (shared/CONTRACT.md section 3).
+"""The ``textfrag`` command line (the manual's reference/cli page).
 
 Exit codes for every subcommand: 0 ok; 1 one or more references are stale; 2 a bad reference or bad
 usage; 3 an internal error (a bug in textfrag). Errors go to standard error as ``WHERE: REFERENCE: what

@@ -1,6 +1,6 @@
 """Find references in documentation sources without building them (for ``check`` and ``update``).
 
-Recognised (shared/CONTRACT.md sections 4 and 5):
+Recognised (the manual's reference/syntax page):
 
 - reStructuredText: the directive ``.. txtfrag:: REF`` and the role ``:txtfrag:`REF```;
 - Markdown: ``![caption](txtfrag:REF)`` and ``[text](txtfrag:REF)``, and link definitions

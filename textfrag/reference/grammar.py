@@ -39,7 +39,7 @@ from .linespec import MAX_DIGITS  # the one digit limit (any position past the e
 
 __all__ = ["parse_fragment", "parse_reference", "split_reference", "PREFIX", "MAX_DIGITS"]
 
-#: The prefix that marks a reference in documentation sources (shared/CONTRACT.md section 1).
+#: The prefix that marks a reference in documentation sources (the manual's reference/syntax page).
 PREFIX = "txtfrag:"
 
 

@@ -1,5 +1,5 @@
 """What repairs a stale reference: the one model ``textfrag update`` and the language server's quick
-fixes share (shared/CONTRACT.md section 3, section 7).
+fixes share (the manual's reference/cli page).
 
 A stale reference whose quoted text only moved (or was renamed, or changed only invisibly) gets its new
 text, and the options that count source lines (``:emphasize-lines:``, ``:lineno-start:``, ``linenums``)

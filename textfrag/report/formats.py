@@ -1,5 +1,5 @@
 """What ``check`` and ``update`` found, as people and machines read it: text, GitHub Actions workflow
-commands, or JSON (shared/CONTRACT.md section 3). One list of findings, several renderings, as ruff's
+commands, or JSON (the manual's reference/cli page). One list of findings, several renderings, as ruff's
 ``--output-format`` does; the JSON follows the schema shipped in ``textfrag/schemas/results.schema.json``.
 """
 

@@ -4,7 +4,7 @@ An adapter (the Sphinx extension, the MkDocs plugin, the next ones) turns a veri
 the options its user wrote into an :class:`Excerpt` with :func:`excerpt_of`, then only translates that
 into its engine's nodes or HTML. Everything a reader sees is decided here: the pieces and their text
 (line endings as ``\\n``, dedented), the file's line number of each piece, the lines to emphasize, the
-caption, the anchor, the contract's ``data-txtfrag-*`` values (shared/CONTRACT.md section 6), the source
+caption, the anchor, the contract's ``data-txtfrag-*`` values (the manual's reference/html page), the source
 link, the elision between pieces, and the state with its message.
 """
 
@@ -94,7 +94,7 @@ class Excerpt:
 
     @property
     def data(self) -> dict[str, str]:
-        """The contract's ``data-txtfrag-*`` attributes, without their prefix (shared/CONTRACT.md 6)."""
+        """The contract's ``data-txtfrag-*`` attributes, without their prefix (the manual's reference/html page)."""
         return {"ref": self.ref, "md5": self.md5, "length": str(self.length), "charset": self.charset, "state": self.state}
 
     @property

@@ -3,7 +3,7 @@
 What a build shows (the excerpt) and every problem it raises are decided here, once. ``check``,
 ``update``, ``pin``, the language server, the Sphinx directive and role, the Markdown extension, the
 MkDocs plugin and textfrag-myst call :func:`judge` and only translate its result: a green ``check``
-is a green build (shared/CONTRACT.md, "One verdict").
+is a green build (the manual's explanation/verdict page).
 
 The steps, in the order a build takes them: the reference is parsed; its options are read by the one
 table (textfrag.verdict.option_table); the file is quoted and its pin verified (a stale pin explained from git

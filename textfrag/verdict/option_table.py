@@ -5,7 +5,7 @@ names as a Markdown attribute (attr_list: ``hl_lines="2 3"``, ``title="..."``), 
 takes and how that value is checked. The Sphinx directive, the MyST plugin, the Markdown extension, the
 MkDocs plugin, ``check`` and the language server all read options through :func:`read_options`, so a
 misspelt option or a value of the wrong type is the same problem, in the same words, everywhere
-(shared/CONTRACT.md, "One verdict").
+(the manual's explanation/verdict page).
 """
 
 from __future__ import annotations

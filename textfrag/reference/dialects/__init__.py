@@ -1,4 +1,4 @@
-"""Fragment syntaxes other than RFC 5147, chosen by the fragment's form (shared/CONTRACT.md section 2).
+"""Fragment syntaxes other than RFC 5147, chosen by the fragment's form (the manual's reference/syntax page).
 
 Every dialect parses into a :class:`~textfrag.reference.selection.Selector`, as RFC 5147 fragments do, whose one
 method turns a loaded source into selections; everything after that (rendering, ``make --from``) is

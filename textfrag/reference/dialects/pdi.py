@@ -5,7 +5,7 @@ A PDI names a document, not a file, so it is mapped to a local file through a ta
 fragment (section 3.4.1) is ``#char=A,B`` or ``#A,B``: the characters from A up to but excluding B,
 counted from 0 in the canonical CRLF-encoded text, where every line ending counts as two characters.
 
-The resource identifier follows section 1.2.1 (rule names restored in shared/seeds/README.md)::
+The resource identifier follows section 1.2.1 (its rule names restored)::
 
     resource-identifier = "//" document-series "/" iso-date "/" specifier
     document-series     = component *( "." component ) "." iso-country
