@@ -272,6 +272,7 @@ class Project:
             suffix,
             snippets=self.config.snippets is not None,
             markdown_include=self.config.markdown_include is not None,
+            mdbook=self.config.engine == "mdbook",
         )
         if not found:
             return []

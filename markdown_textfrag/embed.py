@@ -25,8 +25,9 @@ from markdown.treeprocessors import Treeprocessor
 from textfrag import PREFIX, Quote, SourceCache, TextFragError
 from textfrag.documents.scan import Found, raw_html_references, scan_markdown
 from textfrag.verdict.excerpt import Excerpt
+from textfrag.verdict.forms import Forms
 from textfrag.verdict.i18n import Translate
-from textfrag.verdict.judging import Forms, Settings, Verdict, judge
+from textfrag.verdict.judging import Settings, Verdict, judge
 from textfrag.verdict.option_table import Form
 from textfrag.verdict.presentation import identity, unique_anchor
 from textfrag.verdict.written_options import UNREAD_ATTRIBUTES

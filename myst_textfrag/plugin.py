@@ -38,8 +38,9 @@ from textfrag.documents.files import read_text
 from textfrag.documents.scan import scan_text
 from textfrag.errors import internal_error_report
 from textfrag.verdict.excerpt import Excerpt, failure_summary
+from textfrag.verdict.forms import Forms, unrendered
 from textfrag.verdict.i18n import Labels, translator
-from textfrag.verdict.judging import Forms, Settings, Verdict, judge, unrendered
+from textfrag.verdict.judging import Settings, Verdict, judge
 from textfrag.verdict.option_table import OPTIONS
 from textfrag.verdict.presentation import language_for
 from textfrag.verdict.written_options import written_options

@@ -4,7 +4,7 @@ MyST-Parser makes ``![](txtfrag:REF)`` an image of a file that does not exist an
 a cross-reference to nothing; without its colon_fence extension, ``:::{txtfrag} REF`` is text. Sphinx
 would only warn, or say nothing, and ship a broken image, a dead link or the fence as text, while
 ``check`` judged the reference as an excerpt. Each is a located problem instead, in the core's words
-(textfrag.verdict.judging.unrendered), the same that ``check`` and the editor say of it in a Sphinx project; the
+(textfrag.verdict.forms.unrendered), the same that ``check`` and the editor say of it in a Sphinx project; the
 page shows the problem in its place.
 """
 
@@ -16,7 +16,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
 from textfrag import PREFIX
-from textfrag.verdict.judging import unrendered
+from textfrag.verdict.forms import unrendered
 
 from .state import record_problem
 

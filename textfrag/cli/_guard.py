@@ -99,6 +99,7 @@ class GuardRun:
                 doc.suffix,
                 snippets=self.config.snippets is not None,
                 markdown_include=self.config.markdown_include is not None,
+                mdbook=self.config.engine == "mdbook",
             )
             yield doc, shown, text, found
 

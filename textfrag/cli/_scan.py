@@ -22,7 +22,8 @@ from ..project.buildset import read_by_build
 from ..reference.fragment import Reference
 from ..reference.grammar import parse_reference
 from ..source.cache import SourceCache
-from ..verdict.judging import Forms, reads_text
+from ..verdict.forms import Forms
+from ..verdict.judging import reads_text
 from ..verdict.option_table import Form, Syntax
 from ..verdict.quoting import quote
 from ..verdict.written_options import image_key, image_options, written_options

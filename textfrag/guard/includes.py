@@ -5,7 +5,9 @@
 - ``pymdownx.snippets``: ``--8<-- "file"`` (``"file:5:9"``, ``"file:5"``, ``"file:name"``...) on a line of its
   own, and each path line of a block between two ``-8<-`` lines, on any line, code fences included (the
   snippets preprocessor runs before Markdown reads the page), not when escaped (``;--8<--``);
-- markdown-include: every ``{!file!}`` and ``{!file!lines=5-9 12}`` of a line.
+- markdown-include: every ``{!file!}`` and ``{!file!lines=5-9 12}`` of a line;
+- mdBook: every ``{{#include file:2:10}}`` and ``{{#rustdoc_include ...}}`` of a chapter, code blocks
+  included, not when escaped (textfrag.guard.mdbook).
 
 Each include has a key: what it selects as written (the kind, the file as written, the options that
 change what it shows), which is what its record is kept under in the lock file. Moving an include in its
@@ -20,9 +22,9 @@ from dataclasses import dataclass
 from ..documents.scan import MD_SUFFIXES, LineIndex
 from ..migrate.literalinclude import find_includes
 
-__all__ = ["GuardedInclude", "find_guarded", "SELECTING", "LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE"]
+__all__ = ["GuardedInclude", "find_guarded", "SELECTING", "LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE", "MDBOOK"]
 
-LITERALINCLUDE, SNIPPET, MARKDOWN_INCLUDE = "literalinclude", "snippet", "include"
+LITERALINCLUDE, SNIPPET, MARKDOWN_INCLUDE, MDBOOK = "literalinclude", "snippet", "include", "mdbook"
 
 #: literalinclude's options that change the text it shows, in the order its reader applies them
 SELECTING: tuple[str, ...] = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "dedent")
@@ -37,7 +39,7 @@ class GuardedInclude:
     doc: str  # the document as shown
     line: int  # 1-based
     column: int  # 1-based
-    kind: str  # LITERALINCLUDE, SNIPPET or MARKDOWN_INCLUDE
+    kind: str  # LITERALINCLUDE, SNIPPET, MARKDOWN_INCLUDE or MDBOOK
     #: the file as written: literalinclude's argument, the snippet's path with its lines or section
     #: (``src/app.py:5:9``), markdown-include's file
     argument: str
@@ -62,6 +64,8 @@ class GuardedInclude:
             given = dict(self.options)
             said = "".join(f" :{name}: {_written(name, given[name])}".rstrip() for name in SELECTING if name in given)
             return f"literalinclude {self.argument}{said}"
+        if self.kind == MDBOOK:
+            return f"{{{{#{self.option('type')} {self.argument}}}}}"
         if self.kind == MARKDOWN_INCLUDE:
             lines = self.option("lines")
             return f"include {self.argument}" + (f" lines={' '.join(lines.split())}" if lines else "")
@@ -83,11 +87,13 @@ def _written(name: str, value: str) -> str:
 
 
 def find_guarded(
-    text: str, doc: str, suffix: str, *, snippets: bool = False, markdown_include: bool = False
+    text: str, doc: str, suffix: str, *, snippets: bool = False, markdown_include: bool = False, mdbook: bool = False
 ) -> list[GuardedInclude]:
     """The includes of a document (reStructuredText or Markdown/MyST by ``suffix``), in order:
     literalinclude always; in Markdown, pymdownx.snippets' and markdown-include's when the build enables
-    those extensions (``--8<--`` is text otherwise)."""
+    those extensions (``--8<--`` is text otherwise); in an mdBook chapter (``mdbook``), mdBook's own."""
+    if mdbook:  # (mdBook reads no directive: its includes are its own)
+        return _mdbook_includes(text, doc) if suffix.lower() in MD_SUFFIXES else []
     out = _literalincludes(text, doc, suffix)
     if suffix.lower() in MD_SUFFIXES:
         if snippets and "8<-" in text:
@@ -232,4 +238,32 @@ def _markdown_includes(text: str, doc: str) -> list[GuardedInclude]:
                 doc, number, column, MARKDOWN_INCLUDE, m.group(1), options, start + m.start(), start + m.end(), span, spans
             )
             out.append(inc)
+    return out
+
+
+# mdBook's own pattern (preprocess/links.rs): an escaped link, or {{#type path props}}
+_LINK = re.compile(r"\\\{\{#.*\}\}|\{\{\s*#([a-zA-Z0-9_]+)\s+([^}]+)\}\}")
+#: the types whose text textfrag computes as mdBook does (playground, title and the others are not quotes)
+TYPES = ("include", "rustdoc_include")
+
+
+def _mdbook_includes(text: str, doc: str) -> list[GuardedInclude]:
+    """Every ``{{#include}}`` and ``{{#rustdoc_include}}`` of a chapter, in order."""
+    if "{{" not in text:
+        return []
+    lines = LineIndex(text)
+    out: list[GuardedInclude] = []
+    for m in _LINK.finditer(text):
+        kind, rest = m.group(1), m.group(2)
+        if kind not in TYPES or rest is None or len(rest) > MAX_LINE:
+            continue  # (escaped, or not a quote)
+        argument = rest.split()[0] if rest.split() else ""
+        if not argument:
+            continue
+        at = m.start(2) + (len(rest) - len(rest.lstrip()))
+        line = lines.line_at(at)
+        column = at - lines.line_start(at) + 1
+        out.append(
+            GuardedInclude(doc, line, column, MDBOOK, argument, (("type", kind),), m.start(), m.end(), (at, at + len(argument)))
+        )
     return out

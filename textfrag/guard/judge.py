@@ -29,7 +29,7 @@ from ..documents.scan import Found
 from ..errors import EmptyError, PathError, StaleError, TextFragError, UnpinnedError
 from ..verdict.judging import Verdict
 from .context import GuardContext, Shown
-from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, SNIPPET, GuardedInclude
+from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, MDBOOK, SNIPPET, GuardedInclude
 from .shown import line_num_spec, literal_of_lines, resolve, shift_line_spec, shown_text
 
 if TYPE_CHECKING:
@@ -227,8 +227,13 @@ class Explainer:
                     edits.append((start, end, str(first[0] + 1 + d)))
             options = tuple((k, new_spec if k == "lines" else v) for k, v in inc.options)
             new = dataclasses.replace(inc, options=options)
-        elif inc.kind == SNIPPET:
-            argument = shift_snippet_spec(inc.argument, d)
+        elif inc.kind in (SNIPPET, MDBOOK):
+            if inc.kind == SNIPPET:
+                argument = shift_snippet_spec(inc.argument, d)
+            else:
+                from .mdbook import shift_mdbook_spec
+
+                argument = shift_mdbook_spec(inc.argument, d)
             edits.append((*inc.argument_span, argument))
             new = dataclasses.replace(inc, argument=argument)
         else:
@@ -353,6 +358,8 @@ class Explainer:
             from .snippets import _include_file
 
             return os.path.realpath(_include_file(inc.argument, self.ctx))
+        if inc.kind == MDBOOK:
+            return os.path.realpath(self.doc_path.parent / inc.argument.partition(":")[0])
         from .snippets import split_path
 
         path = split_path(inc.argument)[0].strip()
@@ -371,6 +378,9 @@ class Explainer:
             if os.path.isabs(inc.argument):
                 return new_real
             return Path(os.path.relpath(new_real, os.path.realpath(self.ctx.include_base))).as_posix()
+        if inc.kind == MDBOOK:
+            _, colon, rest = inc.argument.partition(":")
+            return Path(os.path.relpath(new_real, os.path.realpath(self.doc_path.parent))).as_posix() + colon + rest
         from .snippets import split_path
 
         _, ranges, section = split_path(inc.argument)
@@ -457,6 +467,16 @@ def _shiftable(inc: GuardedInclude, ctx: GuardContext) -> Callable[[str, str], l
             return _search(len(lines), record, lambda d: _joined(select(lines, _Target(shift_snippet_spec(inc.argument, d)))))
 
         return snippet
+    if inc.kind == MDBOOK:
+        from .mdbook import mdbook_of_text, shiftable
+
+        if not shiftable(inc):
+            return None
+
+        def mdbook(text: str, record: str) -> list[int]:
+            return _search(len(text.split("\n")), record, lambda d: mdbook_of_text(inc, text, ctx, d)[0])
+
+        return mdbook
     include_spec = inc.option("lines")
     if include_spec is None or ctx.heading_offset:
         return None

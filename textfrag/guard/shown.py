@@ -27,7 +27,7 @@ from ..errors import DecodeError, PathError, TextFragError
 from ..source.cache import SourceCache, read_under_root
 from ..source.charsets import same_charset
 from .context import GuardContext, Shown, under_root
-from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, GuardedInclude
+from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, MDBOOK, GuardedInclude
 from .myst import myst_literal, myst_text
 
 __all__ = ["shown_text", "shown_of_text", "resolve", "literalinclude_lines", "literal_of_lines", "myst_read"]
@@ -63,6 +63,10 @@ def resolve(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardC
         # Sphinx's relfn2path: "/x" from the source folder, "x" from the document's folder
         target = (ctx.srcdir / arg.lstrip("/")) if arg.startswith("/") else (doc_path.parent / arg)
         return under_root(str(target), arg, cache)
+    if inc.kind == MDBOOK:
+        from .mdbook import mdbook_file
+
+        return mdbook_file(inc, doc_path, cache, arg)
     if inc.kind == MARKDOWN_INCLUDE:
         name = os.path.expanduser(arg)
         included = name if os.path.isabs(name) else os.path.normpath(os.path.join(ctx.include_base, name))
@@ -83,6 +87,10 @@ def shown_text(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: Gua
         return _literalinclude(inc, doc_path, cache, ctx)
     if inc.kind == MARKDOWN_INCLUDE:
         return _markdown_include(inc, doc_path, cache, ctx)
+    if inc.kind == MDBOOK:
+        from .mdbook import mdbook_shown
+
+        return mdbook_shown(inc, doc_path, cache, ctx)
     from .snippets import snippet_shown
 
     return snippet_shown(inc, cache, ctx)
@@ -103,6 +111,10 @@ def shown_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int 
         from .snippets import markdown_include_of_text
 
         return markdown_include_of_text(inc, text, ctx, shift)
+    if inc.kind == MDBOOK:
+        from .mdbook import mdbook_of_text
+
+        return mdbook_of_text(inc, text, ctx, shift)
     from .snippets import snippet_of_text
 
     return snippet_of_text(inc, text, ctx, shift)

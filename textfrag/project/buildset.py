@@ -50,6 +50,17 @@ def read_by_build(config: BuildConfig | None) -> Callable[[Path], bool] | None:
             return not any(m.match(p) for m in matchers for p in prefixes)
 
         return sphinx_reads
+    if config.engine == "mdbook":  # the chapters SUMMARY.md lists
+        from .mdbook import summary_chapters
+
+        chapters = summary_chapters(config.srcdir)
+        if chapters is None:
+            return None
+
+        def mdbook_reads(doc: Path) -> bool:
+            return _under(srcdir, doc) is None or os.path.realpath(doc) in chapters
+
+        return mdbook_reads
     if config.exclude_docs is not None:  # MkDocs (and ProperDocs)
         spec = _gitignore(".*\n/templates/\n" + config.exclude_docs)
         if spec is None:

@@ -20,7 +20,7 @@ from ..documents.scan import HtmlBlocks
 from ..errors import TextFragError
 
 if TYPE_CHECKING:
-    from ..verdict.judging import Forms
+    from ..verdict.forms import Forms
 
 __all__ = [
     "BuildConfig",
@@ -57,7 +57,7 @@ class BuildConfig:
     #: the options of pymdownx.snippets and of markdown-include when the build enables them (None: it does not)
     snippets: dict[str, Any] | None = None
     markdown_include: dict[str, Any] | None = None
-    #: "mystmd" for a myst.yml (its literalinclude is mystmd's); "" for the others
+    #: "mystmd" for a myst.yml (its literalinclude is mystmd's), "mdbook" for a book.toml; "" for the others
     engine: str = ""
     #: whether a Markdown image or link with a txtfrag: URL is textfrag's: False for a Sphinx conf.py whose
     #: extensions read Markdown with MyST-Parser, and for a myst.yml (they show a broken image or link)
@@ -148,10 +148,12 @@ def read_config(path: Path) -> BuildConfig:
         return _sphinx(path, text)
     if path.suffix in (".yml", ".yaml"):  # mkdocs.yml, properdocs.yml: the same plugin and extension options
         return _mkdocs(path, text)
+    if path.name == "book.toml":
+        return _book(path, text)
     if path.suffix == ".toml":
         return _zensical(path, text)
     raise TextFragError(
-        f"--config {path}: expected a Sphinx conf.py, an mkdocs.yml, a properdocs.yml, a zensical.toml or a myst.yml"
+        f"--config {path}: expected a Sphinx conf.py, an mkdocs.yml, a properdocs.yml, a zensical.toml, a myst.yml or a book.toml"
     )
 
 
@@ -427,6 +429,26 @@ def _from_options(
     )
 
 
+def _book(path: Path, text: str) -> BuildConfig:
+    """An mdBook's ``book.toml`` (textfrag.project.mdbook): no txtfrag: reference is rendered there; guard
+    mode protects its includes."""
+    from .mdbook import read_book
+
+    book = read_book(path, text)
+    return BuildConfig(
+        path,
+        book["root"],
+        book["charset"],
+        on_stale=book["on_stale"],
+        require_pin=book["require_pin"],
+        guard=book["guard"],
+        srcdir=book["srcdir"],
+        engine="mdbook",
+        markdown_forms=False,
+        myst_forms=False,
+    )
+
+
 def _zensical(path: Path, text: str) -> BuildConfig:
     """A ``zensical.toml``: the options of ``[project.markdown_extensions.textfrag]``, the root from its
     folder, as the extension takes them under Zensical."""
@@ -542,8 +564,8 @@ def _sphinx_project(conf: Path) -> SphinxProject:
 
 
 def forms_of(config: BuildConfig | None) -> Forms:
-    """The ways of writing a reference the configuration's engine renders (textfrag.verdict.judging.Forms)."""
-    from ..verdict.judging import Forms
+    """The ways of writing a reference the configuration's engine renders (textfrag.verdict.forms.Forms)."""
+    from ..verdict.forms import Forms
 
     if config is None:
         return Forms()

@@ -18,6 +18,7 @@ folders below a path are both found: each is checked under its own settings and 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +29,7 @@ __all__ = ["CONFIG_NAMES", "LAYOUTS", "Project", "find_projects", "nearest_confi
 
 #: the files a build is configured in
 CONFIG_NAMES: tuple[str, ...] = ("mkdocs.yml", "mkdocs.yaml", "properdocs.yml", "properdocs.yaml", "zensical.toml")
-CONFIG_NAMES += ("conf.py", "myst.yml", "myst.yaml")
+CONFIG_NAMES += ("conf.py", "myst.yml", "myst.yaml", "book.toml")
 #: the folders below a path where a project's configuration usually stands (Sphinx's quickstart with
 #: separate source and build folders, the Sphinx and MkDocs defaults, Read the Docs' templates)
 LAYOUTS: tuple[str, ...] = ("docs/source", "doc/source", "docs", "doc", "documentation", "source")
@@ -43,8 +44,14 @@ class Project:
 
 
 def _names_textfrag(path: Path) -> bool:
+    """Whether a configuration names textfrag; a ``book.toml`` also when guard mode is switched on in the
+    environment (``TEXTFRAG_GUARD=1``: mdBook's includes are then guarded, with no preprocessor named)."""
     try:
-        return path.is_file() and "textfrag" in path.read_text(encoding="utf-8", errors="replace")
+        if not path.is_file():
+            return False
+        if path.name == "book.toml" and os.environ.get("TEXTFRAG_GUARD", "0").strip().lower() not in ("", "0", "false", "no"):
+            return True
+        return "textfrag" in path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return False
 

@@ -17,8 +17,9 @@ from .._surface import exported
 
 if TYPE_CHECKING:  # (the surface, imported when first used: a command imports only the modules it runs)
     from .excerpt import ELISION, Excerpt, excerpt_of, failure_summary
+    from .forms import Forms, unrendered
     from .i18n import LOCALES, Labels, Translate, translator
-    from .judging import Forms, Settings, Verdict, judge, no_link_target, reads_text, unrendered
+    from .judging import Settings, Verdict, judge, no_link_target, reads_text
     from .option_table import OPTIONS, Form, Syntax, option_names
     from .pins import generated_note, is_pinned, pinned_form
     from .presentation import display_text, identity, language_for, lines_label, source_url, unique_anchor
@@ -90,7 +91,7 @@ _WHERE = {
     "ELISION": "excerpt",
     "Excerpt": "excerpt",
     "Form": "option_table",
-    "Forms": "judging",
+    "Forms": "forms",
     "LOCALES": "i18n",
     "Labels": "i18n",
     "OPTIONS": "option_table",
@@ -130,7 +131,7 @@ _WHERE = {
     "source_url": "presentation",
     "translator": "i18n",
     "unique_anchor": "presentation",
-    "unrendered": "judging",
+    "unrendered": "forms",
     "with_option_references": "written_options",
     "written_options": "written_options",
 }

@@ -1,0 +1,81 @@
+"""An mdBook's ``book.toml``, read without running mdBook: where its chapters are and which of them it
+builds, and textfrag's settings for it.
+
+mdBook renders no ``txtfrag:`` reference (textfrag has no mdBook preprocessor), so a book's quotes are its
+own ``{{#include}}``s, which guard mode protects: switched on by ``TEXTFRAG_GUARD=1``, as for mystmd, or by
+``guard = true`` in a ``[preprocessor.textfrag]`` table (whose ``root``, ``on_stale`` and ``require_pin``
+are read too). The root is the book's folder unless that table says otherwise: an include that leaves it
+is refused until the root holds it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from ..errors import TextFragError
+
+__all__ = ["read_book", "summary_chapters"]
+
+
+def _toml(path: Path, text: str) -> dict[str, Any]:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        try:
+            import tomli as tomllib  # type: ignore[no-redef]
+        except ImportError:
+            raise TextFragError(f"reading {path} needs Python 3.11 or tomli (pip install tomli)") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TextFragError(f"{path}: not valid TOML ({exc})") from None
+    return data
+
+
+def _table(parent: dict[str, Any], key: str) -> dict[str, Any]:
+    value = parent.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def read_book(path: Path, text: str) -> dict[str, Any]:
+    """The settings of a ``book.toml``: its source folder, and textfrag's (root, guard, on_stale,
+    require_pin, charset) from ``[preprocessor.textfrag]`` and the environment."""
+    data = _toml(path, text)
+    settings = _table(_table(data, "preprocessor"), "textfrag")
+    here = path.parent
+
+    def yes(value: object) -> bool:
+        return str(value).strip().lower() not in ("", "0", "false", "no", "none")
+
+    guard = settings.get("guard", False)
+    return {
+        "srcdir": (here / str(_table(data, "book").get("src") or "src")).resolve(),
+        "root": (here / str(settings.get("root") or ".")).resolve(),
+        "guard": yes(guard) or yes(os.environ.get("TEXTFRAG_GUARD", "0")),
+        "on_stale": str(settings.get("on_stale") or "error"),
+        "require_pin": yes(settings.get("require_pin", False)),
+        "charset": settings.get("charset") or None,
+    }
+
+
+# a chapter's link in SUMMARY.md: [Title](path.md), a draft chapter's empty ()
+_CHAPTER = re.compile(r"\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)<>]+?)>?\s*\)")
+
+
+def summary_chapters(srcdir: Path) -> set[str] | None:
+    """The real paths of the chapters ``SUMMARY.md`` lists (the files mdBook builds); None when there is
+    no SUMMARY.md to read (every Markdown file is then taken as a chapter)."""
+    summary = srcdir / "SUMMARY.md"
+    try:
+        text = summary.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    out: set[str] = set()
+    for m in _CHAPTER.finditer(text):
+        target = m.group(1).split("#", 1)[0].strip()
+        if target and "://" not in target:
+            out.add(os.path.realpath(srcdir / target))
+    return out
