@@ -6,6 +6,9 @@ own LiteralIncludeReader shows.
     .venv/bin/python tools/replay_guard.py REPO --docs DOCS --start COMMIT [--end COMMIT] [--steps 12]
 
 REPO is a git repository (a clone or a mirror); DOCS the folder of its conf.py (``docs``, ``doc/tutorials``),
+or with ``--mdbook`` an mdBook's source folder (``src``, its book.toml one folder up): what mdBook shows is
+then read from its own builds (each include between two marker lines in a copy of the chapters, and a
+preprocessor of this tool's that writes each chapter as mdBook's ``links`` made it),
 or with ``--myst MYST`` (the mystmd command) the folder of its myst.yml: what mystmd shows is then read from
 its own builds (``myst build --site``, a local template, textfrag-myst added to its plugins), and at each
 step the guarded build's failures are compared with check's (one verdict on real history).
@@ -142,7 +145,57 @@ def myst_settings(folder: Path, plugin: str) -> None:
     path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
 
 
-def includes_of(docs: Path, snippets: bool = False) -> list[tuple[Path, object]]:
+MDBOOK_DUMP = """\
+import json, sys
+if len(sys.argv) > 1 and sys.argv[1] == "supports":
+    sys.exit(0)
+ctx, book = json.load(sys.stdin)
+def walk(items):
+    for item in items:
+        chapter = item.get("Chapter") if isinstance(item, dict) else None
+        if chapter:
+            yield chapter
+            yield from walk(chapter.get("sub_items", []))
+found = {c["path"]: c["content"] for c in walk(book.get("items", book.get("sections", []))) if c.get("path")}
+open(sys.argv[0] + ".json", "w").write(json.dumps(found))
+print(json.dumps(book))
+"""
+
+
+def mdbook_build(book: Path, src: Path, mdbook: str) -> dict[str, list[str]]:
+    """A real ``mdbook build`` of a copy of the chapters, each include between two marker lines: chapter
+    (from the source folder) -> the text mdBook put for each include, in order."""
+    import re
+
+    from textfrag.guard.includes import find_guarded
+
+    truth = src.parent / "_truth_src"
+    shutil.rmtree(truth, ignore_errors=True)
+    shutil.copytree(src, truth)
+    for chapter in truth.rglob("*.md"):
+        text = chapter.read_text(encoding="utf-8", errors="surrogateescape")
+        found = find_guarded(text, "", ".md", mdbook=True)
+        for k, inc in reversed(list(enumerate(found))):
+            text = text[: inc.start] + f"@@TF{k}@@" + text[inc.start : inc.end] + f"@@/TF{k}@@" + text[inc.end :]
+        chapter.write_text(text, encoding="utf-8", errors="surrogateescape")
+    config = src.parent / "_truth_book"
+    shutil.rmtree(config, ignore_errors=True)
+    config.mkdir()
+    (config / "dump.py").write_text(MDBOOK_DUMP, encoding="utf-8")
+    (config / "book.toml").write_text(
+        f'[book]\nsrc = "../{truth.name}"\n\n[preprocessor.dump]\ncommand = "{sys.executable} dump.py"\n'
+        'after = ["links"]\n\n[output.markdown]\n',
+        encoding="utf-8",
+    )
+    subprocess.run([mdbook, "build", "-d", str(config / "out"), str(config)], cwd=config, capture_output=True, timeout=1800)
+    chapters = json.loads((config / "dump.py.json").read_text(encoding="utf-8"))
+    out = {}
+    for path, content in chapters.items():
+        out[path] = [m.group(2) for m in re.finditer(r"@@TF(\d+)@@(.*?)@@/TF\1@@", content, re.S)]
+    return out
+
+
+def includes_of(docs: Path, snippets: bool = False, mdbook: bool = False) -> list[tuple[Path, object]]:
     from textfrag.documents.files import doc_files
     from textfrag.guard import find_guarded
 
@@ -154,7 +207,9 @@ def includes_of(docs: Path, snippets: bool = False) -> list[tuple[Path, object]]
             text = doc.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError):
             continue
-        found += [(doc, inc) for inc in find_guarded(text, str(doc.relative_to(docs)), doc.suffix, snippets=snippets)]
+        found += [
+            (doc, inc) for inc in find_guarded(text, str(doc.relative_to(docs)), doc.suffix, snippets=snippets, mdbook=mdbook)
+        ]
     return found
 
 
@@ -172,6 +227,7 @@ def main() -> None:
         help="an MkDocs site's pymdownx.snippets includes (their base_path, from the repository's top), not Sphinx's",
     )
     p.add_argument("--myst", default=None, metavar="MYST", help="a mystmd project's literalincludes, read with this mystmd")
+    p.add_argument("--mdbook", dest="book", default=None, metavar="MDBOOK", help="an mdBook's includes, read with this mdbook")
     p.add_argument(
         "--only",
         nargs="*",
@@ -218,7 +274,12 @@ def main() -> None:
 
     checkout(start)
     plugin = str(Path(sys.executable).parent / "textfrag-myst")
-    if a.myst is not None:
+    if a.book is not None:
+        os.environ["TEXTFRAG_GUARD"] = "1"
+        folder, config, paths = docs.parent, "book.toml", [a.docs]
+        settings = f'[book]\nsrc = "{docs.name}"\n\n[preprocessor.textfrag]\nguard = true\nroot = "."\n'
+        snippet_options = {}
+    elif a.myst is not None:
         os.environ["TEXTFRAG_GUARD"] = "1"  # (textfrag-myst's settings, which check reads as the build does)
         folder, config, paths = docs, "myst.yml", ["."]
         settings = ""
@@ -240,6 +301,13 @@ def main() -> None:
     built: dict[str, list[str]] = {}
 
     def shows(doc: Path, inc: object) -> str | None:
+        if a.book is not None:  # (the text mdBook put between the include's markers)
+            from textfrag.guard.includes import find_guarded
+
+            page = doc.relative_to(docs).as_posix()
+            mine = find_guarded(doc.read_text(encoding="utf-8"), str(doc.relative_to(docs)), ".md", mdbook=True)
+            texts = built.get(page, [])
+            return texts[mine.index(inc)] if len(texts) == len(mine) else None
         if a.myst is not None:  # (the text mystmd put in the page, the include's place among the page's)
             page = doc.relative_to(docs).as_posix()
             mine = [i for d, i in includes_of(docs) if d == doc]
@@ -258,18 +326,20 @@ def main() -> None:
             (folder / config).write_text(settings, encoding="utf-8")
 
     configure()
+    if a.book is not None:
+        built.update(mdbook_build(folder, docs, a.book))
     if a.myst is not None:
         built.update(myst_build(folder, a.myst, guard=False)[0])
     code, out, err = textfrag(folder, "pin", "--write", "--config", config, *paths)
     if code not in (0, 1, 2) or not (folder / "textfrag.lock").exists():
         sys.exit(f"pin failed ({code}): {err[-3000:]}")
-    broken = [line for line in err.splitlines() if ": literalinclude " in line or ": snippet " in line]
+    broken = [line for line in err.splitlines() if ": literalinclude " in line or ": snippet " in line or ": {{#" in line]
     print(f"{len(broken)} includes show nothing at the start (not recorded): {broken[:3]}")
     print(f"recorded at {start[:10]} ({git(clone, 'log', '-1', '--format=%cs', start).strip()}): {out.strip()}")
     recorded = (folder / "textfrag.lock").read_text(encoding="utf-8")
     lock = json.loads(recorded)["includes"]
     truth: dict[tuple[str, str], str] = {}
-    for doc, inc in includes_of(docs, a.mkdocs is not None):
+    for doc, inc in includes_of(docs, a.mkdocs is not None, a.book is not None):
         name = name_of(doc)
         if inc.key in lock.get(name, {}):  # type: ignore[attr-defined]
             shown = shows(doc, inc)
@@ -286,6 +356,9 @@ def main() -> None:
         (folder / "textfrag.lock").write_text(recorded, encoding="utf-8")
         code, out, err = textfrag(folder, "check", "--config", config, "--format", "json", *paths)
         results = {(r["document"], r["reference"]): r for r in json.loads(out)["results"]}
+        if a.book is not None:  # what mdBook shows now
+            built.clear()
+            built.update(mdbook_build(folder, docs, a.book))
         if a.myst is not None:  # what mystmd shows now, and whether the guarded build fails what check fails
             built.clear()
             built.update(myst_build(folder, a.myst, guard=False)[0])
@@ -298,7 +371,7 @@ def main() -> None:
             )
         row: Counter[str] = Counter()
         moved: list[tuple[str, str]] = []
-        for doc, inc in includes_of(docs, a.mkdocs is not None):
+        for doc, inc in includes_of(docs, a.mkdocs is not None, a.book is not None):
             name = name_of(doc)
             key = (name, inc.key)  # type: ignore[attr-defined]
             if key not in truth:
@@ -323,12 +396,15 @@ def main() -> None:
                 row[f"caught ({said})"] += 1
         if moved:
             textfrag(folder, "update", "--write", "--config", config, *paths)
+            if a.book is not None:
+                built.clear()
+                built.update(mdbook_build(folder, docs, a.book))
             if a.myst is not None:
                 built.clear()
                 built.update(myst_build(folder, a.myst, guard=False)[0])
             lock_now = json.loads((folder / "textfrag.lock").read_text())["includes"]
             repaired = 0
-            for doc, inc in includes_of(docs, a.mkdocs is not None):
+            for doc, inc in includes_of(docs, a.mkdocs is not None, a.book is not None):
                 name = name_of(doc)
                 if inc.key not in lock_now.get(name, {}):  # type: ignore[attr-defined]
                     continue

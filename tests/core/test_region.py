@@ -31,6 +31,18 @@ CASES = [
     ("# --8<-- [start:func]\ndef f(): pass\n# --8<-- [end:func]\n", "func", [2]),
     ("# [start:func]\ndef f(): pass\n# [end:func]\n", "func", [2]),
     # nested: an unnamed end closes the innermost open region of its kind
+    # mdBook's anchors (ANCHOR: / ANCHOR_END:), behind a comment or not
+    ("fn main() {\n    // ANCHOR: body\n    let x = 1;\n    // ANCHOR_END: body\n}\n", "body", [3]),
+    ("# ANCHOR: all\nx = 1\n# ANCHOR_END: all\n", "all", [2]),
+    # AsciiDoc's tags (tag::name[] / end::name[])
+    ("// tag::setup[]\nsetup();\n// end::setup[]\n", "setup", [2]),
+    ("# tag::a-b[]\nx\n# end::a-b[]\n", "a-b", [2]),
+    # javadoc's snippets (@start region=name / @end, named or not)
+    ('// @start region="hello"\nSystem.out.println();\n// @end\n', "hello", [2]),
+    ("// @start region=hello\nx();\n// @end region=hello\n", "hello", [2]),
+    # Doxygen's snippet marker: the same line opens and closes it
+    ("//! [Adding a resource]\nres.add();\n//! [Adding a resource]\n", "Adding a resource", [2]),
+    ("/// [one]\na\n/// [two]\nb\n/// [two]\n/// [one]\n", "one", [2, 3, 4, 5]),
     ("#region outer\na\n#region inner\nb\n#endregion\nc\n#endregion\n", "outer", [2, 3, 4, 5, 6]),
     ("#region outer\na\n#region inner\nb\n#endregion\nc\n#endregion\n", "inner", [4]),
     ("# [START a]\n# [START b]\nx\n# [END a]\ny\n# [END b]\n", "b", [3, 4, 5]),

@@ -211,16 +211,25 @@ def section_lines(content: list[str], name: str) -> list[int]:
 
 # region markers, each on a line of its own behind any line-comment syntax (#, //, --, ;, %, ', <!--, /*):
 # Google's samples ([START name] / [END name]), VS Code, C# and VitePress (#region name / #endregion),
-# Bluehawk (:snippet-start: name / :snippet-end:) and pymdownx.snippets ([start:name] / [end:name])
+# Bluehawk (:snippet-start: name / :snippet-end:), pymdownx.snippets ([start:name] / [end:name]), mdBook
+# (ANCHOR: name / ANCHOR_END: name), AsciiDoc (tag::name[] / end::name[]) and javadoc's snippets
+# (@start region=name / @end, or @end region=name); and Doxygen's (//! [name] ... //! [name], below)
 _LEADER = r"^[ \t]*(?:[^\w\s]{1,4}|REM\b|rem\b)?[ \t]*"
 _REGION_START = re.compile(
     _LEADER + r"(?:\[START[ \t]+([^\]\s]+)[ \t]*\]|#region\b[ \t]*([^\s*>-]*)|:snippet-start:[ \t]*(\S+)"
-    r"|(?:-{1,}8<-{1,}[ \t]+)?\[[ \t]*start[ \t]*:[ \t]*([^\]\s]+)[ \t]*\])"
+    r"|(?:-{1,}8<-{1,}[ \t]+)?\[[ \t]*start[ \t]*:[ \t]*([^\]\s]+)[ \t]*\]"
+    r"|ANCHOR:[ \t]*([\w-]+)|tag::([^\[\s]+)\[[^\]]*\]"
+    r"|@start\b[^\n]*?\bregion[ \t]*=[ \t]*[\"']?([\w.-]+)[\"']?)"
 )
 _REGION_END = re.compile(
     _LEADER + r"(?:\[END[ \t]+([^\]\s]+)[ \t]*\]|#endregion\b[ \t]*([^\s*>-]*)|:snippet-end:[ \t]*(\S*)"
-    r"|(?:-{1,}8<-{1,}[ \t]+)?\[[ \t]*end[ \t]*:[ \t]*([^\]\s]+)[ \t]*\])"
+    r"|(?:-{1,}8<-{1,}[ \t]+)?\[[ \t]*end[ \t]*:[ \t]*([^\]\s]+)[ \t]*\]"
+    r"|ANCHOR_END:[ \t]*([\w-]+)|end::([^\[\s]+)\[[^\]]*\]"
+    r"|@end\b[ \t]*(?:region[ \t]*=[ \t]*[\"']?)?([\w.-]*)[\"']?)"
 )
+#: Doxygen's snippet marker: the same line opens and closes a region (\\snippet file name)
+_DOXYGEN = re.compile(r"^[ \t]*(?://[/!]|##|#!)[ \t]*\[([^\]\n]+)\][ \t]*$")
+_CONVENTIONS = 7
 
 
 def region_marker(line: str, *, end: bool = False) -> tuple[int, str] | None:
@@ -233,7 +242,7 @@ def _marker(pattern: re.Pattern[str], line: str) -> tuple[int, str] | None:
     m = pattern.match(line)
     if m is None:
         return None
-    for k in range(1, 5):
+    for k in range(1, _CONVENTIONS + 1):
         if m.group(k) is not None:
             return k, m.group(k)
     return None
@@ -247,7 +256,7 @@ def region_lines(content: list[str], name: str) -> list[int]:
     open_: list[tuple[int, str, int]] = []  # (convention, name, line) of regions not closed yet
     names: set[str] = set()
     for number, line in enumerate(content, 1):
-        if not any(c in line for c in "[#:"):
+        if not any(c in line for c in "[#:@"):
             continue
         start = _marker(_REGION_START, line)
         if start is not None:
@@ -256,7 +265,15 @@ def region_lines(content: list[str], name: str) -> list[int]:
             continue
         end = _marker(_REGION_END, line)
         if end is None:
-            continue
+            doxygen = _DOXYGEN.match(line) if "[" in line else None
+            if doxygen is None:
+                continue
+            opened = [k for k, (c, n, _) in enumerate(open_) if c == _CONVENTIONS + 1 and n == doxygen.group(1)]
+            if not opened:  # (the first of a pair opens it, the second closes it)
+                open_.append((_CONVENTIONS + 1, doxygen.group(1), number))
+                names.add(doxygen.group(1))
+                continue
+            end = (_CONVENTIONS + 1, doxygen.group(1))
         convention, closing = end
         for k in range(len(open_) - 1, -1, -1):
             if open_[k][0] == convention and (closing in ("", open_[k][1])):
