@@ -84,7 +84,7 @@ class GuardRun:
         why it cannot be read)."""
         reads = read_by_build(self.config)
         named = {os.path.realpath(p) for p in paths}
-        for doc in doc_files(Path(p) for p in paths):
+        for doc in doc_files((Path(p) for p in paths), asciidoc=self.config.engine == "asciidoc"):
             if reads is not None and os.path.realpath(doc) not in named and not reads(doc):
                 continue  # (a document the build does not read: its includes are not rendered)
             shown = _shown(doc)

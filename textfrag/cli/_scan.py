@@ -180,7 +180,9 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
                 digester.add(ref.path)
 
     reads = None if listed else built_documents(args)
-    for doc in (Path(p) for p in args.paths) if listed else doc_files((Path(p) for p in args.paths), unlistable):
+    asciidoc = config is not None and config.engine == "asciidoc"
+    found_docs = doc_files((Path(p) for p in args.paths), unlistable, asciidoc=asciidoc)
+    for doc in (Path(p) for p in args.paths) if listed else found_docs:
         if reads is None or reads(doc):
             one(doc)
     if snippets is not None and result.docs:  # (and every page's appended snippets)

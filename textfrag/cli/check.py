@@ -234,7 +234,10 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
         )
 
     reads = built_documents(args)
-    docs = [str(d) for d in doc_files((Path(p) for p in args.paths), unlistable) if reads is None or reads(d)]
+    config = getattr(args, "build_config", None)
+    asciidoc = config is not None and config.engine == "asciidoc"  # (AsciiDoc documents are listed: their includes)
+    walked = doc_files((Path(p) for p in args.paths), unlistable, asciidoc=asciidoc)
+    docs = [str(d) for d in walked if reads is None or reads(d)]
     if len(docs) < PARALLEL_DOCS and len(docs) + _includes(docs) < PARALLEL_DOCS:
         return None
     import multiprocessing  # (only a large tree pays for these)

@@ -33,10 +33,14 @@ def scan_file(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_
     return scan_text(read_text(path, shown, max_size), shown or str(path), path.suffix)
 
 
-def doc_files(paths: Iterable[Path], on_error: Callable[[Path, OSError], None] | None = None) -> Iterator[Path]:
+def doc_files(
+    paths: Iterable[Path], on_error: Callable[[Path, OSError], None] | None = None, *, asciidoc: bool = False
+) -> Iterator[Path]:
     """Documentation files under ``paths`` (files are taken as given), sorted, hidden folders skipped,
-    each file once however often it is named (``docs docs/index.rst``). A folder that cannot be listed
-    is passed to ``on_error`` (never silently skipped)."""
+    each file once however often it is named (``docs docs/index.rst``); with ``asciidoc``, AsciiDoc
+    documents too (guard mode reads their includes). A folder that cannot be listed is passed to
+    ``on_error`` (never silently skipped)."""
+    suffixes = _SUFFIXES | _ADOC if asciidoc else _SUFFIXES
     seen: set[str] = set()
     real_folders: dict[str, str] = {}
 
@@ -61,7 +65,7 @@ def doc_files(paths: Iterable[Path], on_error: Callable[[Path, OSError], None] |
                 yield path
             continue
         errors: list[OSError] = []
-        found = sorted(_walk(str(path), errors), key=lambda item: item[0])
+        found = sorted(_walk(str(path), errors, suffixes), key=lambda item: item[0])
         for error in errors:
             if on_error is not None:
                 on_error(Path(error.filename or path), error)
@@ -79,9 +83,12 @@ def doc_files(paths: Iterable[Path], on_error: Callable[[Path, OSError], None] |
 
 
 _SUFFIXES = RST_SUFFIXES | MD_SUFFIXES
+_ADOC = frozenset({".adoc", ".asciidoc", ".asc"})
 
 
-def _walk(top: str, errors: list[OSError]) -> Iterator[tuple[tuple[str, ...], str, str, bool]]:
+def _walk(
+    top: str, errors: list[OSError], suffixes: frozenset[str] = _SUFFIXES
+) -> Iterator[tuple[tuple[str, ...], str, str, bool]]:
     """(the path's parts, its folder, its name, whether it is a symbolic link) of each documentation file
     under ``top``: what ``os.walk`` would list, hidden and skipped folders left out, linked folders not
     entered; the parts sort as the paths do."""
@@ -103,5 +110,5 @@ def _walk(top: str, errors: list[OSError]) -> Iterator[tuple[tuple[str, ...], st
             if folder_entry:
                 if not entry.name.startswith(".") and entry.name not in SKIP_DIRS and not entry.is_symlink():
                     stack.append(entry.path)
-            elif os.path.splitext(entry.name)[1].lower() in _SUFFIXES:
+            elif os.path.splitext(entry.name)[1].lower() in suffixes:
                 yield (*parts, entry.name), folder, entry.name, entry.is_symlink()

@@ -574,7 +574,10 @@ def with_columns(text: str, found: list[Found], lines: LineIndex | None = None) 
 
 
 def scan_text(text: str, file: str, suffix: str, html_blocks: HtmlBlocks = None) -> list[Found]:
-    """References in ``text``, read as reStructuredText or Markdown by ``suffix``."""
+    """References in ``text``, read as reStructuredText or Markdown by ``suffix`` (none in AsciiDoc, which
+    has no txtfrag: form: its includes are guarded)."""
+    if suffix.lower() in (".adoc", ".asciidoc", ".asc"):
+        return []
     if suffix.lower() in RST_SUFFIXES:
         return with_columns(text, scan_rst(text, file))
     found, _, lines = scan_markdown_lines(text, file, html_blocks)

@@ -7,7 +7,9 @@
   snippets preprocessor runs before Markdown reads the page), not when escaped (``;--8<--``);
 - markdown-include: every ``{!file!}`` and ``{!file!lines=5-9 12}`` of a line;
 - mdBook: every ``{{#include file:2:10}}`` and ``{{#rustdoc_include ...}}`` of a chapter, code blocks
-  included, not when escaped (textfrag.guard.mdbook).
+  included, not when escaped (textfrag.guard.mdbook);
+- AsciiDoc: every ``include::file[lines=2..4]`` (``tag=``, ``tags=``, ``indent=``) at the start of a line
+  of an ``.adoc`` document, not when escaped (textfrag.guard.asciidoc).
 
 Each include has a key: what it selects as written (the kind, the file as written, the options that
 change what it shows), which is what its record is kept under in the lock file. Moving an include in its
@@ -22,9 +24,16 @@ from dataclasses import dataclass
 from ..documents.scan import MD_SUFFIXES, LineIndex
 from ..migrate.literalinclude import find_includes
 
-__all__ = ["GuardedInclude", "find_guarded", "SELECTING", "LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE", "MDBOOK"]
+__all__ = [
+    *("GuardedInclude", "find_guarded", "SELECTING"),
+    *("LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE", "MDBOOK", "ASCIIDOC", "ADOC_SUFFIXES"),
+]
+
+#: AsciiDoc documents
+ADOC_SUFFIXES = frozenset({".adoc", ".asciidoc", ".asc"})
 
 LITERALINCLUDE, SNIPPET, MARKDOWN_INCLUDE, MDBOOK = "literalinclude", "snippet", "include", "mdbook"
+ASCIIDOC = "asciidoc"
 
 #: literalinclude's options that change the text it shows, in the order its reader applies them
 SELECTING: tuple[str, ...] = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "dedent")
@@ -52,6 +61,8 @@ class GuardedInclude:
     option_spans: tuple[tuple[str, int, int], ...] = ()
     #: the options whose value is followed by spaces on its line, with them (mystmd reads them)
     trailing: tuple[tuple[str, str], ...] = ()
+    #: AsciiDoc: the document attributes defined above the include (``:name: value``), for its file's name
+    attributes: tuple[tuple[str, str], ...] = ()
 
     def option(self, name: str) -> str | None:
         """The value of an option as written (None: not given)."""
@@ -66,6 +77,9 @@ class GuardedInclude:
             return f"literalinclude {self.argument}{said}"
         if self.kind == MDBOOK:
             return f"{{{{#{self.option('type')} {self.argument}}}}}"
+        if self.kind == ASCIIDOC:
+            said = ",".join(f"{k}={v}" for k, v in self.options if k in ("lines", "tag", "tags", "indent"))
+            return f"include::{self.argument}[{said}]"
         if self.kind == MARKDOWN_INCLUDE:
             lines = self.option("lines")
             return f"include {self.argument}" + (f" lines={' '.join(lines.split())}" if lines else "")
@@ -94,6 +108,8 @@ def find_guarded(
     those extensions (``--8<--`` is text otherwise); in an mdBook chapter (``mdbook``), mdBook's own."""
     if mdbook:  # (mdBook reads no directive: its includes are its own)
         return _mdbook_includes(text, doc) if suffix.lower() in MD_SUFFIXES else []
+    if suffix.lower() in ADOC_SUFFIXES:  # (Asciidoctor's include:: lines)
+        return _asciidoc_includes(text, doc) if "include::" in text else []
     out = _literalincludes(text, doc, suffix)
     if suffix.lower() in MD_SUFFIXES:
         if snippets and "8<-" in text:
@@ -265,5 +281,62 @@ def _mdbook_includes(text: str, doc: str) -> list[GuardedInclude]:
         column = at - lines.line_start(at) + 1
         out.append(
             GuardedInclude(doc, line, column, MDBOOK, argument, (("type", kind),), m.start(), m.end(), (at, at + len(argument)))
+        )
+    return out
+
+
+# Asciidoctor's IncludeDirectiveRx, and its attribute entries (:name: value, :name!: unsets it)
+_ADOC_INCLUDE = re.compile(r"^(\\)?include::([^\s\[](?:[^\[]*[^\s\[])?)\[(.*)\]$")
+_ADOC_ENTRY = re.compile(r"^:([\w-]+)(!?):(?:[ \t]+(.*?))?[ \t]*$")
+_ADOC_ATTRIBUTE = re.compile(r"""\s*([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")
+
+
+def _asciidoc_includes(text: str, doc: str) -> list[GuardedInclude]:
+    out = []
+    defined: dict[str, str] = {}
+    offset = 0
+    for line in text.split("\n"):
+        start = offset
+        offset += len(line) + 1
+        bare = line.rstrip("\r")
+        if len(bare) > MAX_LINE:
+            continue
+        if bare.startswith(":"):
+            entry = _ADOC_ENTRY.match(bare)
+            if entry is not None:
+                if entry.group(2):
+                    defined.pop(entry.group(1), None)
+                else:
+                    defined[entry.group(1)] = entry.group(3) or ""
+            continue
+        if not bare.startswith(("include::", "\\include::")):
+            continue
+        m = _ADOC_INCLUDE.match(bare)
+        if m is None or m.group(1):
+            continue  # (escaped: text)
+        options: list[tuple[str, str]] = []
+        spans: list[tuple[str, int, int]] = []
+        at = m.start(3)
+        for a in _ADOC_ATTRIBUTE.finditer(m.group(3) or ""):
+            value, v_at = a.group(2), a.start(2)
+            if value[:1] in ("'", '"') and len(value) >= 2:
+                value, v_at = value[1:-1], v_at + 1
+            options.append((a.group(1), value))
+            spans.append((a.group(1), start + at + v_at, start + at + v_at + len(value)))
+        span = (start + m.start(2), start + m.end(2))
+        out.append(
+            GuardedInclude(
+                doc,
+                text.count("\n", 0, start) + 1,
+                1,
+                ASCIIDOC,
+                m.group(2),
+                tuple(options),
+                start,
+                start + len(bare),
+                span,
+                tuple(spans),
+                attributes=tuple(defined.items()),
+            )
         )
     return out

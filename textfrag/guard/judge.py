@@ -29,7 +29,7 @@ from ..documents.scan import Found
 from ..errors import EmptyError, PathError, StaleError, TextFragError, UnpinnedError
 from ..verdict.judging import Verdict
 from .context import GuardContext, Shown
-from .includes import LITERALINCLUDE, MARKDOWN_INCLUDE, MDBOOK, SNIPPET, GuardedInclude
+from .includes import ASCIIDOC, LITERALINCLUDE, MARKDOWN_INCLUDE, MDBOOK, SNIPPET, GuardedInclude
 from .shown import line_num_spec, literal_of_lines, resolve, shift_line_spec, shown_text
 
 if TYPE_CHECKING:
@@ -227,6 +227,12 @@ class Explainer:
                     edits.append((start, end, str(first[0] + 1 + d)))
             options = tuple((k, new_spec if k == "lines" else v) for k, v in inc.options)
             new = dataclasses.replace(inc, options=options)
+        elif inc.kind == ASCIIDOC:
+            from .asciidoc import shift_asciidoc_lines
+
+            spec = shift_asciidoc_lines(inc.option("lines") or "", d)
+            edits += [(start, end, spec) for name, start, end in inc.option_spans if name == "lines"]
+            new = dataclasses.replace(inc, options=tuple((k, spec if k == "lines" else v) for k, v in inc.options))
         elif inc.kind in (SNIPPET, MDBOOK):
             if inc.kind == SNIPPET:
                 argument = shift_snippet_spec(inc.argument, d)
@@ -360,6 +366,13 @@ class Explainer:
             return os.path.realpath(_include_file(inc.argument, self.ctx))
         if inc.kind == MDBOOK:
             return os.path.realpath(self.doc_path.parent / inc.argument.partition(":")[0])
+        if inc.kind == ASCIIDOC:
+            from .asciidoc import _target
+
+            try:
+                return os.path.realpath(self.doc_path.parent / _target(inc))
+            except TextFragError:
+                return None
         from .snippets import split_path
 
         path = split_path(inc.argument)[0].strip()
@@ -378,6 +391,10 @@ class Explainer:
             if os.path.isabs(inc.argument):
                 return new_real
             return Path(os.path.relpath(new_real, os.path.realpath(self.ctx.include_base))).as_posix()
+        if inc.kind == ASCIIDOC:
+            if "{" in inc.argument:
+                return None  # (a name made of attributes is left for the writer to say)
+            return Path(os.path.relpath(new_real, os.path.realpath(self.doc_path.parent))).as_posix()
         if inc.kind == MDBOOK:
             _, colon, rest = inc.argument.partition(":")
             return Path(os.path.relpath(new_real, os.path.realpath(self.doc_path.parent))).as_posix() + colon + rest
@@ -467,6 +484,17 @@ def _shiftable(inc: GuardedInclude, ctx: GuardContext) -> Callable[[str, str], l
             return _search(len(lines), record, lambda d: _joined(select(lines, _Target(shift_snippet_spec(inc.argument, d)))))
 
         return snippet
+    if inc.kind == ASCIIDOC:
+        from .asciidoc import asciidoc_of_text
+        from .asciidoc import shiftable as asciidoc_shiftable
+
+        if not asciidoc_shiftable(inc):
+            return None
+
+        def asciidoc(text: str, record: str) -> list[int]:
+            return _search(len(text.splitlines()), record, lambda d: asciidoc_of_text(inc, text, ctx, d)[0])
+
+        return asciidoc
     if inc.kind == MDBOOK:
         from .mdbook import mdbook_of_text, shiftable
 

@@ -268,8 +268,8 @@ def region_lines(content: list[str], name: str) -> list[int]:
             doxygen = _DOXYGEN.match(line) if "[" in line else None
             if doxygen is None:
                 continue
-            opened = [k for k, (c, n, _) in enumerate(open_) if c == _CONVENTIONS + 1 and n == doxygen.group(1)]
-            if not opened:  # (the first of a pair opens it, the second closes it)
+            if not any(c == _CONVENTIONS + 1 and n == doxygen.group(1) for c, n, _ in open_):
+                # (the first of a pair opens it, the second closes it)
                 open_.append((_CONVENTIONS + 1, doxygen.group(1), number))
                 names.add(doxygen.group(1))
                 continue

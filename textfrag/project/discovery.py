@@ -43,13 +43,18 @@ class Project:
     paths: tuple[str, ...]
 
 
+def _guard_on() -> bool:
+    """Whether ``TEXTFRAG_GUARD=1`` switches guard mode on for builds that have no place to say so."""
+    return os.environ.get("TEXTFRAG_GUARD", "0").strip().lower() not in ("", "0", "false", "no")
+
+
 def _names_textfrag(path: Path) -> bool:
     """Whether a configuration names textfrag; a ``book.toml`` also when guard mode is switched on in the
     environment (``TEXTFRAG_GUARD=1``: mdBook's includes are then guarded, with no preprocessor named)."""
     try:
         if not path.is_file():
             return False
-        if path.name == "book.toml" and os.environ.get("TEXTFRAG_GUARD", "0").strip().lower() not in ("", "0", "false", "no"):
+        if path.name == "book.toml" and _guard_on():
             return True
         return "textfrag" in path.read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -141,6 +146,14 @@ def find_projects(places: list[Path]) -> list[Project]:
         else:
             orphans.append(str(place))
     out = [Project(read_config(path), tuple(paths)) for path, paths in projects.items()]
+    if not out and orphans and _guard_on():  # (AsciiDoc has no configuration: a folder of .adoc files is one)
+        from .asciidoc import asciidoc_project
+
+        for orphan in list(orphans):
+            adoc = asciidoc_project(Path(orphan))
+            if adoc is not None:
+                out.append(Project(adoc, (orphan,)))
+                orphans.remove(orphan)
     if out and orphans:
         out[0] = Project(out[0].config, out[0].paths + tuple(orphans))
     return out

@@ -1,0 +1,141 @@
+"""Guard mode on AsciiDoc, which has no configuration: with ``TEXTFRAG_GUARD=1``, a folder of ``.adoc``
+documents is a project, and ``pin --write``, ``check`` and ``update --write`` guard its ``include::``
+directives (``lines=``, ``tag=``/``tags=``, ``indent=``, a document attribute in the file's name). The truth
+is Asciidoctor itself (Asciidoctor.js, from the npm registry beside the venv, as the Makefile installs it):
+the source of each listing block after its include."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+MODULES = Path(os.environ.get("TEXTFRAG_MYST", ".venv/node/node_modules/.bin/myst")).absolute().parent.parent  # (.bin: a link)
+CORE = MODULES / "@asciidoctor" / "core"
+
+
+def _engine() -> None:
+    if shutil.which("node") is None or not CORE.is_dir():
+        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
+            pytest.fail("Asciidoctor.js is not installed, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
+        pytest.skip("Asciidoctor.js (npm @asciidoctor/core, installed by the Makefile) is not installed")
+
+
+SHOWN = """\
+const core = require(process.argv[2]);
+const asciidoctor = typeof core === "function" ? core() : (core.default ? core.default() : core);
+const doc = asciidoctor.loadFile(process.argv[3], {safe: "unsafe"});
+console.log(JSON.stringify(doc.findBy({context: "listing"}).map((b) => b.getSource())));
+"""
+
+APP = "line 1\n// tag::body[]\nline 3  \n\tline 4\r\n// end::body[]\nline 6\n    indented 7\n  // tag::in[] x\nline 9\n// end::in[]\n"
+
+FORMS = [
+    "include::src/app.txt[]",
+    "include::src/app.txt[lines=2..4]",
+    "include::src/app.txt[lines=3]",
+    "include::src/app.txt[lines=1;6..-1]",
+    'include::src/app.txt[lines="6..,1"]',
+    "include::src/app.txt[lines=6..7,indent=2]",
+    "include::src/app.txt[tag=body]",
+    "include::src/app.txt[tags=body;in]",
+    "include::{code}/app.txt[lines=3..4]",
+]
+
+
+def _document(forms: list[str]) -> str:
+    body = "".join(f"[source]\n----\n{form}\n----\n\n" for form in forms)
+    return f"= Title\n:code: src\n\nText.\n\n\\include::src/gone.txt[] is text.\n\n{body}"
+
+
+def _git(folder: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=folder, check=True, capture_output=True)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    _engine()
+    (tmp_path / "docs" / "src").mkdir(parents=True)
+    (tmp_path / "docs" / "src" / "app.txt").write_text(APP, encoding="utf-8", newline="")
+    (tmp_path / "docs" / "guide.adoc").write_text(_document(FORMS), encoding="utf-8")
+    (tmp_path / "shown.js").write_text(SHOWN, encoding="utf-8")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-qm", "start")
+    return tmp_path
+
+
+def _shown(project: Path) -> list[str]:
+    r = subprocess.run(
+        ["node", str(project / "shown.js"), str(CORE), str(project / "docs" / "guide.adoc")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return list(json.loads(r.stdout))
+
+
+def _textfrag(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "TEXTFRAG_GUARD": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "textfrag", *args], cwd=project, capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_every_include_form_is_recorded_as_asciidoctor_shows_it(project: Path) -> None:
+    texts = _shown(project)
+    assert len(texts) == len(FORMS)
+    r = _textfrag(project, "pin", "--write", "docs")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "the AsciiDoc documents under docs" in r.stderr and f"recorded {len(FORMS)} includes" in r.stdout, r.stdout + r.stderr
+    recorded = json.loads((project / "docs" / "textfrag.lock").read_text(encoding="utf-8"))["includes"]["guide.adoc"]
+    for form, text in zip(FORMS, texts, strict=True):
+        key = form.replace('"', "")
+        assert recorded[key] == f"length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}", (form, text)
+    assert "gone.txt" not in json.dumps(recorded)  # (an escaped include is text)
+    checked = _textfrag(project, "check", "docs")
+    assert checked.returncode == 0 and f"{len(FORMS)} includes in 1 file: all current" in checked.stdout, checked.stdout
+
+
+def test_a_moved_range_is_repaired_and_asciidoctor_shows_the_recorded_text_again(project: Path) -> None:
+    before = _shown(project)
+    assert _textfrag(project, "pin", "--write", "docs").returncode == 0
+    app = project / "docs" / "src" / "app.txt"
+    app.write_bytes(b"one line more\n" + app.read_bytes())
+    _git(project, "commit", "-qam", "a line above")
+    checked = _textfrag(project, "check", "docs")
+    assert checked.returncode == 1
+    assert "guide.adoc:15: include::src/app.txt[lines=2..4]: it shows other text" in checked.stderr, checked.stderr
+    assert "moved: the recorded text is in the file 1 line further down" in checked.stderr, checked.stderr
+    assert _textfrag(project, "update", "--write", "docs").returncode == 1  # (what changed is left)
+    document = (project / "docs" / "guide.adoc").read_text(encoding="utf-8")
+    for new in ("[lines=3..5]", "[lines=4]", "[lines=2;7..-1]", '[lines="7..,2"]', "[lines=7..8,indent=2]", "[lines=4..5]"):
+        assert new in document, document
+    after = _shown(project)
+    for k, form in enumerate(FORMS):
+        if form != "include::src/app.txt[]":
+            assert after[k] == before[k], form
+    again = _textfrag(project, "check", "docs")
+    stale = {line.split(": ")[1] for line in again.stderr.splitlines() if "it shows other text" in line}
+    # (what a line above changes as Asciidoctor shows it: the whole file; every range followed its text)
+    assert stale == {"include::src/app.txt[]"}, again.stderr
+
+
+def test_a_change_inside_is_caught_with_its_diff_an_unknown_attribute_is_a_located_problem(project: Path) -> None:
+    assert _textfrag(project, "pin", "--write", "docs").returncode == 0
+    app = project / "docs" / "src" / "app.txt"
+    app.write_text(APP.replace("line 3", "line three"), encoding="utf-8", newline="")
+    _git(project, "commit", "-qam", "inside")
+    checked = _textfrag(project, "check", "docs")
+    assert "include::src/app.txt[tag=body]: it shows other text" in checked.stderr and "changed" in checked.stderr
+    assert "-line 3" in checked.stderr and "+line three" in checked.stderr, checked.stderr
+    (project / "docs" / "other.adoc").write_text("= O\n\n----\ninclude::{nowhere}/app.txt[]\n----\n", encoding="utf-8")
+    r = _textfrag(project, "check", "docs")
+    assert "other.adoc:4: include::{nowhere}/app.txt[]:" in r.stderr and "{nowhere}" in r.stderr, r.stderr

@@ -1,0 +1,156 @@
+"""AsciiDoc's includes, as Asciidoctor's preprocessor reads and shows them.
+
+``include::file.rb[]`` at the start of a line (``\\include::`` is text), anywhere in a document (in a
+listing block too): the whole file; ``lines=2..4`` (``2..``, ``2..-1``, ``5``, several joined by ``;`` or,
+quoted, by ``,``: the lines in the file's order, each once); ``tag=name`` or ``tags=a;b``: the lines
+between ``tag::name[]`` and ``end::name[]``, without any line that holds a tag directive; ``indent=N``:
+the lines re-indented to N spaces. A document attribute in the file's name (``{sourcedir}/app.rb``) is
+read from the ``:name: value`` entries above the include. Each line is the file's line without its end
+and its trailing blanks.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..errors import PathError, TextFragError
+from ..source.cache import SourceCache
+from .context import GuardContext, Shown, under_root
+from .includes import GuardedInclude
+
+__all__ = ["asciidoc_shown", "asciidoc_of_text", "asciidoc_file", "shift_asciidoc_lines", "shiftable"]
+
+# Asciidoctor's TagDirectiveRx
+_TAG = re.compile(r"\b(?:tag|(e)nd)::(\S+?)\[\](?=$|[ \r])")
+_ATTRIBUTE = re.compile(r"\{([\w-]+)\}")
+
+
+def _target(inc: GuardedInclude, argument: str | None = None) -> str:
+    """The file's name with the document attributes it names replaced; :class:`PathError` for one that is
+    not defined above the include."""
+    given = inc.argument if argument is None else argument
+    defined = dict(inc.attributes)  # (the attribute entries above the include, as the finder read them)
+
+    def value(m: re.Match[str]) -> str:
+        if m.group(1) not in defined:
+            raise PathError(
+                f"{inc.key}: the file's name uses the attribute {{{m.group(1)}}}, which no ':{m.group(1)}: value' "
+                "entry above the include defines; textfrag cannot say which file it is (define it in the document)"
+            )
+        return defined[m.group(1)]
+
+    return _ATTRIBUTE.sub(value, given)
+
+
+def asciidoc_file(inc: GuardedInclude, doc_path: Path, cache: SourceCache, argument: str | None = None) -> str:
+    """The file (under the root) an include names: from the document's folder."""
+    target = _target(inc, argument)
+    return under_root(str(doc_path.parent / target), target, cache)
+
+
+def _numbers(spec: str) -> list[float]:
+    """``lines=`` as Asciidoctor reads it: the line numbers, sorted, each once (infinity: to the end)."""
+    out: list[float] = []
+    for part in re.split(r"[;,]", spec):
+        part = part.strip()
+        if not part:
+            continue
+        if ".." in part:
+            a, _, b = part.partition("..")
+            first = int(a.strip() or 0)
+            if not b.strip() or int(b) < 0:
+                out += [first, float("inf")]
+            else:
+                out += list(range(first, int(b) + 1))
+        else:
+            out.append(int(part))
+    return sorted(set(out))
+
+
+def _by_lines(lines: list[str], spec: str) -> list[int]:
+    """The 1-based numbers of the lines ``lines=`` selects (Asciidoctor: a number then infinity takes every
+    line from that number on)."""
+    wanted = _numbers(spec)
+    chosen: list[int] = []
+    for k, n in enumerate(wanted):
+        if n == float("inf"):
+            start = int(wanted[k - 1]) if k else 1
+            chosen += list(range(start, len(lines) + 1))
+            break
+        if 1 <= n <= len(lines):
+            chosen.append(int(n))
+    return sorted(set(chosen))
+
+
+def _by_tags(lines: list[str], wanted: set[str]) -> list[int]:
+    """The 1-based numbers of the lines inside the tags ``wanted``, the tag directives' lines left out."""
+    open_: list[str] = []
+    chosen: list[int] = []
+    for n, line in enumerate(lines, 1):
+        m = _TAG.search(line) if "::" in line and "[]" in line else None
+        if m is not None:
+            name = m.group(2)
+            if m.group(1):
+                if name in open_:
+                    open_.reverse()
+                    open_.remove(name)
+                    open_.reverse()
+            else:
+                open_.append(name)
+            continue
+        if any(t in wanted for t in open_):
+            chosen.append(n)
+    return chosen
+
+
+def _indented(lines: list[str], indent: int) -> list[str]:
+    """Asciidoctor's ``indent=``: the common leading blanks replaced by ``indent`` spaces."""
+    gutter = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    return [(" " * indent + line[gutter:]) if line.strip() else "" for line in lines]
+
+
+def asciidoc_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+    """What the include shows of a file whose text is ``text`` (its ``lines=`` moved by ``shift``), and the
+    1-based lines it shows."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    spec = inc.option("lines")
+    tags = inc.option("tags") or inc.option("tag")
+    if spec is not None:
+        numbers = _by_lines(lines, shift_asciidoc_lines(spec, shift) if shift else spec)
+    elif tags is not None:
+        names = [t.strip() for t in re.split(r"[;,]", tags) if t.strip()]
+        if any(n.startswith("!") or "*" in n for n in names):
+            raise TextFragError(f"{inc.key}: tags with ! or * are not read by textfrag yet; name the tags to include")
+        numbers = _by_tags(lines, set(names))
+    else:
+        numbers = list(range(1, len(lines) + 1))
+    shown = [lines[n - 1] for n in numbers]
+    indent = inc.option("indent")
+    if indent is not None and indent.strip().isdigit():
+        shown = _indented(shown, int(indent))
+    return "\n".join(shown), tuple(numbers)
+
+
+def asciidoc_shown(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
+    """What the include puts in the document."""
+    rel = asciidoc_file(inc, doc_path, cache)
+    text, lines = asciidoc_of_text(inc, cache.get(rel, rel).text, ctx)
+    return Shown(text, rel, lines, (rel,))
+
+
+def shift_asciidoc_lines(spec: str, d: int) -> str:
+    """``lines=2..4;7`` with every line number moved by ``d`` (``-1``, the end, kept)."""
+
+    def moved(m: re.Match[str]) -> str:
+        value = int(m.group(0))
+        if value + d < 1:
+            raise TextFragError("moved before the start of the file")
+        return str(value + d)
+
+    return re.sub(r"(?<![-\d])\d+", moved, spec)
+
+
+def shiftable(inc: GuardedInclude) -> bool:
+    """Whether the include selects lines by number (its numbers can follow moved text)."""
+    return inc.option("lines") is not None
