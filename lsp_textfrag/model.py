@@ -257,7 +257,7 @@ class Project:
     def lock(self) -> Lock:
         """The build's lock file (guard mode), read again when it changed on disk (``pin --write``)."""
         assert self.config is not None
-        path = self.config.path.parent / LOCK_NAME
+        path = self.config.home / LOCK_NAME
         stamp = _stamp(path)
         if self._lock_file is None or self._lock_file[0] != stamp:
             self._lock_file = (stamp, Lock.read(path))
@@ -273,6 +273,7 @@ class Project:
             snippets=self.config.snippets is not None,
             markdown_include=self.config.markdown_include is not None,
             mdbook=self.config.engine == "mdbook",
+            vitepress=self.config.engine == "vitepress",
         )
         if not found:
             return []

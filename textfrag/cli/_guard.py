@@ -15,6 +15,7 @@ from ..documents.files import doc_files, read_text
 from ..documents.scan import Found
 from ..errors import StaleError, TextFragError, spell, spell_lines
 from ..guard import (
+    LOCK_NAME,
     GuardedInclude,
     IncludeRepair,
     Lock,
@@ -72,7 +73,7 @@ class GuardRun:
     def __init__(self, config: BuildConfig, cache: SourceCache) -> None:
         self.config = config
         self.cache = cache
-        self.lock = Lock.beside(config.path)
+        self.lock = Lock.read(config.home / LOCK_NAME)
         self.ctx = context_of(config)
 
     @property
@@ -100,6 +101,7 @@ class GuardRun:
                 snippets=self.config.snippets is not None,
                 markdown_include=self.config.markdown_include is not None,
                 mdbook=self.config.engine == "mdbook",
+                vitepress=self.config.engine == "vitepress",
             )
             yield doc, shown, text, found
 

@@ -26,14 +26,14 @@ from ..migrate.literalinclude import find_includes
 
 __all__ = [
     *("GuardedInclude", "find_guarded", "SELECTING"),
-    *("LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE", "MDBOOK", "ASCIIDOC", "ADOC_SUFFIXES"),
+    *("LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE", "MDBOOK", "ASCIIDOC", "VITEPRESS", "ADOC_SUFFIXES"),
 ]
 
 #: AsciiDoc documents
 ADOC_SUFFIXES = frozenset({".adoc", ".asciidoc", ".asc"})
 
 LITERALINCLUDE, SNIPPET, MARKDOWN_INCLUDE, MDBOOK = "literalinclude", "snippet", "include", "mdbook"
-ASCIIDOC = "asciidoc"
+ASCIIDOC, VITEPRESS = "asciidoc", "vitepress"
 
 #: literalinclude's options that change the text it shows, in the order its reader applies them
 SELECTING: tuple[str, ...] = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "dedent")
@@ -77,6 +77,9 @@ class GuardedInclude:
             return f"literalinclude {self.argument}{said}"
         if self.kind == MDBOOK:
             return f"{{{{#{self.option('type')} {self.argument}}}}}"
+        if self.kind == VITEPRESS:
+            path, region = parse_raw_path(self.argument)
+            return f"<<< {path}" + (f"#{region}" if region else "")
         if self.kind == ASCIIDOC:
             said = ",".join(f"{k}={v}" for k, v in self.options if k in ("lines", "tag", "tags", "indent"))
             return f"include::{self.argument}[{said}]"
@@ -101,11 +104,20 @@ def _written(name: str, value: str) -> str:
 
 
 def find_guarded(
-    text: str, doc: str, suffix: str, *, snippets: bool = False, markdown_include: bool = False, mdbook: bool = False
+    text: str,
+    doc: str,
+    suffix: str,
+    *,
+    snippets: bool = False,
+    markdown_include: bool = False,
+    mdbook: bool = False,
+    vitepress: bool = False,
 ) -> list[GuardedInclude]:
     """The includes of a document (reStructuredText or Markdown/MyST by ``suffix``), in order:
     literalinclude always; in Markdown, pymdownx.snippets' and markdown-include's when the build enables
     those extensions (``--8<--`` is text otherwise); in an mdBook chapter (``mdbook``), mdBook's own."""
+    if vitepress:  # (VitePress: its <<< snippets)
+        return _vitepress_includes(text, doc) if suffix.lower() in MD_SUFFIXES and "<<<" in text else []
     if mdbook:  # (mdBook reads no directive: its includes are its own)
         return _mdbook_includes(text, doc) if suffix.lower() in MD_SUFFIXES else []
     if suffix.lower() in ADOC_SUFFIXES:  # (Asciidoctor's include:: lines)
@@ -340,3 +352,48 @@ def _asciidoc_includes(text: str, doc: str) -> list[GuardedInclude]:
             )
         )
     return out
+
+
+_VP_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_VP_SNIPPET = re.compile(r"^ {0,3}<<<[ \t]*(.*?)[ \t]*\r?$")
+
+
+def _vitepress_includes(text: str, doc: str) -> list[GuardedInclude]:
+    """VitePress's ``<<< path`` lines, outside fenced code (the block rule runs before fences)."""
+    out = []
+    fence = ""
+    offset = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        start = offset
+        offset += len(line) + 1
+        if len(line) > MAX_LINE:
+            continue
+        opening = _VP_FENCE.match(line)
+        if fence:
+            if opening is not None and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
+                if not line[opening.end() :].strip():
+                    fence = ""
+            continue
+        if opening is not None:
+            fence = opening.group(1)
+            continue
+        m = _VP_SNIPPET.match(line)
+        if m is None or not m.group(1):
+            continue
+        span = (start + m.start(1), start + m.end(1))
+        out.append(
+            GuardedInclude(doc, number, m.start(1) + 1, VITEPRESS, m.group(1), (), start, start + len(line.rstrip("\r")), span)
+        )
+    return out
+
+
+# VitePress's rawPathRegexp
+_RAW = re.compile(r"^(.+?(?:(?:\.([a-z0-9]+))?))(?:(#[\w-]+))?(?: ?(?:{(\d+(?:[,-]\d+)*)? ?(\S+)? ?(\S+)?}))? ?(?:\[(.+)\])?$")
+
+
+def parse_raw_path(raw: str) -> tuple[str, str]:
+    """The file path and the region's name (or "") of a snippet's text after ``<<<``."""
+    m = _RAW.match(raw)
+    if m is None:
+        return raw, ""
+    return m.group(1), (m.group(3) or "")[1:]

@@ -29,7 +29,7 @@ from ..documents.scan import Found
 from ..errors import EmptyError, PathError, StaleError, TextFragError, UnpinnedError
 from ..verdict.judging import Verdict
 from .context import GuardContext, Shown
-from .includes import ASCIIDOC, LITERALINCLUDE, MARKDOWN_INCLUDE, MDBOOK, SNIPPET, GuardedInclude
+from .includes import ASCIIDOC, LITERALINCLUDE, MARKDOWN_INCLUDE, MDBOOK, SNIPPET, VITEPRESS, GuardedInclude
 from .shown import line_num_spec, literal_of_lines, resolve, shift_line_spec, shown_text
 
 if TYPE_CHECKING:
@@ -366,6 +366,12 @@ class Explainer:
             return os.path.realpath(_include_file(inc.argument, self.ctx))
         if inc.kind == MDBOOK:
             return os.path.realpath(self.doc_path.parent / inc.argument.partition(":")[0])
+        if inc.kind == VITEPRESS:
+            from .includes import parse_raw_path
+
+            path = parse_raw_path(inc.argument)[0]
+            base = self.ctx.srcdir if path.startswith("@") else self.doc_path.parent
+            return os.path.realpath(base / path.lstrip("@").lstrip("/"))
         if inc.kind == ASCIIDOC:
             from .asciidoc import _target
 
@@ -391,6 +397,14 @@ class Explainer:
             if os.path.isabs(inc.argument):
                 return new_real
             return Path(os.path.relpath(new_real, os.path.realpath(self.ctx.include_base))).as_posix()
+        if inc.kind == VITEPRESS:
+            from .includes import parse_raw_path
+
+            path = parse_raw_path(inc.argument)[0]
+            rest = inc.argument[len(path) :]
+            if path.startswith("@"):
+                return "@/" + Path(os.path.relpath(new_real, os.path.realpath(self.ctx.srcdir))).as_posix() + rest
+            return Path(os.path.relpath(new_real, os.path.realpath(self.doc_path.parent))).as_posix() + rest
         if inc.kind == ASCIIDOC:
             if "{" in inc.argument:
                 return None  # (a name made of attributes is left for the writer to say)

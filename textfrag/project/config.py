@@ -96,6 +96,12 @@ class BuildConfig:
     #: ``myst_substitutions`` (a page's front matter adds its own); None: a page's ``{{ name }}`` is text
     substitutions: dict[str, str] | None = None
 
+    @property
+    def home(self) -> Path:
+        """The folder the build runs in, where guard mode keeps its lock file: the configuration's (a VitePress
+        site's, for its ``.vitepress/config.mts``)."""
+        return self.path.parent.parent if self.engine == "vitepress" else self.path.parent
+
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
         if self.engine == "asciidoc":  # (no configuration: the folder of its documents)
@@ -152,10 +158,24 @@ def read_config(path: Path) -> BuildConfig:
         return _mkdocs(path, text)
     if path.name == "book.toml":
         return _book(path, text)
+    if path.parent.name == ".vitepress" and path.name.startswith("config."):
+        from .vitepress import read_vitepress
+
+        site = read_vitepress(path, text)
+        return BuildConfig(
+            path,
+            Path(str(site["root"])),
+            guard=bool(site["guard"]),
+            srcdir=Path(str(site["srcdir"])),
+            engine="vitepress",
+            markdown_forms=False,
+            myst_forms=False,
+        )
     if path.suffix == ".toml":
         return _zensical(path, text)
     raise TextFragError(
-        f"--config {path}: expected a Sphinx conf.py, an mkdocs.yml, a properdocs.yml, a zensical.toml, a myst.yml or a book.toml"
+        f"--config {path}: expected a Sphinx conf.py, an mkdocs.yml, a properdocs.yml, a zensical.toml, a myst.yml, "
+        "a book.toml or a .vitepress/config.mts"
     )
 
 

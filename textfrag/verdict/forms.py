@@ -22,6 +22,13 @@ class FormError(TextFragError):
     kind = "form"
 
 
+#: the engines textfrag renders no reference in, and how their users quote a file instead
+_OWN_INCLUDES = {
+    "mdbook": ("mdBook", "preprocessor", "{{#include file:lines}}"),
+    "vitepress": ("VitePress", "plugin", "<<< @/file#region"),
+}
+
+
 def unrendered(kind: str, reference: str, engine: str = "sphinx") -> FormError:
     """The problem of a ``txtfrag:`` Markdown image (``kind`` "image") or link ("link", "definition")
     in a MyST document that Sphinx (``engine`` "sphinx") or mystmd ("mystmd") builds: the one becomes a
@@ -41,10 +48,11 @@ def unrendered(kind: str, reference: str, engine: str = "sphinx") -> FormError:
             "```{txtfrag} REF```"
         )
         return FormError(said, reference=reference)
-    if engine == "mdbook":  # (mdBook: no preprocessor of textfrag's renders a reference)
+    if engine in _OWN_INCLUDES:  # (an engine no plugin of textfrag's renders a reference in)
+        name, plugin, include = _OWN_INCLUDES[engine]
         said = (
-            "mdBook renders no txtfrag: reference (textfrag has no mdBook preprocessor; the page would show it "
-            "as written): quote with {{#include file:lines}} and guard mode (TEXTFRAG_GUARD=1), which textfrag checks"
+            f"{name} renders no txtfrag: reference (textfrag has no {name} {plugin}; the page would show it as "
+            f"written): quote with {include} and guard mode (TEXTFRAG_GUARD=1), which textfrag checks"
         )
         return FormError(said, reference=reference)
     if engine == "markdown":  # (a MyST directive or role where Python-Markdown renders the page)
@@ -107,7 +115,8 @@ class Forms(NamedTuple):
         if self.unrendered_in is not None and kind in ("image", "link", "definition"):
             return unrendered(kind, found.text, self.unrendered_in)
         if not self.myst_forms and kind in ("directive", "role") and suffix.lower() in MD_SUFFIXES:
-            return unrendered(kind, found.text, "mdbook" if self.unrendered_in == "mdbook" else "markdown")
+            engine = self.unrendered_in if self.unrendered_in in _OWN_INCLUDES else "markdown"
+            return unrendered(kind, found.text, engine or "markdown")
         if not self.colon_fence and kind == "directive" and colon_fenced(text, found):
             return unrendered("colon", found.text)
         if self.unrendered_in == "mystmd" and kind in ("directive", "role") and _rst_written(text, found):
