@@ -61,11 +61,11 @@ $(VENV)/.wheel: $(WHEEL) | $(BIN)/python
 	$(UV_INSTALL) --no-deps --reinstall "$(WHEEL)" || $(PIP_INSTALL) --no-deps --force-reinstall "$(WHEEL)"
 	touch $@
 
-# mystmd (Jupyter Book 2's engine) for tests/engines, Asciidoctor.js and VitePress (their includes, tests/guard), from
-# the npm registry, beside the venv
+# mystmd (Jupyter Book 2's engine) for tests/engines; Asciidoctor.js, VitePress and remark-code-import (their
+# includes, tests/guard); from the npm registry, beside the venv
 MYST := $(VENV)/node/node_modules/.bin/myst
 $(MYST): | $(BIN)/python
-	npm install --silent --no-audit --no-fund --prefix $(VENV)/node mystmd@1 @asciidoctor/core@3 vitepress@1 >/dev/null
+	npm install --silent --no-audit --no-fund --prefix $(VENV)/node mystmd@1 @asciidoctor/core@3 vitepress@1 remark@15 remark-code-import@1 unist-util-visit@5 >/dev/null
 
 # the suite's workers: one per core (`make test WORKERS=3` adds one; a third worker on 2 cores saved 4%
 # but made the tests that wait on an editor or a browser in another process slower and less steady);

@@ -274,6 +274,7 @@ class Project:
             markdown_include=self.config.markdown_include is not None,
             mdbook=self.config.engine == "mdbook",
             vitepress=self.config.engine == "vitepress",
+            code_import=self.config.engine == "docusaurus",
         )
         if not found:
             return []

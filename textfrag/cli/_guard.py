@@ -85,7 +85,8 @@ class GuardRun:
         why it cannot be read)."""
         reads = read_by_build(self.config)
         named = {os.path.realpath(p) for p in paths}
-        for doc in doc_files((Path(p) for p in paths), asciidoc=self.config.engine == "asciidoc"):
+        engine = self.config.engine
+        for doc in doc_files((Path(p) for p in paths), asciidoc=engine == "asciidoc", mdx=engine == "docusaurus"):
             if reads is not None and os.path.realpath(doc) not in named and not reads(doc):
                 continue  # (a document the build does not read: its includes are not rendered)
             shown = _shown(doc)
@@ -102,6 +103,7 @@ class GuardRun:
                 markdown_include=self.config.markdown_include is not None,
                 mdbook=self.config.engine == "mdbook",
                 vitepress=self.config.engine == "vitepress",
+                code_import=self.config.engine == "docusaurus",
             )
             yield doc, shown, text, found
 

@@ -181,7 +181,8 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
 
     reads = None if listed else built_documents(args)
     asciidoc = config is not None and config.engine == "asciidoc"
-    found_docs = doc_files((Path(p) for p in args.paths), unlistable, asciidoc=asciidoc)
+    mdx = config is not None and config.engine == "docusaurus"
+    found_docs = doc_files((Path(p) for p in args.paths), unlistable, asciidoc=asciidoc, mdx=mdx)
     for doc in (Path(p) for p in args.paths) if listed else found_docs:
         if reads is None or reads(doc):
             one(doc)
@@ -335,7 +336,8 @@ def _stale_after_writing(
     that ``update`` never exits 0 while a reference it can see is stale.
     """
     cache = _cache(args)
-    real = {os.path.realpath(scan.docs[shown]) for shown in written}
+    # (a document guard mode rewrote may be one no reference was scanned in: its own path then)
+    real = {os.path.realpath(scan.docs.get(shown, shown)) for shown in written}
     found = []
     for f, ref in scan.entries:
         if ref.dialect == "pdi" or os.path.realpath(os.path.join(cache.real_root, ref.path)) not in real:

@@ -235,8 +235,8 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
 
     reads = built_documents(args)
     config = getattr(args, "build_config", None)
-    asciidoc = config is not None and config.engine == "asciidoc"  # (AsciiDoc documents are listed: their includes)
-    walked = doc_files((Path(p) for p in args.paths), unlistable, asciidoc=asciidoc)
+    engine = config.engine if config is not None else ""  # (AsciiDoc documents and MDX pages: their includes)
+    walked = doc_files((Path(p) for p in args.paths), unlistable, asciidoc=engine == "asciidoc", mdx=engine == "docusaurus")
     docs = [str(d) for d in walked if reads is None or reads(d)]
     if len(docs) < PARALLEL_DOCS and len(docs) + _includes(docs) < PARALLEL_DOCS:
         return None

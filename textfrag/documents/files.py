@@ -34,13 +34,17 @@ def scan_file(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_
 
 
 def doc_files(
-    paths: Iterable[Path], on_error: Callable[[Path, OSError], None] | None = None, *, asciidoc: bool = False
+    paths: Iterable[Path],
+    on_error: Callable[[Path, OSError], None] | None = None,
+    *,
+    asciidoc: bool = False,
+    mdx: bool = False,
 ) -> Iterator[Path]:
     """Documentation files under ``paths`` (files are taken as given), sorted, hidden folders skipped,
     each file once however often it is named (``docs docs/index.rst``); with ``asciidoc``, AsciiDoc
-    documents too (guard mode reads their includes). A folder that cannot be listed is passed to
+    documents too, with ``mdx`` MDX pages (guard mode reads their includes). A folder that cannot be listed is passed to
     ``on_error`` (never silently skipped)."""
-    suffixes = _SUFFIXES | _ADOC if asciidoc else _SUFFIXES
+    suffixes = _SUFFIXES | (_ADOC if asciidoc else frozenset()) | (frozenset({".mdx"}) if mdx else frozenset())
     seen: set[str] = set()
     real_folders: dict[str, str] = {}
 

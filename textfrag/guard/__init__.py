@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from .context import GuardContext, Shown, context_of
 from .includes import GuardedInclude, find_guarded
-from .judge import IncludeRepair, empty_include, judge_include, record_of
-from .lock import LOCK_NAME, Lock
+from .judge import IncludeRepair, empty_include, judge_include
+from .lock import LOCK_NAME, Lock, record_of
 from .shown import shown_text
 
 __all__ = [

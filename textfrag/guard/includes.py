@@ -26,14 +26,14 @@ from ..migrate.literalinclude import find_includes
 
 __all__ = [
     *("GuardedInclude", "find_guarded", "SELECTING"),
-    *("LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE", "MDBOOK", "ASCIIDOC", "VITEPRESS", "ADOC_SUFFIXES"),
+    *("LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE", "MDBOOK", "ASCIIDOC", "VITEPRESS", "CODE_IMPORT", "ADOC_SUFFIXES"),
 ]
 
 #: AsciiDoc documents
 ADOC_SUFFIXES = frozenset({".adoc", ".asciidoc", ".asc"})
 
 LITERALINCLUDE, SNIPPET, MARKDOWN_INCLUDE, MDBOOK = "literalinclude", "snippet", "include", "mdbook"
-ASCIIDOC, VITEPRESS = "asciidoc", "vitepress"
+ASCIIDOC, VITEPRESS, CODE_IMPORT = "asciidoc", "vitepress", "code-import"
 
 #: literalinclude's options that change the text it shows, in the order its reader applies them
 SELECTING: tuple[str, ...] = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "dedent")
@@ -77,6 +77,8 @@ class GuardedInclude:
             return f"literalinclude {self.argument}{said}"
         if self.kind == MDBOOK:
             return f"{{{{#{self.option('type')} {self.argument}}}}}"
+        if self.kind == CODE_IMPORT:
+            return f"```{self.argument}"
         if self.kind == VITEPRESS:
             path, region = parse_raw_path(self.argument)
             return f"<<< {path}" + (f"#{region}" if region else "")
@@ -112,10 +114,13 @@ def find_guarded(
     markdown_include: bool = False,
     mdbook: bool = False,
     vitepress: bool = False,
+    code_import: bool = False,
 ) -> list[GuardedInclude]:
     """The includes of a document (reStructuredText or Markdown/MyST by ``suffix``), in order:
     literalinclude always; in Markdown, pymdownx.snippets' and markdown-include's when the build enables
     those extensions (``--8<--`` is text otherwise); in an mdBook chapter (``mdbook``), mdBook's own."""
+    if code_import:  # (remark-code-import: code blocks with file=)
+        return _code_imports(text, doc) if suffix.lower() in (*MD_SUFFIXES, ".mdx") and "file=" in text else []
     if vitepress:  # (VitePress: its <<< snippets)
         return _vitepress_includes(text, doc) if suffix.lower() in MD_SUFFIXES and "<<<" in text else []
     if mdbook:  # (mdBook reads no directive: its includes are its own)
@@ -397,3 +402,49 @@ def parse_raw_path(raw: str) -> tuple[str, str]:
     if m is None:
         return raw, ""
     return m.group(1), (m.group(3) or "")[1:]
+
+
+# remark-code-import's file= meta (its own pattern)
+_CODE_IMPORT = re.compile(r"^file=(?P<path>.+?)(?:(?:#(?:L(?P<from>\d+)(?P<dash>-)?)?)(?:L(?P<to>\d+))?)?$")
+_CODE_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})(.*?)[ \t]*\r?$")
+
+
+def code_import_spec(argument: str) -> tuple[str, int | None, bool, int | None]:
+    """(path, first line, whether a range runs on, last line) of a ``file=`` meta, as remark-code-import
+    reads it."""
+    m = _CODE_IMPORT.match(argument)
+    if m is None:
+        return argument, None, True, None
+    first = int(m.group("from")) if m.group("from") else None
+    return m.group("path"), first, bool(m.group("dash")) or first is None, int(m.group("to")) if m.group("to") else None
+
+
+def _code_imports(text: str, doc: str) -> list[GuardedInclude]:
+    """The fenced code blocks whose info string holds ``file=``: each an include."""
+    out = []
+    fence = ""
+    offset = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        start = offset
+        offset += len(line) + 1
+        m = _CODE_FENCE.match(line) if len(line) <= MAX_LINE else None
+        if fence:
+            if m is not None and m.group(2)[0] == fence[0] and len(m.group(2)) >= len(fence) and not m.group(3):
+                fence = ""
+            continue
+        if m is None:
+            continue
+        fence = m.group(2)
+        info = m.group(3)
+        at = m.start(3)
+        for token in re.finditer(r"(?:\\ |\S)+", info):
+            if token.group(0).startswith("file="):
+                a = start + at + token.start()
+                span = (a, a + len(token.group(0)))
+                out.append(
+                    GuardedInclude(
+                        doc, number, at + token.start() + 1, CODE_IMPORT, token.group(0), (), start, start + len(line), span
+                    )
+                )
+                break
+    return out

@@ -19,7 +19,6 @@ is and from git history:
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -29,8 +28,10 @@ from ..documents.scan import Found
 from ..errors import EmptyError, PathError, StaleError, TextFragError, UnpinnedError
 from ..verdict.judging import Verdict
 from .context import GuardContext, Shown
-from .includes import ASCIIDOC, LITERALINCLUDE, MARKDOWN_INCLUDE, MDBOOK, SNIPPET, VITEPRESS, GuardedInclude
-from .shown import line_num_spec, literal_of_lines, resolve, shift_line_spec, shown_text
+from .includes import ASCIIDOC, CODE_IMPORT, LITERALINCLUDE, MARKDOWN_INCLUDE, MDBOOK, SNIPPET, VITEPRESS, GuardedInclude
+from .lock import record_of
+from .shifts import moved_bounds, shift_snippet_spec, shiftable_search
+from .shown import line_num_spec, resolve, shift_line_spec, shown_text
 
 if TYPE_CHECKING:
     from ..source.cache import Source, SourceCache
@@ -41,11 +42,6 @@ __all__ = ["IncludeRepair", "Explainer", "UnrecordedError", "found_of", "judge_i
 def found_of(inc: GuardedInclude) -> Found:
     """An include as the reports place it: at its directive (its file argument's line and column)."""
     return Found(inc.doc, inc.line, inc.text, inc.start, inc.end, "include", (inc.start, inc.end), "", inc.column)
-
-
-def record_of(text: str) -> str:
-    """``length=N;md5=HEX`` of a shown text (code points; UTF-8 bytes hashed), RFC 5147's checks."""
-    return f"length={len(text)};md5={hashlib.md5(text.encode('utf-8', 'surrogatepass')).hexdigest()}"
 
 
 class UnrecordedError(UnpinnedError):
@@ -185,7 +181,7 @@ class Explainer:
         """The repair of an include whose recorded text its file (``path``) still holds at other lines;
         a sentence when it holds it more than once; None when it does not (or the include does not count
         lines)."""
-        shifts = _shiftable(inc, self.ctx)
+        shifts = shiftable_search(inc, self.ctx)
         if shifts is None:
             return None
         text = self._text(inc, path)
@@ -233,9 +229,13 @@ class Explainer:
             spec = shift_asciidoc_lines(inc.option("lines") or "", d)
             edits += [(start, end, spec) for name, start, end in inc.option_spans if name == "lines"]
             new = dataclasses.replace(inc, options=tuple((k, spec if k == "lines" else v) for k, v in inc.options))
-        elif inc.kind in (SNIPPET, MDBOOK):
+        elif inc.kind in (SNIPPET, MDBOOK, CODE_IMPORT):
             if inc.kind == SNIPPET:
                 argument = shift_snippet_spec(inc.argument, d)
+            elif inc.kind == CODE_IMPORT:
+                from .codeimport import shift_code_import
+
+                argument = shift_code_import(inc.argument, d)
             else:
                 from .mdbook import shift_mdbook_spec
 
@@ -437,156 +437,3 @@ def _span(lines: tuple[int, ...] | None) -> str:
     if not lines or list(lines) != list(range(lines[0], lines[0] + len(lines))):
         return ""
     return f" line {lines[0]}" if len(lines) == 1 else f" lines {lines[0]}-{lines[-1]}"
-
-
-# -- moving an include's lines ----------------------------------------------------------------------------
-
-
-def _shiftable(inc: GuardedInclude, ctx: GuardContext) -> Callable[[str, str], list[int]] | None:
-    """A search of the shifts (``d``, nearest first) at which the include, its lines moved by ``d``,
-    shows a recorded text; None for an include that follows its text by itself (an object, markers, a
-    section) or shows a whole file. The file is split once; each shift costs the lines it shows."""
-    if inc.kind == LITERALINCLUDE and ctx.literal_reader == "mystmd":
-        from .myst import myst_lines
-
-        written = dict(inc.options)
-        spec = written.get("lines") or ""  # (mystmd reads no other selecting option beside :lines:)
-        if spec:
-
-            def myst(text: str, record: str) -> list[int]:
-                lines = text.split("\n")
-                return _search(len(lines), record, lambda d: myst_lines({"lines": shift_line_spec(spec, d)}, lines)[0])
-
-            return myst
-        try:
-            moved_bounds(written, 0)
-        except ValueError:
-            return None  # (no :start-line:/:end-line:, or one that is not a line number)
-
-        def bounds(text: str, record: str) -> list[int]:
-            lines = text.split("\n")
-            return _search(len(lines), record, lambda d: myst_lines(moved_bounds(written, d), lines)[0])
-
-        return bounds
-    if inc.kind == LITERALINCLUDE:
-        options = dict(inc.options)
-        spec = options.get("lines") or ""
-        if not spec or {"pyobject", "start-after", "start-at", "end-before", "end-at", "diff"} & set(options):
-            return None
-
-        def literal(text: str, record: str) -> list[int]:
-            normal = text.replace("\r\n", "\n").replace("\r", "\n")
-            if "tab-width" in options:
-                normal = normal.expandtabs(int(options["tab-width"]))
-            lines = normal.splitlines(True)
-            return _search(len(lines), record, lambda d: literal_of_lines(options, lines, shift_line_spec(spec, d)))
-
-        return literal
-    if inc.kind == SNIPPET:
-        from .snippets import _joined, _Snippets, _Target
-
-        target = _Target(inc.argument)
-        if not target.start or target.section is not None or ctx.snippet_dedent:
-            return None
-        if any((s is not None and s < 0) or (e is not None and e < 0) for s, e in zip(target.start, target.end, strict=True)):
-            return None
-        select = _Snippets(None, ctx).select
-
-        def snippet(text: str, record: str) -> list[int]:
-            normal = text.replace("\r\n", "\n").replace("\r", "\n")
-            lines = normal.split("\n") if normal else []
-            return _search(len(lines), record, lambda d: _joined(select(lines, _Target(shift_snippet_spec(inc.argument, d)))))
-
-        return snippet
-    if inc.kind == ASCIIDOC:
-        from .asciidoc import asciidoc_of_text
-        from .asciidoc import shiftable as asciidoc_shiftable
-
-        if not asciidoc_shiftable(inc):
-            return None
-
-        def asciidoc(text: str, record: str) -> list[int]:
-            return _search(len(text.splitlines()), record, lambda d: asciidoc_of_text(inc, text, ctx, d)[0])
-
-        return asciidoc
-    if inc.kind == MDBOOK:
-        from .mdbook import mdbook_of_text, shiftable
-
-        if not shiftable(inc):
-            return None
-
-        def mdbook(text: str, record: str) -> list[int]:
-            return _search(len(text.split("\n")), record, lambda d: mdbook_of_text(inc, text, ctx, d)[0])
-
-        return mdbook
-    include_spec = inc.option("lines")
-    if include_spec is None or ctx.heading_offset:
-        return None
-    from .snippets import _insert, _wanted, shift_include_lines
-
-    def included(text: str, record: str) -> list[int]:
-        original = text.splitlines(True)
-        assert include_spec is not None
-        return _search(
-            len(original),
-            record,
-            lambda d: "\n".join(_insert(_wanted(shift_include_lines(include_spec, d), original), ctx).splitlines()),
-        )
-
-    return included
-
-
-def _search(total: int, record: str, shown: Callable[[int], str]) -> list[int]:
-    """The shifts at which ``shown(d)`` is the recorded text, nearest first."""
-    length = record.split(";", 1)[0].partition("=")[2]
-    found = []
-    for d in _nearest(total):
-        try:
-            text = shown(d)
-        except (TextFragError, IndexError, ValueError):
-            continue
-        if str(len(text)) == length and record_of(text) == record:
-            found.append(d)
-    return found
-
-
-def _nearest(total: int) -> list[int]:
-    """Every shift within the file, nearest first (1, -1, 2, -2, ...); at most 20,000 lines each way."""
-    limit = min(total, 20_000)
-    out = []
-    for k in range(1, limit + 1):
-        out += [k, -k]
-    return out
-
-
-def moved_bounds(options: dict[str, str], d: int) -> dict[str, str]:
-    """mystmd's ``:start-line:`` and ``:end-line:`` (0-based line numbers) moved by ``d``;
-    :class:`ValueError` when there is neither, or one is not a line number or would move before the
-    first line."""
-    out: dict[str, str] = {}
-    for name in ("start-line", "end-line"):
-        value = (options.get(name) or "").strip()
-        if name in options:
-            if not value.isdigit() or int(value) + d < 0:
-                raise ValueError(f"{name} {value!r}")
-            out[name] = str(int(value) + d)
-    if not out:
-        raise ValueError("no start-line or end-line")
-    return out
-
-
-def shift_snippet_spec(spec: str, d: int) -> str:
-    """A snippet's ``file:5:9`` (``file:5``, ``file:1:3,8:9``) with every line moved by ``d``."""
-    from .snippets import split_path
-
-    path, ranges, _ = split_path(spec)
-    if not ranges:
-        return spec
-    parts = []
-    for nums in ranges[1:].split(","):
-        a, colon, b = nums.partition(":")
-        start = int(a or 1) + d
-        if start < 1:
-            raise TextFragError("moved before the start of the file")
-        parts.append(f"{start}{colon}{int(b) + d if b else ''}")
-    return f"{path}:{','.join(parts)}"

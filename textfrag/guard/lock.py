@@ -22,6 +22,7 @@ shows: an edit elsewhere changes no record.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -29,12 +30,19 @@ from pathlib import Path
 
 from ..errors import TextFragError
 
-__all__ = ["LOCK_NAME", "Lock", "RECORD"]
+__all__ = ["LOCK_NAME", "Lock", "RECORD", "record_of"]
 
 LOCK_NAME = "textfrag.lock"
 FORMAT = 1
 #: a record: what RFC 5147's integrity checks say of the shown text
 RECORD = re.compile(r"length=[0-9]{1,15};md5=[0-9a-f]{32}")
+
+
+def record_of(text: str) -> str:
+    """``length=N;md5=HEX`` of a shown text (code points; UTF-8 bytes hashed), RFC 5147's checks."""
+    return f"length={len(text)};md5={hashlib.md5(text.encode('utf-8', 'surrogatepass')).hexdigest()}"
+
+
 #: a lock file larger than this is refused before it is read (it is a list of short lines)
 MAX_BYTES = 64 << 20
 

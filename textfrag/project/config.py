@@ -158,16 +158,18 @@ def read_config(path: Path) -> BuildConfig:
         return _mkdocs(path, text)
     if path.name == "book.toml":
         return _book(path, text)
-    if path.parent.name == ".vitepress" and path.name.startswith("config."):
+    if (path.parent.name == ".vitepress" and path.name.startswith("config.")) or path.name.startswith("docusaurus.config."):
+        from .docusaurus import read_docusaurus
         from .vitepress import read_vitepress
 
-        site = read_vitepress(path, text)
+        vitepress = path.parent.name == ".vitepress"
+        site = read_vitepress(path, text) if vitepress else read_docusaurus(path)
         return BuildConfig(
             path,
             Path(str(site["root"])),
             guard=bool(site["guard"]),
             srcdir=Path(str(site["srcdir"])),
-            engine="vitepress",
+            engine="vitepress" if vitepress else "docusaurus",
             markdown_forms=False,
             myst_forms=False,
         )
@@ -175,7 +177,7 @@ def read_config(path: Path) -> BuildConfig:
         return _zensical(path, text)
     raise TextFragError(
         f"--config {path}: expected a Sphinx conf.py, an mkdocs.yml, a properdocs.yml, a zensical.toml, a myst.yml, "
-        "a book.toml or a .vitepress/config.mts"
+        "a book.toml, a .vitepress/config.mts or a docusaurus.config.js"
     )
 
 

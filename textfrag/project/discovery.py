@@ -31,6 +31,7 @@ __all__ = ["CONFIG_NAMES", "LAYOUTS", "Project", "find_projects", "nearest_confi
 CONFIG_NAMES: tuple[str, ...] = ("mkdocs.yml", "mkdocs.yaml", "properdocs.yml", "properdocs.yaml", "zensical.toml")
 CONFIG_NAMES += ("conf.py", "myst.yml", "myst.yaml", "book.toml")
 CONFIG_NAMES += tuple(f".vitepress/config.{x}" for x in ("mts", "ts", "mjs", "js", "cts", "cjs"))
+CONFIG_NAMES += ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs")
 #: the folders below a path where a project's configuration usually stands (Sphinx's quickstart with
 #: separate source and build folders, the Sphinx and MkDocs defaults, Read the Docs' templates)
 LAYOUTS: tuple[str, ...] = ("docs/source", "doc/source", "docs", "doc", "documentation", "source")
@@ -55,7 +56,8 @@ def _names_textfrag(path: Path) -> bool:
     try:
         if not path.is_file():
             return False
-        if (path.name == "book.toml" or path.parent.name == ".vitepress") and _guard_on():
+        own = path.name == "book.toml" or path.parent.name == ".vitepress" or path.name.startswith("docusaurus.config.")
+        if own and _guard_on():
             return True
         return "textfrag" in path.read_text(encoding="utf-8", errors="replace")
     except OSError:

@@ -26,6 +26,7 @@ class FormError(TextFragError):
 _OWN_INCLUDES = {
     "mdbook": ("mdBook", "preprocessor", "{{#include file:lines}}"),
     "vitepress": ("VitePress", "plugin", "<<< @/file#region"),
+    "docusaurus": ("Docusaurus", "remark plugin", "remark-code-import's ```js file=./file#L3-L6"),
 }
 
 

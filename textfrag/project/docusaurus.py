@@ -1,0 +1,30 @@
+"""A Docusaurus site's configuration (``docusaurus.config.js``, ``.ts``, ``.mjs``), read without running it.
+
+Docusaurus renders no ``txtfrag:`` reference (textfrag has no remark plugin): a site's quotes are the code
+blocks remark-code-import fills (```` ```js file=./app.js#L3-L6 ````), which guard mode protects when
+``TEXTFRAG_GUARD=1`` is set where textfrag runs. The root is the top of the git repository that holds the
+site (``TEXTFRAG_ROOT`` says otherwise, from the site's folder).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["DOCUSAURUS_NAMES", "read_docusaurus"]
+
+#: a Docusaurus site's configuration files
+DOCUSAURUS_NAMES = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs")
+
+
+def read_docusaurus(path: Path) -> dict[str, object]:
+    """The settings of a Docusaurus configuration: its root, its docs folder, whether guard mode is on."""
+    site = path.parent.resolve()
+    top = site
+    while not (top / ".git").exists() and top.parent != top:
+        top = top.parent
+    if not (top / ".git").exists():
+        top = site
+    given = os.environ.get("TEXTFRAG_ROOT")
+    guard = os.environ.get("TEXTFRAG_GUARD", "0").strip().lower() not in ("", "0", "false", "no")
+    return {"root": (site / given).resolve() if given else top, "srcdir": site / "docs", "guard": guard}
