@@ -12,6 +12,7 @@ from textfrag import TextFragError
 from textfrag.errors import StaleError, UnpinnedError
 from textfrag.guard import IncludeRepair, Lock, record_of, shown_text
 from textfrag.guard.judge import UnrecordedError
+from textfrag.project.settings import lets_pass
 from textfrag.repair.references import repair
 from textfrag.verdict.pins import pinned_form
 
@@ -37,10 +38,8 @@ def _diagnostics(f: Finding, project: Project, lines: Lines) -> list[lsp.Diagnos
     span = _range(lines, f.found.start, f.found.end)
     if f.problem is not None:
         err = f.problem
-        if isinstance(err, StaleError):
-            severity = lsp.DiagnosticSeverity.Warning if project.on_stale == "warning" else lsp.DiagnosticSeverity.Error
-        else:
-            severity = lsp.DiagnosticSeverity.Error
+        # (a warning where the build's settings let it pass, as check says: on_stale unless strict, suppress_warnings)
+        severity = lsp.DiagnosticSeverity.Warning if lets_pass(project.config, err) else lsp.DiagnosticSeverity.Error
         detail = err.detail()
         message = err.message + (f"\n{detail}" if detail else "")
         data = {"drift": getattr(err, "drift", None)}

@@ -393,3 +393,36 @@ async def test_a_part_a_page_pulls_in_is_diagnosed_as_its_build_reads_it(client:
     assert [(d.code, d.range.start.line) for d in diagnostics] == [("stale", 2)], diagnostics
     diagnostics = await open_doc(client, tmp_path / "docs" / "parts" / "b.md", part)
     assert [(d.code, d.range.start.line) for d in diagnostics] == [("stale", 2)], diagnostics
+
+
+async def test_the_builds_settings_decide_a_stale_quotes_severity_as_check_does(client: LanguageClient, tmp_path: Path) -> None:
+    """on_stale: warning warns, unless MkDocs' strict: true makes every warning fail (as check and
+    mkdocs build --strict say); Sphinx's suppress_warnings = ["textfrag.stale"] lets it pass: a warning."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP)
+    for name, strict in (("warns", ""), ("strict", "strict: true\n")):
+        (tmp_path / name / "docs").mkdir(parents=True)
+        (tmp_path / name / "mkdocs.yml").write_text(
+            f"site_name: t\n{strict}plugins:\n  - textfrag:\n      root: ..\n      on_stale: warning\n"
+        )
+    (tmp_path / "sphinx").mkdir()
+    (tmp_path / "sphinx" / "conf.py").write_text(
+        "extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\nsuppress_warnings = ['textfrag.stale']\n"
+    )
+    await start(client, tmp_path)
+    stale = f"src/app.py#line=0,2;length=1;md5={'0' * 32}"
+    severities = {}
+    for name, doc, text in (
+        ("warns", "warns/docs/a.md", f"# A\n\n![](txtfrag:{stale})\n"),
+        ("strict", "strict/docs/a.md", f"# A\n\n![](txtfrag:{stale})\n"),
+        ("suppressed", "sphinx/a.rst", f"A\n=\n\n.. txtfrag:: {stale}\n"),
+    ):
+        diagnostics = await open_doc(
+            client, tmp_path / doc, text, language="markdown" if doc.endswith(".md") else "restructuredtext"
+        )
+        severities[name] = [(d.code, d.severity) for d in diagnostics]
+    assert severities == {
+        "warns": [("stale", lsp.DiagnosticSeverity.Warning)],
+        "strict": [("stale", lsp.DiagnosticSeverity.Error)],
+        "suppressed": [("stale", lsp.DiagnosticSeverity.Warning)],
+    }, severities

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..documents.files import doc_files
 from ..documents.scan import Found
 from ..errors import StaleError, TextFragError
+from ..project.settings import lets_pass, relaxed_by
 from ..reference.fragment import Reference
 from ..report.formats import Finding
 from ..report.terminal import Progress
@@ -150,40 +151,26 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return BAD if bad else STALE
 
 
-def relaxed_by(config: BuildConfig) -> str:
-    """The build's settings that make a problem fail nothing, as the text names them."""
-    said = []
-    if config.on_stale == "warning":
-        said.append("textfrag_on_stale = 'warning'" if config.path.suffix == ".py" else "on_stale: warning")
-    if config.suppressed:
-        said.append(f"suppress_warnings = {list(config.suppressed)!r}")
-    return " and ".join(said) + f" in {_shown(config.path)}"
-
-
 def _relax(tally: _Tally, config: BuildConfig | None, *, strict: bool = False) -> int:
     """The problems the build's settings make fail nothing (a stale quote with ``on_stale`` set to warn,
     unless the build is strict, ``--strict`` as ``sphinx-build -W`` and ``mkdocs build --strict``; a kind
     ``suppress_warnings`` silences in Sphinx, which is never said) turned into warnings that say which
     setting did, as the build does with them; how many."""
-    warn = config is not None and config.on_stale == "warning" and not strict
-    if config is None or (not warn and not config.suppressed):
+    if config is None or (config.on_stale != "warning" and not config.suppressed):
         return 0
-    silenced = {w for w in config.suppressed if w == "textfrag" or w.startswith("textfrag.")}
 
-    def relaxed(e: TextFragError) -> bool:
-        if "textfrag" in silenced or f"textfrag.{e.kind}" in silenced:
-            return True
-        return isinstance(e, StaleError) and warn
+    def is_relaxed(e: TextFragError) -> bool:
+        return lets_pass(config, e, strict=strict)
 
-    if not any(relaxed(e) for _, e in tally.problems):
+    if not any(is_relaxed(e) for _, e in tally.problems):
         return 0
     why = relaxed_by(config)
-    kept = [(f, e) for f, e in tally.problems if not relaxed(e)]
+    kept = [(f, e) for f, e in tally.problems if not is_relaxed(e)]
     count = len(tally.problems) - len(kept)
     tally.problems = kept
     tally.findings = [
         fi._replace(error=None, warnings=(*fi.warnings, f"{fi.error.message} (not failing: {why})"))
-        if fi.error is not None and relaxed(fi.error)
+        if fi.error is not None and is_relaxed(fi.error)
         else fi
         for fi in tally.findings
     ]
