@@ -275,6 +275,7 @@ class Project:
             mdbook=self.config.engine == "mdbook",
             vitepress=self.config.engine == "vitepress",
             code_import=self.config.engine == "docusaurus",
+            include_variants=self.config.include_variants,
         )
         if not found:
             return []

@@ -104,6 +104,7 @@ class GuardRun:
                 mdbook=self.config.engine == "mdbook",
                 vitepress=self.config.engine == "vitepress",
                 code_import=self.config.engine == "docusaurus",
+                include_variants=self.config.include_variants,
             )
             yield doc, shown, text, found
 

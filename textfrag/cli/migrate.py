@@ -45,7 +45,8 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..documents.scan import MD_SUFFIXES
     from ..migrate.literalinclude import Outcome, convert, find_includes
     from ..migrate.snippets import SnippetSettings, convert_snippet, find_snippet_fences
-    from ..project.config import SphinxProject, snippet_settings, sphinx_project_of
+    from ..project.config import snippet_settings
+    from ..project.sphinx_project import SphinxProject, sphinx_project_of
     from ..repair.rewrite import apply_edits, read_doc, unified_diff, write_atomic, write_places
 
     cache = _cache(args)

@@ -37,6 +37,8 @@ class GuardContext:
     include_base: Path = field(default_factory=Path.cwd)
     include_encoding: str = "utf-8"
     heading_offset: int = 0
+    #: the folder the build runs in (markdown_include_variants' paths start there)
+    site: Path = field(default_factory=Path.cwd)
 
 
 def context_of(config: BuildConfig) -> GuardContext:
@@ -58,6 +60,7 @@ def context_of(config: BuildConfig) -> GuardContext:
         include_base=(here / str(included.get("base_path", "."))).resolve(),
         include_encoding=str(included.get("encoding") or "utf-8"),
         heading_offset=int(included.get("headingOffset") or 0),
+        site=here.resolve(),
     )
 
 

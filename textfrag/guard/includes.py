@@ -26,14 +26,24 @@ from ..migrate.literalinclude import find_includes
 
 __all__ = [
     *("GuardedInclude", "find_guarded", "SELECTING"),
-    *("LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE", "MDBOOK", "ASCIIDOC", "VITEPRESS", "CODE_IMPORT", "ADOC_SUFFIXES"),
+    *(
+        "LITERALINCLUDE",
+        "SNIPPET",
+        "MARKDOWN_INCLUDE",
+        "MDBOOK",
+        "ASCIIDOC",
+        "VITEPRESS",
+        "CODE_IMPORT",
+        "VARIANTS",
+        "ADOC_SUFFIXES",
+    ),
 ]
 
 #: AsciiDoc documents
 ADOC_SUFFIXES = frozenset({".adoc", ".asciidoc", ".asc"})
 
 LITERALINCLUDE, SNIPPET, MARKDOWN_INCLUDE, MDBOOK = "literalinclude", "snippet", "include", "mdbook"
-ASCIIDOC, VITEPRESS, CODE_IMPORT = "asciidoc", "vitepress", "code-import"
+ASCIIDOC, VITEPRESS, CODE_IMPORT, VARIANTS = "asciidoc", "vitepress", "code-import", "variants"
 
 #: literalinclude's options that change the text it shows, in the order its reader applies them
 SELECTING: tuple[str, ...] = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "dedent")
@@ -79,6 +89,9 @@ class GuardedInclude:
             return f"{{{{#{self.option('type')} {self.argument}}}}}"
         if self.kind == CODE_IMPORT:
             return f"```{self.argument}"
+        if self.kind == VARIANTS:
+            lines = self.option("ln")
+            return f"{{* {self.argument}" + (f" ln[{lines}]" if lines else "") + " *}"
         if self.kind == VITEPRESS:
             path, region = parse_raw_path(self.argument)
             return f"<<< {path}" + (f"#{region}" if region else "")
@@ -115,10 +128,14 @@ def find_guarded(
     mdbook: bool = False,
     vitepress: bool = False,
     code_import: bool = False,
+    include_variants: bool = False,
 ) -> list[GuardedInclude]:
     """The includes of a document (reStructuredText or Markdown/MyST by ``suffix``), in order:
     literalinclude always; in Markdown, pymdownx.snippets' and markdown-include's when the build enables
     those extensions (``--8<--`` is text otherwise); in an mdBook chapter (``mdbook``), mdBook's own."""
+    if include_variants and "{*" in text and suffix.lower() in MD_SUFFIXES:  # (FastAPI's {* file ln[...] *})
+        out = [*_variants(text, doc), *find_guarded(text, doc, suffix, snippets=snippets, markdown_include=markdown_include)]
+        return sorted(out, key=lambda i: i.start)
     if code_import:  # (remark-code-import: code blocks with file=)
         return _code_imports(text, doc) if suffix.lower() in (*MD_SUFFIXES, ".mdx") and "file=" in text else []
     if vitepress:  # (VitePress: its <<< snippets)
@@ -447,4 +464,31 @@ def _code_imports(text: str, doc: str) -> list[GuardedInclude]:
                     )
                 )
                 break
+    return out
+
+
+# markdown_include_variants' own patterns (a whole line; its options as name[value])
+_VARIANTS = re.compile(r"^\{\*\s*(\S+)\s*(.*)\*\}$")
+_VARIANT_OPTION = re.compile(r"(\w+)\[([^\]]+)\]")
+
+
+def _variants(text: str, doc: str) -> list[GuardedInclude]:
+    out = []
+    offset = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        start = offset
+        offset += len(line) + 1
+        m = _VARIANTS.match(line) if line.startswith("{*") and len(line) <= MAX_LINE else None
+        if m is None:
+            continue
+        options = []
+        spans = []
+        for o in _VARIANT_OPTION.finditer(m.group(2)):
+            if o.group(1) in ("ln", "hl"):
+                options.append((o.group(1), o.group(2)))
+                spans.append((o.group(1), start + m.start(2) + o.start(2), start + m.start(2) + o.end(2)))
+        span = (start + m.start(1), start + m.end(1))
+        out.append(
+            GuardedInclude(doc, number, 1, VARIANTS, m.group(1), tuple(options), start, start + len(line), span, tuple(spans))
+        )
     return out

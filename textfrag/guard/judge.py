@@ -28,7 +28,17 @@ from ..documents.scan import Found
 from ..errors import EmptyError, PathError, StaleError, TextFragError, UnpinnedError
 from ..verdict.judging import Verdict
 from .context import GuardContext, Shown
-from .includes import ASCIIDOC, CODE_IMPORT, LITERALINCLUDE, MARKDOWN_INCLUDE, MDBOOK, SNIPPET, VITEPRESS, GuardedInclude
+from .includes import (
+    ASCIIDOC,
+    CODE_IMPORT,
+    LITERALINCLUDE,
+    MARKDOWN_INCLUDE,
+    MDBOOK,
+    SNIPPET,
+    VARIANTS,
+    VITEPRESS,
+    GuardedInclude,
+)
 from .lock import record_of
 from .shifts import moved_bounds, shift_snippet_spec, shiftable_search
 from .shown import line_num_spec, resolve, shift_line_spec, shown_text
@@ -223,6 +233,12 @@ class Explainer:
                     edits.append((start, end, str(first[0] + 1 + d)))
             options = tuple((k, new_spec if k == "lines" else v) for k, v in inc.options)
             new = dataclasses.replace(inc, options=options)
+        elif inc.kind == VARIANTS:
+            from .variants import shift_variants
+
+            moved = {name: shift_variants(value, d) for name, value in inc.options}
+            edits += [(start, end, moved[name]) for name, start, end in inc.option_spans]
+            new = dataclasses.replace(inc, options=tuple((k, moved[k]) for k, _ in inc.options))
         elif inc.kind == ASCIIDOC:
             from .asciidoc import shift_asciidoc_lines
 
@@ -366,6 +382,8 @@ class Explainer:
             return os.path.realpath(_include_file(inc.argument, self.ctx))
         if inc.kind == MDBOOK:
             return os.path.realpath(self.doc_path.parent / inc.argument.partition(":")[0])
+        if inc.kind == VARIANTS:
+            return os.path.realpath(self.ctx.site / inc.argument)
         if inc.kind == VITEPRESS:
             from .includes import parse_raw_path
 
@@ -397,6 +415,8 @@ class Explainer:
             if os.path.isabs(inc.argument):
                 return new_real
             return Path(os.path.relpath(new_real, os.path.realpath(self.ctx.include_base))).as_posix()
+        if inc.kind == VARIANTS:
+            return Path(os.path.relpath(new_real, os.path.realpath(self.ctx.site))).as_posix()
         if inc.kind == VITEPRESS:
             from .includes import parse_raw_path
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from ..errors import TextFragError
 from .context import GuardContext
-from .includes import ASCIIDOC, CODE_IMPORT, LITERALINCLUDE, MDBOOK, SNIPPET, GuardedInclude
+from .includes import ASCIIDOC, CODE_IMPORT, LITERALINCLUDE, MDBOOK, SNIPPET, VARIANTS, GuardedInclude
 from .lock import record_of
 from .shown import literal_of_lines, shift_line_spec
 
@@ -71,6 +71,17 @@ def shiftable_search(inc: GuardedInclude, ctx: GuardContext) -> Callable[[str, s
             return _search(len(lines), record, lambda d: _joined(select(lines, _Target(shift_snippet_spec(inc.argument, d)))))
 
         return snippet
+    if inc.kind == VARIANTS:
+        from .variants import shiftable as variants_shiftable
+        from .variants import variants_of_text
+
+        if not variants_shiftable(inc):
+            return None
+
+        def variants(text: str, record: str) -> list[int]:
+            return _search(len(text.splitlines()), record, lambda d: variants_of_text(inc, text, ctx, d)[0])
+
+        return variants
     if inc.kind == CODE_IMPORT:
         from .codeimport import code_import_of_text
         from .codeimport import shiftable as code_import_shiftable

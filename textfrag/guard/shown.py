@@ -27,7 +27,7 @@ from ..errors import DecodeError, PathError, TextFragError
 from ..source.cache import SourceCache, read_under_root
 from ..source.charsets import same_charset
 from .context import GuardContext, Shown, under_root
-from .includes import ASCIIDOC, CODE_IMPORT, LITERALINCLUDE, MARKDOWN_INCLUDE, MDBOOK, VITEPRESS, GuardedInclude
+from .includes import ASCIIDOC, CODE_IMPORT, LITERALINCLUDE, MARKDOWN_INCLUDE, MDBOOK, VARIANTS, VITEPRESS, GuardedInclude
 from .myst import myst_literal, myst_text
 
 __all__ = ["shown_text", "shown_of_text", "resolve", "literalinclude_lines", "literal_of_lines", "myst_read"]
@@ -79,6 +79,10 @@ def resolve(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardC
         from .codeimport import code_import_file
 
         return code_import_file(inc, doc_path, cache, ctx, arg)
+    if inc.kind == VARIANTS:
+        from .variants import variants_file
+
+        return variants_file(inc, doc_path, cache, ctx, arg)
     if inc.kind == MARKDOWN_INCLUDE:
         name = os.path.expanduser(arg)
         included = name if os.path.isabs(name) else os.path.normpath(os.path.join(ctx.include_base, name))
@@ -115,6 +119,10 @@ def shown_text(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: Gua
         from .codeimport import code_import_shown
 
         return code_import_shown(inc, doc_path, cache, ctx)
+    if inc.kind == VARIANTS:
+        from .variants import variants_shown
+
+        return variants_shown(inc, doc_path, cache, ctx)
     from .snippets import snippet_shown
 
     return snippet_shown(inc, cache, ctx)
@@ -151,6 +159,10 @@ def shown_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int 
         from .codeimport import code_import_of_text
 
         return code_import_of_text(inc, text, ctx, shift)
+    if inc.kind == VARIANTS:
+        from .variants import variants_of_text
+
+        return variants_of_text(inc, text, ctx, shift)
     from .snippets import snippet_of_text
 
     return snippet_of_text(inc, text, ctx, shift)

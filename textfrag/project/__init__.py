@@ -15,15 +15,14 @@ if TYPE_CHECKING:  # (the surface, imported when first used: a command imports o
     from .buildset import read_by_build
     from .config import (
         BuildConfig,
-        SphinxProject,
         forms_of,
         html_blocks_of,
         read_config,
         snippet_bases,
         snippet_settings,
-        sphinx_project_of,
     )
     from .discovery import CONFIG_NAMES, LAYOUTS, find_projects, nearest_config
+    from .sphinx_project import SphinxProject, sphinx_project_of
 
 __all__ = [
     "BuildConfig",
@@ -45,7 +44,7 @@ _WHERE = {
     "BuildConfig": "config",
     "CONFIG_NAMES": "discovery",
     "LAYOUTS": "discovery",
-    "SphinxProject": "config",
+    "SphinxProject": "sphinx_project",
     "find_projects": "discovery",
     "forms_of": "config",
     "html_blocks_of": "config",
@@ -54,7 +53,7 @@ _WHERE = {
     "read_config": "config",
     "snippet_bases": "config",
     "snippet_settings": "config",
-    "sphinx_project_of": "config",
+    "sphinx_project_of": "sphinx_project",
 }
 
 

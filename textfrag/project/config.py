@@ -24,10 +24,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BuildConfig",
-    "SphinxProject",
     "read_config",
     "snippet_settings",
-    "sphinx_project_of",
     "myst_environment",
 ]
 
@@ -57,6 +55,8 @@ class BuildConfig:
     #: the options of pymdownx.snippets and of markdown-include when the build enables them (None: it does not)
     snippets: dict[str, Any] | None = None
     markdown_include: dict[str, Any] | None = None
+    #: whether the build enables FastAPI's markdown_include_variants ({* file ln[...] hl[...] *})
+    include_variants: bool = False
     #: "mystmd" for a myst.yml (its literalinclude is mystmd's), "mdbook" for a book.toml; "" for the others
     engine: str = ""
     #: whether a Markdown image or link with a txtfrag: URL is textfrag's: False for a Sphinx conf.py whose
@@ -446,6 +446,7 @@ def _from_options(
         srcdir=path.parent / docs_dir,
         snippets=dict(snippets) if snippets is not None else None,
         markdown_include=dict(included) if included is not None else None,
+        include_variants="markdown_include_variants" in extensions,
         myst_forms=False,  # (Python-Markdown shows a MyST directive or role as code or text)
         md_in_html=any(n in extensions for n in ("md_in_html", "markdown.extensions.md_in_html")),
         link_targets="page",
@@ -525,66 +526,6 @@ def snippet_settings(path: Path) -> dict[str, Any]:
         if name in ("markdown_include.include", "mdx_include") and isinstance(options, dict):
             found.update({f"include_{k}": v for k, v in options.items()})
     return found
-
-
-@dataclass(frozen=True)
-class SphinxProject:
-    """What ``migrate`` needs of the Sphinx project a document belongs to: what its pages look like
-    without options (literalinclude's language, textfrag's caption) and where ``/path`` starts."""
-
-    conf: Path
-    #: ``highlight_language`` ("default", Sphinx's own, when not set)
-    highlight_language: str = "default"
-    #: ``textfrag_caption`` ("path", textfrag's default, when not set)
-    caption: str = "path"
-    #: what could not be read (a computed value), said once
-    note: str | None = None
-
-
-def sphinx_project_of(document: Path, found: dict[Path, SphinxProject | None]) -> SphinxProject | None:
-    """The Sphinx project of a document: the ``conf.py`` nearest above it (textfrag named in it or not, as
-    before a migration), looked for up to the repository's top folder (one holding ``.git``); ``found``
-    keeps what each folder answered, so that each conf.py is read once per run."""
-    folder = document.resolve().parent
-    walked: list[Path] = []
-    answer: SphinxProject | None = None
-    while True:
-        if folder in found:
-            answer = found[folder]
-            break
-        walked.append(folder)
-        conf = folder / "conf.py"
-        if conf.is_file():
-            answer = _sphinx_project(conf)
-            break
-        if (folder / ".git").exists() or folder.parent == folder:
-            break
-        folder = folder.parent
-    for each in walked:
-        found[each] = answer
-    return answer
-
-
-def _sphinx_project(conf: Path) -> SphinxProject:
-    try:
-        tree = ast.parse(conf.read_bytes(), str(conf))
-    except (OSError, SyntaxError, ValueError) as exc:
-        unread = f"cannot read {_shown(conf)} ({exc}): literalinclude's language taken as Sphinx's default"
-        return SphinxProject(conf, note=unread)
-    values: dict[str, str] = {}
-    note: str | None = None
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
-            if name in ("highlight_language", "textfrag_caption"):
-                try:
-                    value = ast.literal_eval(node.value)
-                except ValueError:
-                    note = f"{_shown(conf)}:{node.lineno}: {name} is computed; its default is assumed"
-                    continue
-                if isinstance(value, str):
-                    values[name] = value
-    return SphinxProject(conf, values.get("highlight_language", "default"), values.get("textfrag_caption", "path"), note)
 
 
 def forms_of(config: BuildConfig | None) -> Forms:

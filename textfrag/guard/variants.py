@@ -1,0 +1,86 @@
+"""FastAPI's includes: ``{* ../../docs_src/app.py ln[5:10,12] hl[6] *}`` on a line of its own, which
+markdown_include_variants turns into tabs of code that mdx_include fills, as they show it.
+
+What is guarded is the first tab, the file named: its lines (``ln[...]``: ranges ``a:b`` and lines ``n``,
+in the file's order), with ``# Code above omitted 👆`` before them when they do not start at line 1,
+``# Code here omitted 👈`` between two ranges, and ``# Code below omitted 👇`` after them when the file goes
+on; the whole file without ``ln[...]`` (mdx_include adds an empty last line). Its path starts at the folder
+the build runs in. The collapsed previews of the whole file and of the other versions are whole files:
+not guarded. ``hl[...]`` only highlights, and follows ``ln[...]`` when ``update`` moves it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..errors import TextFragError
+from ..source.cache import SourceCache
+from .context import GuardContext, Shown, under_root
+from .includes import GuardedInclude
+
+__all__ = ["variants_shown", "variants_of_text", "variants_file", "shift_variants", "shiftable"]
+
+ABOVE, HERE, BELOW = "# Code above omitted 👆", "# Code here omitted 👈", "# Code below omitted 👇"
+
+
+def _groups(spec: str) -> list[tuple[int, int]]:
+    """``ln[5:10,12]``'s ranges, sorted (markdown_include_variants' parse_lines_index)."""
+    out = []
+    for part in spec.strip().split(","):
+        a, colon, b = part.strip().partition(":")
+        out.append((int(a), int(b)) if colon else (int(part), int(part)))
+    return sorted(out)
+
+
+def variants_file(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
+    """The file (under the root) an include names, from the folder the build runs in."""
+    path = inc.argument if argument is None else argument
+    return under_root(str(ctx.site / path), path, cache)
+
+
+def variants_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+    """What the first tab shows of a file whose text is ``text`` (its ``ln[...]`` moved by ``shift``)."""
+    normal = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = (normal + "\n").splitlines()  # (mdx_include's reading: a last empty line)
+    spec = inc.option("ln")
+    if spec is None:
+        return "\n".join(lines), None
+    total = len(normal.splitlines())
+    shown: list[str] = []
+    numbers: list[int] = []
+    groups = _groups(shift_variants(spec, shift) if shift else spec)
+    for i, (a, b) in enumerate(groups):
+        if i == 0 and a > 1:
+            shown += [ABOVE, ""]
+        if i >= 1:
+            shown += ["", HERE, ""]
+        shown += lines[a - 1 : b]
+        numbers += list(range(a, min(b, len(lines)) + 1))
+        if i == len(groups) - 1 and b < total:
+            shown += ["", BELOW]
+    return "\n".join(shown), None
+
+
+def variants_shown(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
+    """What the include's first tab shows."""
+    rel = variants_file(inc, doc_path, cache, ctx)
+    text, lines = variants_of_text(inc, cache.get(rel, rel).text, ctx)
+    return Shown(text, rel, lines, (rel,))
+
+
+def shift_variants(spec: str, d: int) -> str:
+    """``5:10,12`` (an ``ln[...]`` or ``hl[...]``) with every line moved by ``d``."""
+
+    def moved(m: re.Match[str]) -> str:
+        value = int(m.group(0))
+        if value + d < 1:
+            raise TextFragError("moved before the start of the file")
+        return str(value + d)
+
+    return re.sub(r"\d+", moved, spec)
+
+
+def shiftable(inc: GuardedInclude) -> bool:
+    """Whether the include names lines (``ln[...]``)."""
+    return inc.option("ln") is not None
