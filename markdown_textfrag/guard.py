@@ -22,8 +22,9 @@ from textfrag.guard.judge import Explainer
 
 __all__ = ["GuardHost", "GuardPreprocessor", "register_guard", "PRIORITY"]
 
-#: before markdown-include (101) and pymdownx.snippets (32), which change the lines
-PRIORITY = 110
+#: before markdown_include_variants (110), markdown-include (101) and pymdownx.snippets (32), which change
+#: the lines
+PRIORITY = 111
 
 
 @dataclass
@@ -64,11 +65,14 @@ class GuardPreprocessor(Preprocessor):
         page = self.host.page()
         snippets = self.md.preprocessors["snippet"] if "snippet" in self.md.preprocessors else None
         included = _markdown_include(self.md)
-        if page is None or (snippets is None and included is None):
+        variants = "include_variants" in self.md.preprocessors  # (FastAPI's {* file ln[...] *})
+        if page is None or (snippets is None and included is None and not variants):
             return lines
         doc_path, name, front = page
         text = "\n".join(lines)
-        found = find_guarded(text, name, ".md", snippets=snippets is not None, markdown_include=included is not None)
+        found = find_guarded(
+            text, name, ".md", snippets=snippets is not None, markdown_include=included is not None, include_variants=variants
+        )
         if not found:
             return lines
         try:
@@ -118,7 +122,8 @@ class GuardPreprocessor(Preprocessor):
 
 def _context(md: Markdown, snippets: Any, included: Any, doc_path: Path) -> GuardContext:
     """Where the page's extensions find files, as they are configured (read off their preprocessors)."""
-    values: dict[str, Any] = {"srcdir": doc_path.parent, "tab_length": md.tab_length}
+    # (markdown_include_variants reads its paths from the folder the build runs in)
+    values: dict[str, Any] = {"srcdir": doc_path.parent, "tab_length": md.tab_length, "site": Path.cwd().resolve()}
     if snippets is not None:
         values["snippet_bases"] = tuple(Path(b) for b in getattr(snippets, "base_path", []))
         values["snippet_restrict"] = bool(getattr(snippets, "restrict_base_path", True))

@@ -90,3 +90,25 @@ def test_a_moved_range_moves_ln_and_hl_together_and_shows_the_same_tab(site: Pat
     assert "{* ../docs_src/t001.py ln[3:4,6] hl[3] *}" in page and "ln[5:7]" in page, page
     after = _shown(site)
     assert [a == b for a, b in zip(before, after, strict=True)] == [True, False, False, True], (before, after)
+
+
+def test_the_mkdocs_build_fails_an_include_whose_tab_changed_as_check_does(site: Path) -> None:
+    assert _textfrag(site, "pin", "--write", "docs").returncode == 0
+
+    def build() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site / "out")],
+            cwd=site / "en",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        )
+
+    assert build().returncode == 0, build().stderr
+    (site / "docs_src" / "t001.py").write_text(APP.replace("l2", "l two"), encoding="utf-8")
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "inside"], cwd=site, check=True)
+    built = build()
+    assert built.returncode != 0 and "{* ../docs_src/t001.py ln[2:3,5] *}" in built.stderr, built.stderr
+    checked = _textfrag(site, "check", "docs")
+    assert checked.returncode == 1 and "docs/index.md:3: {* ../docs_src/t001.py ln[2:3,5] *}" in checked.stderr, checked.stderr
