@@ -14,7 +14,15 @@ import pytest
 
 from ..conftest import REPO
 
-PACKAGES = ("textfrag", "sphinx_textfrag", "mkdocs_textfrag", "markdown_textfrag", "myst_textfrag", "context_textfrag")
+PACKAGES = (
+    "textfrag",
+    "sphinx_textfrag",
+    "mkdocs_textfrag",
+    "markdown_textfrag",
+    "myst_textfrag",
+    "context_textfrag",
+    "mdbook_textfrag",
+)
 
 
 @pytest.mark.parametrize("name", PACKAGES)

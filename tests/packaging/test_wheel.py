@@ -28,6 +28,7 @@ PACKAGES = (
     "myst_textfrag",
     "context_textfrag",
     "lsp_textfrag",
+    "mdbook_textfrag",
 )
 
 

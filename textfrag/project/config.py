@@ -469,7 +469,7 @@ def _book(path: Path, text: str) -> BuildConfig:
         guard=book["guard"],
         srcdir=book["srcdir"],
         engine="mdbook",
-        markdown_forms=False,
+        markdown_forms=bool(book["renders"]),
         myst_forms=False,
     )
 

@@ -1,8 +1,9 @@
 """An mdBook's ``book.toml``, read without running mdBook: where its chapters are and which of them it
 builds, and textfrag's settings for it.
 
-mdBook renders no ``txtfrag:`` reference (textfrag has no mdBook preprocessor), so a book's quotes are its
-own ``{{#include}}``s, which guard mode protects: switched on by ``TEXTFRAG_GUARD=1``, as for mystmd, or by
+Where the book runs ``textfrag-mdbook`` (``command`` in ``[preprocessor.textfrag]``), its ``txtfrag:`` images
+are excerpts; otherwise mdBook shows them as written, and a book's quotes are its own ``{{#include}}``s,
+which guard mode protects: switched on by ``TEXTFRAG_GUARD=1``, as for mystmd, or by
 ``guard = true`` in a ``[preprocessor.textfrag]`` table (whose ``root``, ``on_stale`` and ``require_pin``
 are read too). The root is the book's folder unless that table says otherwise: an include that leaves it
 is refused until the root holds it.
@@ -58,6 +59,8 @@ def read_book(path: Path, text: str) -> dict[str, Any]:
         "on_stale": str(settings.get("on_stale") or "error"),
         "require_pin": yes(settings.get("require_pin", False)),
         "charset": settings.get("charset") or None,
+        # (the book runs textfrag-mdbook: its txtfrag: images are excerpts)
+        "renders": "textfrag" in str(settings.get("command") or ""),
     }
 
 

@@ -24,7 +24,11 @@ class FormError(TextFragError):
 
 #: the engines textfrag renders no reference in, and how their users quote a file instead
 _OWN_INCLUDES = {
-    "mdbook": ("mdBook", "preprocessor", "{{#include file:lines}}"),
+    "mdbook": (
+        "mdBook",
+        'preprocessor in this book: add [preprocessor.textfrag] command = "textfrag-mdbook" to book.toml, or',
+        "{{#include file:lines}}",
+    ),
     "vitepress": ("VitePress", "plugin", "<<< @/file#region"),
     "docusaurus": ("Docusaurus", "remark plugin", "remark-code-import's ```js file=./file#L3-L6"),
 }
