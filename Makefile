@@ -116,6 +116,7 @@ bench: $(VENV)/.test-$(SUM) $(VENV)/.wheel
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/bench_project.py
+	$(BIN)/python bench/bench_mdbook.py
 	$(BIN)/python bench/bench_sphinx.py --refs 3000 --runs 3
 	$(BIN)/python bench/bench_mkdocs.py --refs 3000 --runs 3
 	$(BIN)/python bench/bench_guard.py

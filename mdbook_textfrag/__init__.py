@@ -1,9 +1,8 @@
-"""``textfrag-mdbook``: textfrag as an mdBook preprocessor, an adapter over the core's one verdict.
+"""``mdbook-textfrag``: textfrag as an mdBook preprocessor, an adapter over the core's one verdict.
 
-In ``book.toml``::
+In ``book.toml`` (mdBook runs ``mdbook-textfrag`` for this table; ``textfrag-mdbook`` is the same command)::
 
     [preprocessor.textfrag]
-    command = "textfrag-mdbook"
     before = ["links"]      # (guard mode judges the {{#include}}s before mdBook replaces them)
     guard = true            # optional: guard the book's {{#include}}s (or TEXTFRAG_GUARD=1)
     root = "."              # optional: the folder references are relative to (the book's, by default)

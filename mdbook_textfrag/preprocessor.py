@@ -81,7 +81,14 @@ class _Book:
         self.settings = Settings(on_stale=self.config.on_stale, require_pin=self.config.require_pin)
         self.failed = False
         self.lock: Lock | None = None
-        if self.config.guard:
+        before = (((context.get("config") or {}).get("preprocessor") or {}).get("textfrag") or {}).get("before") or []
+        if self.config.guard and "links" not in before:  # (after links, the {{#include}}s are gone from the chapters)
+            self._say(
+                'guard mode judges the {{#include}}s before mdBook replaces them: add before = ["links"] to '
+                "[preprocessor.textfrag] in book.toml",
+                error=True,
+            )
+        elif self.config.guard:
             try:
                 self.lock = Lock.read(self.config.home / LOCK_NAME)
             except TextFragError as bad:

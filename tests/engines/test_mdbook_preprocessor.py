@@ -78,3 +78,14 @@ def test_the_preprocessor_supports_every_renderer_and_refuses_what_is_no_book() 
     assert subprocess.run([command, "supports", "html"], capture_output=True).returncode == 0
     r = subprocess.run([command], input="not json", capture_output=True, text=True)
     assert r.returncode == 2 and "mdBook gave no book" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_table_alone_runs_mdbook_textfrag_and_guard_mode_asks_to_run_before_links(book: Path) -> None:
+    """``[preprocessor.textfrag]`` with no command runs ``mdbook-textfrag`` (mdBook's name for it); guard mode
+    after mdBook's links (no ``before = ["links"]``) would see no include: the build fails, saying so."""
+    (book / "book.toml").write_text('[book]\ntitle = "T"\n\n[preprocessor.textfrag]\nguard = true\n', encoding="utf-8")
+    built = _build(book)
+    assert built.returncode != 0
+    assert 'add before = ["links"] to [preprocessor.textfrag]' in built.stderr, built.stderr
+    (book / "book.toml").write_text('[book]\ntitle = "T"\n\n[preprocessor.textfrag]\nbefore = ["links"]\nguard = true\n')
+    assert _build(book).returncode == 0

@@ -100,8 +100,13 @@ class Lock:
         return other
 
     def doc_name(self, doc: Path) -> str:
-        """How the lock file names a document: its path from the lock file's folder, with ``/``."""
-        return Path(os.path.relpath(os.path.abspath(doc), os.path.abspath(self.path.parent))).as_posix()
+        """How the lock file names a document: its path from the lock file's folder, with ``/`` (worked out
+        once per document)."""
+        names: dict[Path, str] = self.__dict__.setdefault("_names", {})
+        name = names.get(doc)
+        if name is None:
+            name = names[doc] = Path(os.path.relpath(os.path.abspath(doc), os.path.abspath(self.path.parent))).as_posix()
+        return name
 
     def record(self, doc: str, key: str) -> str | None:
         """The record of an include (None: not recorded)."""

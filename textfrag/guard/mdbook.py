@@ -17,6 +17,7 @@ before it dropped), joined with ``\\n``.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from ..errors import TextFragError
@@ -58,17 +59,20 @@ def _range(rest: str | None) -> tuple[int | None, int | None] | str:
     return (None, end)
 
 
-def _lines(text: str) -> list[str]:
-    """Rust's ``str::lines``."""
+@lru_cache(maxsize=32)
+def _lines(text: str) -> tuple[str, ...]:
+    """Rust's ``str::lines`` (split once per file text: a file's includes share it)."""
     if not text:
-        return []
+        return ()
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
+    return tuple(line[:-1] if line.endswith("\r") else line for line in lines)
 
 
-def _select(lines: list[str], kind: str, selection: tuple[int | None, int | None] | str) -> tuple[str, tuple[int, ...] | None]:
+def _select(
+    lines: tuple[str, ...], kind: str, selection: tuple[int | None, int | None] | str
+) -> tuple[str, tuple[int, ...] | None]:
     """What the include shows of a file's lines, and the 1-based lines it shows as they are in the file."""
     if isinstance(selection, str):
         return _anchored(lines, kind, selection)
@@ -82,7 +86,7 @@ def _select(lines: list[str], kind: str, selection: tuple[int | None, int | None
     return "\n".join(taken), tuple(range(first + 1, first + 1 + len(taken)))
 
 
-def _anchored(lines: list[str], kind: str, anchor: str) -> tuple[str, tuple[int, ...] | None]:
+def _anchored(lines: tuple[str, ...], kind: str, anchor: str) -> tuple[str, tuple[int, ...] | None]:
     """The lines between ``ANCHOR: anchor`` and ``ANCHOR_END: anchor`` (rustdoc: every other line hidden)."""
     kept: list[str] = []
     numbers: list[int] = []

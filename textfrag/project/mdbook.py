@@ -1,12 +1,12 @@
 """An mdBook's ``book.toml``, read without running mdBook: where its chapters are and which of them it
 builds, and textfrag's settings for it.
 
-Where the book runs ``textfrag-mdbook`` (``command`` in ``[preprocessor.textfrag]``), its ``txtfrag:`` images
-are excerpts; otherwise mdBook shows them as written, and a book's quotes are its own ``{{#include}}``s,
-which guard mode protects: switched on by ``TEXTFRAG_GUARD=1``, as for mystmd, or by
-``guard = true`` in a ``[preprocessor.textfrag]`` table (whose ``root``, ``on_stale`` and ``require_pin``
-are read too). The root is the book's folder unless that table says otherwise: an include that leaves it
-is refused until the root holds it.
+Where the book runs textfrag's preprocessor (a ``[preprocessor.textfrag]`` table: mdBook runs
+``mdbook-textfrag``), its ``txtfrag:`` images are excerpts; otherwise mdBook shows them as written. Its own
+``{{#include}}``s are protected by guard mode: switched on by ``TEXTFRAG_GUARD=1``, as for mystmd, or by
+``guard = true`` in that table (whose ``root``, ``on_stale`` and ``require_pin`` are read too). The root
+is the book's folder unless the table says otherwise: an include that leaves it is refused until the
+root holds it.
 """
 
 from __future__ import annotations
@@ -59,8 +59,9 @@ def read_book(path: Path, text: str) -> dict[str, Any]:
         "on_stale": str(settings.get("on_stale") or "error"),
         "require_pin": yes(settings.get("require_pin", False)),
         "charset": settings.get("charset") or None,
-        # (the book runs textfrag-mdbook: its txtfrag: images are excerpts)
-        "renders": "textfrag" in str(settings.get("command") or ""),
+        # (the book runs textfrag's preprocessor, mdBook's default mdbook-textfrag or a command naming textfrag:
+        # its txtfrag: images are excerpts)
+        "renders": "textfrag" in _table(data, "preprocessor") and "textfrag" in str(settings.get("command") or "mdbook-textfrag"),
     }
 
 
