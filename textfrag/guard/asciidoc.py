@@ -16,10 +16,10 @@ from pathlib import Path
 
 from ..errors import PathError, TextFragError
 from ..source.cache import SourceCache
-from .context import GuardContext, Shown, under_root
+from .context import GuardContext, under_root
 from .includes import GuardedInclude
 
-__all__ = ["asciidoc_shown", "asciidoc_of_text", "asciidoc_file", "shift_asciidoc_lines", "shiftable"]
+__all__ = ["of_text", "file_of", "shift_asciidoc_lines", "shiftable"]
 
 # Asciidoctor's TagDirectiveRx
 _TAG = re.compile(r"\b(?:tag|(e)nd)::(\S+?)\[\](?=$|[ \r])")
@@ -43,7 +43,7 @@ def _target(inc: GuardedInclude, argument: str | None = None) -> str:
     return _ATTRIBUTE.sub(value, given)
 
 
-def asciidoc_file(inc: GuardedInclude, doc_path: Path, cache: SourceCache, argument: str | None = None) -> str:
+def file_of(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
     """The file (under the root) an include names: from the document's folder."""
     target = _target(inc, argument)
     return under_root(str(doc_path.parent / target), target, cache)
@@ -110,7 +110,7 @@ def _indented(lines: list[str], indent: int) -> list[str]:
     return [(" " * indent + line[gutter:]) if line.strip() else "" for line in lines]
 
 
-def asciidoc_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
     """What the include shows of a file whose text is ``text`` (its ``lines=`` moved by ``shift``), and the
     1-based lines it shows."""
     lines = [line.rstrip() for line in text.splitlines()]
@@ -130,13 +130,6 @@ def asciidoc_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: i
     if indent is not None and indent.strip().isdigit():
         shown = _indented(shown, int(indent))
     return "\n".join(shown), tuple(numbers)
-
-
-def asciidoc_shown(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
-    """What the include puts in the document."""
-    rel = asciidoc_file(inc, doc_path, cache)
-    text, lines = asciidoc_of_text(inc, cache.get(rel, rel).text, ctx)
-    return Shown(text, rel, lines, (rel,))
 
 
 def shift_asciidoc_lines(spec: str, d: int) -> str:

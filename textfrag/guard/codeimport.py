@@ -14,15 +14,13 @@ from pathlib import Path
 
 from ..errors import TextFragError
 from ..source.cache import SourceCache
-from .context import GuardContext, Shown, under_root
+from .context import GuardContext, under_root
 from .includes import GuardedInclude, code_import_spec
 
-__all__ = ["code_import_shown", "code_import_of_text", "code_import_file", "shift_code_import", "shiftable"]
+__all__ = ["of_text", "file_of", "shift_code_import", "shiftable"]
 
 
-def code_import_file(
-    inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None
-) -> str:
+def file_of(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
     """The file (under the root) a code block imports: ``<rootDir>`` is the site's folder."""
     path = code_import_spec(inc.argument if argument is None else argument)[0].replace("\\ ", " ")
     if path.startswith("<rootDir>"):
@@ -32,7 +30,7 @@ def code_import_file(
     return under_root(str(target), path, cache)
 
 
-def code_import_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
     """What the block shows of a file whose text is ``text`` (its lines moved by ``shift``), and the 1-based
     lines it shows."""
     argument = shift_code_import(inc.argument, shift) if shift else inc.argument
@@ -49,13 +47,6 @@ def code_import_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift
         end = len(lines)
     taken = lines[start - 1 : end]
     return "\n".join(taken), tuple(range(start, start + len(taken)))
-
-
-def code_import_shown(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
-    """What the block shows."""
-    rel = code_import_file(inc, doc_path, cache, ctx)
-    text, lines = code_import_of_text(inc, cache.get(rel, rel).text, ctx)
-    return Shown(text, rel, lines, (rel,))
 
 
 def shift_code_import(argument: str, d: int) -> str:

@@ -22,10 +22,10 @@ from pathlib import Path
 
 from ..errors import TextFragError
 from ..source.cache import SourceCache
-from .context import GuardContext, Shown, under_root
+from .context import GuardContext, under_root
 from .includes import GuardedInclude
 
-__all__ = ["mdbook_shown", "mdbook_of_text", "shift_mdbook_spec", "mdbook_file"]
+__all__ = ["of_text", "shift_mdbook_spec", "file_of"]
 
 _ANCHOR_START = re.compile(r"ANCHOR:\s*([\w_-]+)")
 _ANCHOR_END = re.compile(r"ANCHOR_END:\s*([\w_-]+)")
@@ -110,20 +110,13 @@ def _anchored(lines: tuple[str, ...], kind: str, anchor: str) -> tuple[str, tupl
     return "\n".join(kept), (tuple(numbers) if kind == "include" else None)
 
 
-def mdbook_file(inc: GuardedInclude, doc_path: Path, cache: SourceCache, argument: str | None = None) -> str:
+def file_of(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
     """The file (under the root) an include names: its path from the chapter's folder."""
     path = _parts(inc.argument if argument is None else argument)[0]
     return under_root(str(doc_path.parent / path), path, cache)
 
 
-def mdbook_shown(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
-    """What the include puts in the chapter (nothing, for an anchor that is not in the file: a problem)."""
-    rel = mdbook_file(inc, doc_path, cache)
-    text, lines = mdbook_of_text(inc, cache.get(rel, rel).text, ctx)
-    return Shown(text, rel, lines, (rel,))
-
-
-def mdbook_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
     """What the include shows of a file whose text is ``text``, its line numbers moved by ``shift``."""
     argument = shift_mdbook_spec(inc.argument, shift) if shift else inc.argument
     kind = inc.option("type") or "include"

@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 from ..errors import TextFragError
 from .context import GuardContext
-from .includes import ASCIIDOC, CODE_IMPORT, LITERALINCLUDE, MDBOOK, SNIPPET, VARIANTS, GuardedInclude
+from .includes import LITERALINCLUDE, SNIPPET, GuardedInclude
 from .lock import record_of
-from .shown import literal_of_lines, shift_line_spec
+from .shown import literal_of_lines, one_file_engine, shift_line_spec
 
 __all__ = ["shiftable_search", "moved_bounds", "shift_snippet_spec"]
 
@@ -71,49 +71,16 @@ def shiftable_search(inc: GuardedInclude, ctx: GuardContext) -> Callable[[str, s
             return _search(len(lines), record, lambda d: _joined(select(lines, _Target(shift_snippet_spec(inc.argument, d)))))
 
         return snippet
-    if inc.kind == VARIANTS:
-        from .variants import shiftable as variants_shiftable
-        from .variants import variants_of_text
-
-        if not variants_shiftable(inc):
+    engine = one_file_engine(inc.kind)
+    if engine is not None:  # (mdBook, AsciiDoc, VitePress, remark-code-import, FastAPI's variants)
+        if not engine.shiftable(inc):
             return None
+        read = engine
 
-        def variants(text: str, record: str) -> list[int]:
-            return _search(len(text.splitlines()), record, lambda d: variants_of_text(inc, text, ctx, d)[0])
+        def one_file(text: str, record: str) -> list[int]:
+            return _search(text.count("\n") + 1, record, lambda d: read.of_text(inc, text, ctx, d)[0])
 
-        return variants
-    if inc.kind == CODE_IMPORT:
-        from .codeimport import code_import_of_text
-        from .codeimport import shiftable as code_import_shiftable
-
-        if not code_import_shiftable(inc):
-            return None
-
-        def imported(text: str, record: str) -> list[int]:
-            return _search(len(text.split("\n")), record, lambda d: code_import_of_text(inc, text, ctx, d)[0])
-
-        return imported
-    if inc.kind == ASCIIDOC:
-        from .asciidoc import asciidoc_of_text
-        from .asciidoc import shiftable as asciidoc_shiftable
-
-        if not asciidoc_shiftable(inc):
-            return None
-
-        def asciidoc(text: str, record: str) -> list[int]:
-            return _search(len(text.splitlines()), record, lambda d: asciidoc_of_text(inc, text, ctx, d)[0])
-
-        return asciidoc
-    if inc.kind == MDBOOK:
-        from .mdbook import mdbook_of_text, shiftable
-
-        if not shiftable(inc):
-            return None
-
-        def mdbook(text: str, record: str) -> list[int]:
-            return _search(len(text.split("\n")), record, lambda d: mdbook_of_text(inc, text, ctx, d)[0])
-
-        return mdbook
+        return one_file
     include_spec = inc.option("lines")
     if include_spec is None or ctx.heading_offset:
         return None

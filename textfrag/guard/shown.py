@@ -22,6 +22,7 @@ import difflib
 import os
 import textwrap
 from pathlib import Path
+from typing import Protocol, cast
 
 from ..errors import DecodeError, PathError, TextFragError
 from ..source.cache import SourceCache, read_under_root
@@ -55,6 +56,33 @@ def myst_read(cache: SourceCache, rel: str) -> str:
     return myst_text(read_under_root(cache.real_root, rel, rel, cache.max_size))
 
 
+class OneFileEngine(Protocol):
+    """How an engine whose include shows lines of one file (mdBook, AsciiDoc, VitePress, remark-code-import,
+    FastAPI's variants) is read: each has a module of its own with these."""
+
+    def file_of(
+        self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None
+    ) -> str:
+        """The file (under the root) the include names (``argument``: its file as written, if another)."""
+
+    def of_text(self, inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+        """What the include shows of the file's ``text`` (its line numbers moved by ``shift``), and the lines."""
+
+    def shiftable(self, inc: GuardedInclude) -> bool:
+        """Whether the include names lines by number (they can follow moved text)."""
+
+
+def one_file_engine(kind: str) -> OneFileEngine | None:
+    """The module that reads an include of ``kind`` when it is one of those engines'; None otherwise."""
+    if kind not in (MDBOOK, ASCIIDOC, VITEPRESS, CODE_IMPORT, VARIANTS):
+        return None
+    from . import asciidoc, codeimport, mdbook, variants, vitepress
+
+    engines = {MDBOOK: mdbook, ASCIIDOC: asciidoc, VITEPRESS: vitepress, CODE_IMPORT: codeimport, VARIANTS: variants}
+    engine = engines.get(kind)
+    return cast(OneFileEngine, engine) if engine is not None else None
+
+
 def resolve(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
     """The file (under the root) an include names, found as its engine finds it; :class:`PathError`
     when there is none or it is outside the root."""
@@ -63,26 +91,9 @@ def resolve(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardC
         # Sphinx's relfn2path: "/x" from the source folder, "x" from the document's folder
         target = (ctx.srcdir / arg.lstrip("/")) if arg.startswith("/") else (doc_path.parent / arg)
         return under_root(str(target), arg, cache)
-    if inc.kind == MDBOOK:
-        from .mdbook import mdbook_file
-
-        return mdbook_file(inc, doc_path, cache, arg)
-    if inc.kind == ASCIIDOC:
-        from .asciidoc import asciidoc_file
-
-        return asciidoc_file(inc, doc_path, cache, arg)
-    if inc.kind == VITEPRESS:
-        from .vitepress import vitepress_file
-
-        return vitepress_file(inc, doc_path, cache, ctx, arg)
-    if inc.kind == CODE_IMPORT:
-        from .codeimport import code_import_file
-
-        return code_import_file(inc, doc_path, cache, ctx, arg)
-    if inc.kind == VARIANTS:
-        from .variants import variants_file
-
-        return variants_file(inc, doc_path, cache, ctx, arg)
+    engine = one_file_engine(inc.kind)
+    if engine is not None:
+        return engine.file_of(inc, doc_path, cache, ctx, arg)
     if inc.kind == MARKDOWN_INCLUDE:
         name = os.path.expanduser(arg)
         included = name if os.path.isabs(name) else os.path.normpath(os.path.join(ctx.include_base, name))
@@ -103,26 +114,11 @@ def shown_text(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: Gua
         return _literalinclude(inc, doc_path, cache, ctx)
     if inc.kind == MARKDOWN_INCLUDE:
         return _markdown_include(inc, doc_path, cache, ctx)
-    if inc.kind == MDBOOK:
-        from .mdbook import mdbook_shown
-
-        return mdbook_shown(inc, doc_path, cache, ctx)
-    if inc.kind == ASCIIDOC:
-        from .asciidoc import asciidoc_shown
-
-        return asciidoc_shown(inc, doc_path, cache, ctx)
-    if inc.kind == VITEPRESS:
-        from .vitepress import vitepress_shown
-
-        return vitepress_shown(inc, doc_path, cache, ctx)
-    if inc.kind == CODE_IMPORT:
-        from .codeimport import code_import_shown
-
-        return code_import_shown(inc, doc_path, cache, ctx)
-    if inc.kind == VARIANTS:
-        from .variants import variants_shown
-
-        return variants_shown(inc, doc_path, cache, ctx)
+    engine = one_file_engine(inc.kind)
+    if engine is not None:  # (one file, read once: its text is the build's)
+        rel = engine.file_of(inc, doc_path, cache, ctx)
+        text, lines = engine.of_text(inc, cache.get(rel, rel).text, ctx)
+        return Shown(text, rel, lines, (rel,))
     from .snippets import snippet_shown
 
     return snippet_shown(inc, cache, ctx)
@@ -143,26 +139,9 @@ def shown_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int 
         from .snippets import markdown_include_of_text
 
         return markdown_include_of_text(inc, text, ctx, shift)
-    if inc.kind == MDBOOK:
-        from .mdbook import mdbook_of_text
-
-        return mdbook_of_text(inc, text, ctx, shift)
-    if inc.kind == ASCIIDOC:
-        from .asciidoc import asciidoc_of_text
-
-        return asciidoc_of_text(inc, text, ctx, shift)
-    if inc.kind == VITEPRESS:
-        from .vitepress import vitepress_of_text
-
-        return vitepress_of_text(inc, text, ctx, shift)
-    if inc.kind == CODE_IMPORT:
-        from .codeimport import code_import_of_text
-
-        return code_import_of_text(inc, text, ctx, shift)
-    if inc.kind == VARIANTS:
-        from .variants import variants_of_text
-
-        return variants_of_text(inc, text, ctx, shift)
+    engine = one_file_engine(inc.kind)
+    if engine is not None:
+        return engine.of_text(inc, text, ctx, shift)
     from .snippets import snippet_of_text
 
     return snippet_of_text(inc, text, ctx, shift)

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from ..errors import TextFragError
 from ..source.cache import SourceCache
-from .context import GuardContext, Shown, under_root
+from .context import GuardContext, under_root
 from .includes import GuardedInclude
 
-__all__ = ["variants_shown", "variants_of_text", "variants_file", "shift_variants", "shiftable"]
+__all__ = ["of_text", "file_of", "shift_variants", "shiftable"]
 
 ABOVE, HERE, BELOW = "# Code above omitted 👆", "# Code here omitted 👈", "# Code below omitted 👇"
 
@@ -33,13 +33,13 @@ def _groups(spec: str) -> list[tuple[int, int]]:
     return sorted(out)
 
 
-def variants_file(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
+def file_of(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
     """The file (under the root) an include names, from the folder the build runs in."""
     path = inc.argument if argument is None else argument
     return under_root(str(ctx.site / path), path, cache)
 
 
-def variants_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
     """What the first tab shows of a file whose text is ``text`` (its ``ln[...]`` moved by ``shift``)."""
     normal = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = (normal + "\n").splitlines()  # (mdx_include's reading: a last empty line)
@@ -60,13 +60,6 @@ def variants_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: i
         if i == len(groups) - 1 and b < total:
             shown += ["", BELOW]
     return "\n".join(shown), None
-
-
-def variants_shown(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
-    """What the include's first tab shows."""
-    rel = variants_file(inc, doc_path, cache, ctx)
-    text, lines = variants_of_text(inc, cache.get(rel, rel).text, ctx)
-    return Shown(text, rel, lines, (rel,))
 
 
 def shift_variants(spec: str, d: int) -> str:

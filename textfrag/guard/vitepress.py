@@ -16,10 +16,10 @@ from pathlib import Path
 
 from ..errors import TextFragError
 from ..source.cache import SourceCache
-from .context import GuardContext, Shown, under_root
+from .context import GuardContext, under_root
 from .includes import GuardedInclude, parse_raw_path
 
-__all__ = ["vitepress_shown", "vitepress_of_text", "vitepress_file"]
+__all__ = ["of_text", "file_of", "shiftable"]
 
 # VitePress's region markers, one syntax per kind of file (findRegion)
 _REGIONS = (
@@ -64,16 +64,14 @@ def _dedent(text: str) -> str:
     return "\n".join(line[cut:] for line in lines)
 
 
-def vitepress_file(
-    inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None
-) -> str:
+def file_of(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
     """The file (under the root) a snippet names: ``@`` from the source folder, else from the page's folder."""
     path = parse_raw_path(inc.argument if argument is None else argument)[0]
     target = (ctx.srcdir / path[1:].lstrip("/")) if path.startswith("@") else (doc_path.parent / path)
     return under_root(str(target), path, cache)
 
 
-def vitepress_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
     """What the snippet shows of a file whose text is ``text``, and the 1-based lines it shows as they are
     (None for a region, which is dedented)."""
     content = text.replace("\r\n", "\n")
@@ -92,8 +90,6 @@ def vitepress_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: 
     return _dedent("\n".join(kept)), None
 
 
-def vitepress_shown(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
-    """What the snippet puts in the page."""
-    rel = vitepress_file(inc, doc_path, cache, ctx)
-    text, lines = vitepress_of_text(inc, cache.get(rel, rel).text, ctx)
-    return Shown(text, rel, lines, (rel,))
+def shiftable(inc: GuardedInclude) -> bool:
+    """A snippet names no lines: a whole file or a region, which follows its text by itself."""
+    return False

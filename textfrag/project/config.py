@@ -477,22 +477,10 @@ def _book(path: Path, text: str) -> BuildConfig:
 def _zensical(path: Path, text: str) -> BuildConfig:
     """A ``zensical.toml``: the options of ``[project.markdown_extensions.textfrag]``, the root from its
     folder, as the extension takes them under Zensical."""
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        try:
-            import tomli as tomllib  # type: ignore[no-redef]
-        except ImportError:
-            raise TextFragError(f"reading {path} needs Python 3.11 or tomli (pip install tomli)") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TextFragError(f"{path}: not valid TOML ({exc})") from None
+    from .mdbook import read_toml
+    from .mdbook import toml_table as table
 
-    def table(parent: dict[str, Any], key: str) -> dict[str, Any]:
-        value = parent.get(key)
-        return value if isinstance(value, dict) else {}
-
+    data = read_toml(path, text)
     project = table(data, "project")
     extensions = table(project, "markdown_extensions")
     docs = project.get("docs_dir")

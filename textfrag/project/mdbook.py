@@ -18,10 +18,11 @@ from typing import Any
 
 from ..errors import TextFragError
 
-__all__ = ["read_book", "summary_chapters"]
+__all__ = ["read_book", "read_toml", "summary_chapters", "toml_table"]
 
 
-def _toml(path: Path, text: str) -> dict[str, Any]:
+def read_toml(path: Path, text: str) -> dict[str, Any]:
+    """A TOML configuration's data (``book.toml``, ``zensical.toml``); :class:`TextFragError` when it is not TOML."""
     try:
         import tomllib
     except ImportError:  # Python 3.10
@@ -36,7 +37,8 @@ def _toml(path: Path, text: str) -> dict[str, Any]:
     return data
 
 
-def _table(parent: dict[str, Any], key: str) -> dict[str, Any]:
+def toml_table(parent: dict[str, Any], key: str) -> dict[str, Any]:
+    """The table ``key`` of a TOML table ({} when there is none)."""
     value = parent.get(key)
     return value if isinstance(value, dict) else {}
 
@@ -44,8 +46,9 @@ def _table(parent: dict[str, Any], key: str) -> dict[str, Any]:
 def read_book(path: Path, text: str) -> dict[str, Any]:
     """The settings of a ``book.toml``: its source folder, and textfrag's (root, guard, on_stale,
     require_pin, charset) from ``[preprocessor.textfrag]`` and the environment."""
-    data = _toml(path, text)
-    settings = _table(_table(data, "preprocessor"), "textfrag")
+    data = read_toml(path, text)
+    preprocessors = toml_table(data, "preprocessor")
+    settings = toml_table(preprocessors, "textfrag")
     here = path.parent
 
     def yes(value: object) -> bool:
@@ -53,7 +56,7 @@ def read_book(path: Path, text: str) -> dict[str, Any]:
 
     guard = settings.get("guard", False)
     return {
-        "srcdir": (here / str(_table(data, "book").get("src") or "src")).resolve(),
+        "srcdir": (here / str(toml_table(data, "book").get("src") or "src")).resolve(),
         "root": (here / str(settings.get("root") or ".")).resolve(),
         "guard": yes(guard) or yes(os.environ.get("TEXTFRAG_GUARD", "0")),
         "on_stale": str(settings.get("on_stale") or "error"),
@@ -61,7 +64,8 @@ def read_book(path: Path, text: str) -> dict[str, Any]:
         "charset": settings.get("charset") or None,
         # (the book runs textfrag's preprocessor, mdBook's default mdbook-textfrag or a command naming textfrag:
         # its txtfrag: images are excerpts)
-        "renders": "textfrag" in _table(data, "preprocessor") and "textfrag" in str(settings.get("command") or "mdbook-textfrag"),
+        "renders": "textfrag" in toml_table(data, "preprocessor")
+        and "textfrag" in str(settings.get("command") or "mdbook-textfrag"),
     }
 
 
