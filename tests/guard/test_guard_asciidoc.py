@@ -139,3 +139,10 @@ def test_a_change_inside_is_caught_with_its_diff_an_unknown_attribute_is_a_locat
     (project / "docs" / "other.adoc").write_text("= O\n\n----\ninclude::{nowhere}/app.txt[]\n----\n", encoding="utf-8")
     r = _textfrag(project, "check", "docs")
     assert "other.adoc:4: include::{nowhere}/app.txt[]:" in r.stderr and "{nowhere}" in r.stderr, r.stderr
+
+
+def test_a_line_range_that_is_no_numbers_is_a_located_problem_never_a_traceback(project: Path) -> None:
+    (project / "docs" / "guide.adoc").write_text("= G\n\n----\ninclude::src/app.txt[lines=a..b]\n----\n", encoding="utf-8")
+    r = _textfrag(project, "check", "docs")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "docs/guide.adoc:4: include::src/app.txt[lines=a..b]:" in r.stderr and "names no lines" in r.stderr, r.stderr

@@ -112,3 +112,10 @@ def test_the_mkdocs_build_fails_an_include_whose_tab_changed_as_check_does(site:
     assert built.returncode != 0 and "{* ../docs_src/t001.py ln[2:3,5] *}" in built.stderr, built.stderr
     checked = _textfrag(site, "check", "docs")
     assert checked.returncode == 1 and "docs/index.md:3: {* ../docs_src/t001.py ln[2:3,5] *}" in checked.stderr, checked.stderr
+
+
+def test_an_ln_that_is_no_numbers_is_a_located_problem_never_a_traceback(site: Path) -> None:
+    (site / "en" / "docs" / "index.md").write_text("# T\n\n{* ../docs_src/t001.py ln[a:b] *}\n", encoding="utf-8")
+    r = _textfrag(site, "check", "docs")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "docs/index.md:3: {* ../docs_src/t001.py ln[a:b] *}:" in r.stderr and "names no lines" in r.stderr, r.stderr

@@ -117,7 +117,10 @@ def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -
     spec = inc.option("lines")
     tags = inc.option("tags") or inc.option("tag")
     if spec is not None:
-        numbers = _by_lines(lines, shift_asciidoc_lines(spec, shift) if shift else spec)
+        try:
+            numbers = _by_lines(lines, shift_asciidoc_lines(spec, shift) if shift else spec)
+        except ValueError:
+            raise TextFragError(f"{inc.key}: lines={spec} names no lines (write numbers: lines=2..4;7)") from None
     elif tags is not None:
         names = [t.strip() for t in re.split(r"[;,]", tags) if t.strip()]
         if any(n.startswith("!") or "*" in n for n in names):
