@@ -15,7 +15,7 @@ from typing import Any
 
 from textfrag import DEFAULT_MAX_SIZE, SourceCache, TextFragError
 from textfrag.documents.scan import scan_text
-from textfrag.errors import internal_error_report
+from textfrag.errors import internal_error_report, spell
 from textfrag.guard import LOCK_NAME, Lock, context_of, find_guarded, judge_include, shown_text
 from textfrag.guard.judge import Explainer
 from textfrag.project.config import BuildConfig
@@ -95,7 +95,7 @@ class _Book:
                 self._say(f"{LOCK_NAME}: {bad.message}", error=True)
 
     def _say(self, text: str, *, error: bool) -> None:
-        print(f"{'ERROR' if error else 'WARN'} textfrag: {text}", file=sys.stderr)
+        print(f"{'ERROR' if error else 'WARN'} textfrag: {spell(text)}", file=sys.stderr)  # (control characters spelt)
         self.failed = self.failed or error
 
     def chapter(self, chapter: dict[str, Any]) -> None:

@@ -190,3 +190,11 @@ def test_a_txtfrag_reference_in_a_book_is_a_located_problem_mdbook_would_show_as
     r = _textfrag(book, "check", "src")
     assert r.returncode == 2, r.stderr
     assert "src/one.md:3:" in r.stderr and "mdBook renders no txtfrag: reference" in r.stderr, r.stderr
+
+
+def test_a_chapter_of_unclosed_includes_is_read_in_bounded_time(book: Path) -> None:
+    """mdBook's own pattern takes quadratic time on ``{{#a b`` repeated without ``}}``: the finder's is
+    bounded (an include is short), so this page is read in about a second, not minutes."""
+    (book / "src" / "one.md").write_text("# One\n\n" + "{{#include a" * 100_000 + "\n", encoding="utf-8")
+    r = _textfrag(book, "check", "src")
+    assert r.returncode == 2 and "nothing to check" in r.stderr, r.stderr

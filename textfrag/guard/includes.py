@@ -292,7 +292,8 @@ def _markdown_includes(text: str, doc: str) -> list[GuardedInclude]:
 
 
 # mdBook's own pattern (preprocess/links.rs): an escaped link, or {{#type path props}}
-_LINK = re.compile(r"\\\{\{#.*\}\}|\{\{\s*#([a-zA-Z0-9_]+)\s+([^}]+)\}\}")
+# (bounded: an include is short, and the unbounded pattern takes quadratic time on a page of unclosed {{#)
+_LINK = re.compile(r"\\\{\{#.{0,1024}\}\}|\{\{\s*#([a-zA-Z0-9_]+)\s+([^}\s][^}]{0,1024})\}\}")
 #: the types whose text textfrag computes as mdBook does (playground, title and the others are not quotes)
 TYPES = ("include", "rustdoc_include")
 
