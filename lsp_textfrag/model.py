@@ -32,7 +32,7 @@ from textfrag.guard import (
     Lock,
     Shown,
     context_of,
-    find_guarded,
+    guarded_by,
     judge_include,
     shown_text,
 )
@@ -266,17 +266,7 @@ class Project:
     def _includes(self, text: str, name: str, suffix: str) -> list[Finding]:
         """Guard mode: every include of the document, judged as ``check`` and the build judge it."""
         assert self.guard is not None and self.config is not None
-        found = find_guarded(
-            text,
-            name,
-            suffix,
-            snippets=self.config.snippets is not None,
-            markdown_include=self.config.markdown_include is not None,
-            mdbook=self.config.engine == "mdbook",
-            vitepress=self.config.engine == "vitepress",
-            code_import=self.config.engine == "docusaurus",
-            include_variants=self.config.include_variants,
-        )
+        found = guarded_by(self.config, text, name, suffix)
         if not found:
             return []
         try:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from .. import __version__
 from ..errors import TextFragError, internal_error_report
 from ..source import store
-from . import check, make, migrate, options, pin, show, symbols, update
+from . import batch, check, make, migrate, options, pin, show, symbols, update
 from ._base import BAD, INTERNAL, OK, WHERE_ARGV, _Parser, _projects, _settle, _terminal
 
 if TYPE_CHECKING:
@@ -48,6 +48,7 @@ def build_parser(parser_class: type[_Parser] | None = None) -> argparse.Argument
     pin.add_parser(sub)
     migrate.add_parser(sub)
     options.add_parser(sub)
+    batch.add_parser(sub)
     return parser
 
 
@@ -73,6 +74,7 @@ COMMANDS = {
     "migrate": migrate._migrate,
     "symbols": symbols._symbols,
     "options": options._options,
+    "batch": batch._batch,
 }
 
 

@@ -22,7 +22,7 @@ from ..guard import (
     Shown,
     context_of,
     empty_include,
-    find_guarded,
+    guarded_by,
     judge_include,
     record_of,
     shown_text,
@@ -95,17 +95,7 @@ class GuardRun:
             except TextFragError as unreadable:
                 yield doc, shown, "", unreadable
                 continue
-            found = find_guarded(
-                text,
-                shown,
-                doc.suffix,
-                snippets=self.config.snippets is not None,
-                markdown_include=self.config.markdown_include is not None,
-                mdbook=self.config.engine == "mdbook",
-                vitepress=self.config.engine == "vitepress",
-                code_import=self.config.engine == "docusaurus",
-                include_variants=self.config.include_variants,
-            )
+            found = guarded_by(self.config, text, shown, doc.suffix)
             yield doc, shown, text, found
 
     def shown(self, inc: GuardedInclude, doc: Path) -> Shown | TextFragError:

@@ -16,7 +16,7 @@ new path), changed (with the diff; ``update --accept --write`` records the revie
 from __future__ import annotations
 
 from .context import GuardContext, Shown, context_of
-from .includes import GuardedInclude, find_guarded
+from .includes import GuardedInclude, find_guarded, guarded_by
 from .judge import IncludeRepair, empty_include, judge_include
 from .lock import LOCK_NAME, Lock, record_of
 from .shown import shown_text
@@ -31,6 +31,7 @@ __all__ = [
     "context_of",
     "empty_include",
     "find_guarded",
+    "guarded_by",
     "judge_include",
     "record_of",
     "shown_text",

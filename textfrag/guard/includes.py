@@ -20,9 +20,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..documents.scan import MD_SUFFIXES, LineIndex
 from ..migrate.literalinclude import find_includes
+
+if TYPE_CHECKING:
+    from ..project.config import BuildConfig
 
 __all__ = [
     *("GuardedInclude", "find_guarded", "SELECTING"),
@@ -116,6 +120,23 @@ def _written(name: str, value: str) -> str:
     if name in ("dedent", "tab-width") and value.lstrip("+-").isdigit():
         return str(int(value))
     return value
+
+
+def guarded_by(config: BuildConfig, text: str, doc: str, suffix: str) -> list[GuardedInclude]:
+    """The includes of a document that the build of ``config`` renders (its engine's, and those of the
+    Markdown extensions it enables): what ``check``, the editor, the batch protocol and the mdBook
+    preprocessor judge."""
+    return find_guarded(
+        text,
+        doc,
+        suffix,
+        snippets=config.snippets is not None,
+        markdown_include=config.markdown_include is not None,
+        mdbook=config.engine == "mdbook",
+        vitepress=config.engine == "vitepress",
+        code_import=config.engine == "docusaurus",
+        include_variants=config.include_variants,
+    )
 
 
 def find_guarded(

@@ -1,0 +1,271 @@
+"""One request, one answer: what a build of any engine asks of textfrag, in JSON values.
+
+A request names the documents an engine renders (their text, or their path to read) and, or instead, the
+references a plugin has already found with their options. The answer gives each of them, in order, what
+the build shows (the excerpt and its ``data-txtfrag-*`` values), what fails the build (problems, located
+as ``check`` locates them), what is only said (warnings) and the repair ``update --write`` would make.
+Every verdict is the core's (:func:`textfrag.verdict.judging.judge`, :func:`textfrag.guard.judge_include`):
+a plugin only renders it. The manual's reference/protocol page is this module's documentation for
+plugin authors; ``textfrag/schemas/batch-request.schema.json`` and ``batch-answer.schema.json`` pin it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from ..documents.files import read_text
+from ..documents.scan import Found, scan_text
+from ..errors import StaleError, TextFragError
+from ..guard import LOCK_NAME, IncludeRepair, Lock, context_of, guarded_by, judge_include, shown_text
+from ..guard.judge import Explainer, found_of
+from ..project.config import BuildConfig, forms_of, html_blocks_of, read_config
+from ..project.discovery import nearest_config
+from ..reference.grammar import parse_reference
+from ..repair.references import repair
+from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
+from ..verdict.excerpt import Excerpt, failure_summary
+from ..verdict.judging import Settings, Verdict, judge
+from ..verdict.written_options import options_of, written_options
+from .version import PROTOCOL
+
+__all__ = ["PROTOCOL", "RequestError", "answer"]
+
+_SETTINGS = {"on_stale": str, "require_pin": bool, "charset": str, "source_url": str, "guard": bool, "max_size": int}
+_SYNTAXES = ("rst", "myst", "md")
+
+
+class RequestError(TextFragError):
+    """A request that is not one: which field, and what it must be (exit 2, as any bad usage)."""
+
+    kind = "request"
+
+
+def _field(value: Any, name: str, kind: type | tuple[type, ...], *, optional: bool = True) -> Any:
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        what = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+        words = {"str": "a string", "int": "a number", "bool": "true or false", "dict": "an object", "list": "a list"}
+        raise RequestError(f"the request's {name} must be {words.get(what, what)}, not {type(value).__name__}")
+    return value
+
+
+def _config(request: dict[str, Any], cwd: Path, documents: list[Path]) -> BuildConfig:
+    """The build's configuration: the one the request names, else the nearest one above its first document,
+    else none (the defaults); then the request's own settings over it."""
+    named = _field(request.get("config"), "config", str)
+    if named is not None:
+        config = read_config((cwd / named).resolve())
+    else:
+        config = (nearest_config(documents[0]) if documents else None) or BuildConfig(cwd / "textfrag.toml", cwd)
+    changes: dict[str, Any] = {}
+    root = _field(request.get("root"), "root", str)
+    if root is not None:
+        changes["root"] = (cwd / root).resolve()
+    settings = _field(request.get("settings"), "settings", dict) or {}
+    for name, value in settings.items():
+        if name not in _SETTINGS:
+            raise RequestError(f"the request's settings have no {name!r}: they are {', '.join(_SETTINGS)}")
+        changes[name] = _field(value, f"settings.{name}", _SETTINGS[name])
+    if changes.get("on_stale", "error") not in ("error", "warning"):
+        raise RequestError("the request's settings.on_stale must be 'error' or 'warning'")
+    return dataclasses.replace(config, **changes) if changes else config
+
+
+def answer(request: Any, *, cwd: Path | None = None) -> dict[str, Any]:
+    """The answer to ``request`` (a JSON object, read): raises :class:`RequestError` for one that is not
+    a request of this protocol; every problem of a document or a reference is in the answer."""
+    if not isinstance(request, dict):
+        raise RequestError(f"a request is a JSON object, not {type(request).__name__}")
+    if request.get("protocol") != PROTOCOL:
+        raise RequestError(f"the request's protocol must be {PROTOCOL} (this textfrag speaks version {PROTOCOL})")
+    here = (cwd or Path.cwd()).resolve()
+    documents = _field(request.get("documents"), "documents", list) or []
+    references = _field(request.get("references"), "references", list) or []
+    paths = [
+        here / _field((d or {}).get("path") if isinstance(d, dict) else d, "documents[].path", str, optional=False)
+        for d in documents
+    ]
+    config = _config(request, here, paths)
+    batch = _Batch(config, here)
+    results: list[dict[str, Any]] = []
+    if batch.unreadable_lock is not None:
+        results.append(
+            _result("lock", LOCK_NAME, None, None, None, _problems_of(Verdict(LOCK_NAME), [batch.unreadable_lock], LOCK_NAME))
+        )
+    for i, (doc, path) in enumerate(zip(documents, paths, strict=True)):
+        text = _field(doc.get("text"), f"documents[{i}].text", str)
+        results += batch.document(path, str(doc["path"]), text)
+    for i, ref in enumerate(references):
+        if not isinstance(ref, dict):
+            raise RequestError(f"the request's references[{i}] must be an object, not {type(ref).__name__}")
+        results.append(batch.reference(ref, i))
+    said = [p["said"] for r in results for p in r["problems"]]
+    return {
+        "protocol": PROTOCOL,
+        "root": str(config.root),
+        "guard": batch.lock is not None,
+        "results": results,
+        "failed": bool(said),
+        "summary": f"{failure_summary(said)}; the build fails" if said else f"{len(results)} checked, all current",
+    }
+
+
+class _Batch:
+    """One request's build: its settings, its source cache (each file read once), its lock file."""
+
+    def __init__(self, config: BuildConfig, cwd: Path) -> None:
+        self.config = config
+        self.cwd = cwd
+        self.cache = SourceCache(
+            config.root, charset=config.charset or DEFAULT_CHARSET, max_size=config.max_size or DEFAULT_MAX_SIZE
+        )
+        self.settings = Settings(on_stale=config.on_stale, require_pin=config.require_pin, source_url=config.source_url)
+        self.forms = forms_of(config)
+        self.lock: Lock | None = None
+        self.unreadable_lock: TextFragError | None = None
+        if config.guard:
+            try:
+                self.lock = Lock.read(config.home / LOCK_NAME)
+            except TextFragError as bad:  # (said as the build's first problem; no include is judged without it)
+                self.unreadable_lock = bad
+
+    def document(self, path: Path, shown: str, text: str | None) -> list[dict[str, Any]]:
+        """Every reference of the document, then (guard mode) every include, each judged."""
+        try:
+            text = read_text(path, shown, self.config.max_size or DEFAULT_MAX_SIZE) if text is None else text
+        except TextFragError as unreadable:
+            return [_result("document", shown, 0, None, None, _problems_of(Verdict(shown), [unreadable], f"{shown}"))]
+        out = []
+        for f in scan_text(text, shown, path.suffix, html_blocks_of(self.config)):
+            form = self.forms.problem(f, text, path.suffix)
+            if form is not None:
+                out.append(
+                    _result("reference", shown, f.line, f, None, _problems_of(Verdict(f.text), [form], f"{shown}:{f.line}"))
+                )
+                continue
+            raw, syntax, kind = written_options(text, f, attr_list=self.config.attr_list)
+            verdict = judge(self.cache, f.text, raw, syntax=syntax, form=kind, settings=self.settings)
+            result = _result("reference", shown, f.line, f, verdict.excerpt, _problems_of(verdict, None, f"{shown}:{f.line}"))
+            result["pinned"] = verdict.pinned
+            if verdict.stale is not None:
+                result["repair"] = self._repair(text, f, syntax)
+            out.append(result)
+        if self.lock is not None:
+            out += self._includes(path, shown, text)
+        return out
+
+    def _repair(self, text: str, f: Found, syntax: Any) -> dict[str, Any] | None:
+        try:
+            fix = repair(self.cache, parse_reference(f.text), options_of(text, f), syntax=syntax)
+        except TextFragError:
+            return None
+        if fix is None or fix.new is None:
+            return None
+        edits = [[f.start, f.end, fix.new], *([s, e, t] for s, e, t in fix.follow)]
+        return {"reference": fix.new, "edits": sorted(edits), "drift": fix.drift.kind if fix.drift else None}
+
+    def _includes(self, path: Path, shown: str, text: str) -> list[dict[str, Any]]:
+        assert self.lock is not None
+        ctx = context_of(self.config)
+        out = []
+        for inc in guarded_by(self.config, text, shown, path.suffix):
+            try:
+                now: Any = shown_text(inc, path, self.cache, ctx)
+            except TextFragError as why:
+                now = why
+            verdict = judge_include(
+                inc,
+                now,
+                self.lock.record(self.lock.doc_name(path), inc.key),
+                require_pin=self.config.require_pin,
+                on_stale=self.config.on_stale,
+                explainer=Explainer(path, self.cache, ctx),
+                lock=LOCK_NAME,
+            )
+            result = _result("include", shown, inc.line, found_of(inc), None, _problems_of(verdict, None, f"{shown}:{inc.line}"))
+            result["pinned"] = verdict.pinned
+            result["text"] = now.text if not isinstance(now, TextFragError) else None
+            stale = verdict.stale
+            fix = stale.outcome if isinstance(stale, StaleError) else None
+            if isinstance(fix, IncludeRepair) and not fix.accept:
+                result["repair"] = {"edits": sorted([s, e, t] for s, e, t in fix.edits), "key": fix.key, "record": fix.record}
+            out.append(result)
+        return out
+
+    def reference(self, ref: dict[str, Any], i: int) -> dict[str, Any]:
+        """A reference a plugin found, with its options as written (name -> value, or null for a flag)."""
+        text = _field(ref.get("reference"), f"references[{i}].reference", str, optional=False)
+        options = _field(ref.get("options"), f"references[{i}].options", dict)
+        syntax = _field(ref.get("syntax"), f"references[{i}].syntax", str) or "myst"
+        form = _field(ref.get("form"), f"references[{i}].form", str) or "block"
+        if syntax not in _SYNTAXES or form not in ("block", "inline"):
+            raise RequestError(f"references[{i}]: syntax is one of {', '.join(_SYNTAXES)} and form is block or inline")
+        for name, value in (options or {}).items():
+            _field(value, f"references[{i}].options.{name}", (str, bool, int, float))
+        raw = {k: (None if v is True else str(v)) for k, v in (options or {}).items() if v is not False} if options else None
+        document = _field(ref.get("document"), f"references[{i}].document", str)
+        line = _field(ref.get("line"), f"references[{i}].line", int) or 0
+        where = f"{document}:{line}" if document and line else document or "<request>"
+        verdict = judge(self.cache, text, raw, syntax=syntax, form=form, settings=self.settings)  # type: ignore[arg-type]
+        result = _result("reference", document, line or None, None, verdict.excerpt, _problems_of(verdict, None, where))
+        result["id"] = ref.get("id")
+        result["pinned"] = verdict.pinned
+        result["reference"] = text
+        if verdict.stale is not None and not options:
+            try:
+                fix = repair(self.cache, parse_reference(text), [], syntax="md")
+            except TextFragError:
+                fix = None
+            if fix is not None and fix.new is not None:
+                result["repair"] = {"reference": fix.new, "drift": fix.drift.kind if fix.drift else None}
+        return result
+
+
+def _problems_of(verdict: Verdict, problems: list[TextFragError] | None, where: str) -> dict[str, Any]:
+    said = []
+    for kind, errors in (("problems", verdict.problems if problems is None else problems), ("warnings", verdict.warnings)):
+        for e in errors:
+            e = e.with_reference(e.reference or verdict.text)
+            said.append((kind, {"kind": e.kind, "message": e.message, "said": e.describe(where)}))
+    state = (
+        "broken" if any(k == "problems" and p["kind"] != "stale" for k, p in said) else "stale" if verdict.stale else "current"
+    )
+    return {
+        "state": state,
+        "problems": [p for k, p in said if k == "problems"],
+        "warnings": [p for k, p in said if k == "warnings"],
+    }
+
+
+def _result(
+    kind: str, document: str | None, line: int | None, f: Found | None, ex: Excerpt | None, judged: dict[str, Any]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": kind, "document": document, "line": line}
+    if f is not None:
+        out["reference"] = f.text
+        out["form"] = f.kind
+        out["column"] = f.column
+        out["span"] = list(f.span) if f.span is not None else [f.start, f.end]
+    out.update(judged)
+    out["excerpt"] = _excerpt(ex) if ex is not None else None
+    out["repair"] = None
+    return out
+
+
+def _excerpt(ex: Excerpt) -> dict[str, Any]:
+    return {
+        "text": ex.text,
+        "inline_text": ex.inline_text,
+        "pieces": [
+            {"text": p.text, "first_line": p.first_line, "number": p.number, "emphasized": list(p.emphasized)} for p in ex.pieces
+        ],
+        "caption": ex.caption,
+        "anchor": ex.anchor,
+        "language": ex.language,
+        "data": {f"data-txtfrag-{k}": v for k, v in ex.data.items()},
+        "source_url": ex.source_url,
+        "notice": ex.notice,
+    }
