@@ -46,7 +46,17 @@ FORMS = [
     "include::src/app.txt[tag=body]",
     "include::src/app.txt[tags=body;in]",
     "include::{code}/app.txt[lines=3..4]",
+    # negated tags and wildcards, over nested tags (Asciidoctor: the innermost tag named decides)
+    "include::src/nested.txt[tags=outer;!inner]",
+    "include::src/nested.txt[tag=!inner]",
+    "include::src/nested.txt[tags=*]",
+    "include::src/nested.txt[tags=**]",
+    "include::src/nested.txt[tags=**;!outer]",
+    "include::src/nested.txt[tags=*;!inner]",
+    "include::src/nested.txt[tags=!*]",
+    'include::src/nested.txt[tags="inner,other"]',
 ]
+NESTED = "a\n// tag::outer[]\nb\n// tag::inner[]\nc\n// end::inner[]\nd\n// end::outer[]\ne\n# tag::other[]\nf\n# end::other[]\n"
 
 
 def _document(forms: list[str]) -> str:
@@ -63,6 +73,7 @@ def project(tmp_path: Path) -> Path:
     _engine()
     (tmp_path / "docs" / "src").mkdir(parents=True)
     (tmp_path / "docs" / "src" / "app.txt").write_text(APP, encoding="utf-8", newline="")
+    (tmp_path / "docs" / "src" / "nested.txt").write_text(NESTED, encoding="utf-8")
     (tmp_path / "docs" / "guide.adoc").write_text(_document(FORMS), encoding="utf-8")
     (tmp_path / "shown.js").write_text(SHOWN, encoding="utf-8")
     _git(tmp_path, "init", "-q")
@@ -146,3 +157,17 @@ def test_a_line_range_that_is_no_numbers_is_a_located_problem_never_a_traceback(
     r = _textfrag(project, "check", "docs")
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert "docs/guide.adoc:4: include::src/app.txt[lines=a..b]:" in r.stderr and "names no lines" in r.stderr, r.stderr
+
+
+def test_a_tag_the_file_does_not_have_is_a_located_problem(project: Path) -> None:
+    doc = project / "docs" / "guide.adoc"
+    doc.write_text(
+        _document(["include::src/nested.txt[tags=inner;gone]", "include::src/nested.txt[tag=!gone]"]), encoding="utf-8"
+    )
+    shown = _shown(project)
+    assert shown == ["c", "a\nb\nc\nd\ne\nf"]  # (Asciidoctor warns, and shows the rest)
+    r = _textfrag(project, "check", "docs")
+    assert r.returncode == 2, r.stderr
+    for line in (10, 15):
+        assert f"guide.adoc:{line}: include::src/nested.txt[" in r.stderr
+    assert r.stderr.count("the file has no tag::gone[]") == 2, r.stderr

@@ -3,7 +3,8 @@
 ``include::file.rb[]`` at the start of a line (``\\include::`` is text), anywhere in a document (in a
 listing block too): the whole file; ``lines=2..4`` (``2..``, ``2..-1``, ``5``, several joined by ``;`` or,
 quoted, by ``,``: the lines in the file's order, each once); ``tag=name`` or ``tags=a;b``: the lines
-between ``tag::name[]`` and ``end::name[]``, without any line that holds a tag directive; ``indent=N``:
+between ``tag::name[]`` and ``end::name[]``, without any line that holds a tag directive (``!name`` leaves
+a tag out, ``*`` is every tagged region, ``**`` every line); ``indent=N``:
 the lines re-indented to N spaces. A document attribute in the file's name (``{sourcedir}/app.rb``) is
 read from the ``:name: value`` entries above the include. Each line is the file's line without its end
 and its trailing blanks.
@@ -35,7 +36,7 @@ def _target(inc: GuardedInclude, argument: str | None = None) -> str:
     def value(m: re.Match[str]) -> str:
         if m.group(1) not in defined:
             raise PathError(
-                f"{inc.key}: the file's name uses the attribute {{{m.group(1)}}}, which no ':{m.group(1)}: value' "
+                f"the file's name uses the attribute {{{m.group(1)}}}, which no ':{m.group(1)}: value' "
                 "entry above the include defines; textfrag cannot say which file it is (define it in the document)"
             )
         return defined[m.group(1)]
@@ -83,25 +84,52 @@ def _by_lines(lines: list[str], spec: str) -> list[int]:
     return sorted(set(chosen))
 
 
-def _by_tags(lines: list[str], wanted: set[str]) -> list[int]:
-    """The 1-based numbers of the lines inside the tags ``wanted``, the tag directives' lines left out."""
-    open_: list[str] = []
+def _tag_set(spec: str) -> dict[str, bool]:
+    """``tag=``/``tags=`` as Asciidoctor reads it: each name selected (true) or, after ``!``, left out
+    (false); ``*`` (every tagged region) and ``**`` (every line) among them."""
+    out: dict[str, bool] = {}
+    for name in re.split(r"[;,]", spec):
+        name = name.strip()
+        if name and name != "!":
+            out[name[1:] if name.startswith("!") else name] = not name.startswith("!")
+    return out
+
+
+def _by_tags(lines: list[str], tags: dict[str, bool]) -> tuple[list[int], list[str]]:
+    """The 1-based numbers of the lines the tags select, the tag directives' lines left out, as Asciidoctor's
+    preprocessor selects them (the innermost tag named decides; ``*`` decides for a tag not named; outside
+    every tag, ``**`` or, when no tag is selected by name, every line); and the names not found."""
+    tags = dict(tags)
+    if "**" in tags:
+        base = tags.pop("**")
+        wildcard: bool | None = tags.pop("*") if "*" in tags else base
+    else:
+        base = True not in tags.values()
+        wildcard = tags.pop("*", None)
+    select, active = base, None
+    stack: list[tuple[str, bool]] = []
+    used: set[str] = set()
     chosen: list[int] = []
     for n, line in enumerate(lines, 1):
         m = _TAG.search(line) if "::" in line and "[]" in line else None
-        if m is not None:
-            name = m.group(2)
-            if m.group(1):
-                if name in open_:
-                    open_.reverse()
-                    open_.remove(name)
-                    open_.reverse()
-            else:
-                open_.append(name)
+        if m is None:
+            if select:
+                chosen.append(n)
             continue
-        if any(t in wanted for t in open_):
-            chosen.append(n)
-    return chosen
+        name = m.group(2)
+        if m.group(1):  # end::name[]
+            if name == active:
+                stack.pop()
+                active, select = stack[-1] if stack else (None, base)
+        elif name in tags:
+            used.add(name)
+            active, select = name, tags[name]
+            stack.append((active, select))
+        elif wildcard is not None:
+            select = False if active is not None and not select else wildcard
+            active = name
+            stack.append((active, select))
+    return chosen, [t for t in tags if t not in used]
 
 
 def _indented(lines: list[str], indent: int) -> list[str]:
@@ -120,12 +148,14 @@ def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -
         try:
             numbers = _by_lines(lines, shift_asciidoc_lines(spec, shift) if shift else spec)
         except ValueError:
-            raise TextFragError(f"{inc.key}: lines={spec} names no lines (write numbers: lines=2..4;7)") from None
+            raise TextFragError(f"lines={spec} names no lines (write numbers: lines=2..4;7)") from None
     elif tags is not None:
-        names = [t.strip() for t in re.split(r"[;,]", tags) if t.strip()]
-        if any(n.startswith("!") or "*" in n for n in names):
-            raise TextFragError(f"{inc.key}: tags with ! or * are not read by textfrag yet; name the tags to include")
-        numbers = _by_tags(lines, set(names))
+        numbers, missing = _by_tags(lines, _tag_set(tags))
+        if missing:  # (Asciidoctor warns, and shows the rest: a tag that is gone)
+            said = ", ".join(f"tag::{t}[]" for t in missing)
+            raise TextFragError(
+                f"the file has no {said} (Asciidoctor warns and shows the rest); mark the lines, or name a tag it has"
+            )
     else:
         numbers = list(range(1, len(lines) + 1))
     shown = [lines[n - 1] for n in numbers]

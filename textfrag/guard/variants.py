@@ -52,7 +52,7 @@ def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -
     try:
         groups = _groups(shift_variants(spec, shift) if shift else spec)
     except ValueError:
-        raise TextFragError(f"{inc.key}: ln[{spec}] names no lines (write numbers: ln[5:10,12])") from None
+        raise TextFragError(f"ln[{spec}] names no lines (write numbers: ln[5:10,12])") from None
     for i, (a, b) in enumerate(groups):
         if i == 0 and a > 1:
             shown += [ABOVE, ""]

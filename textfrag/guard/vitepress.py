@@ -82,7 +82,7 @@ def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -
     found = _region(lines, name)
     if found is None:
         raise TextFragError(
-            f"{inc.key}: the file has no region {name!r} (// #region {name} ... // #endregion {name}): VitePress shows "
+            f"the file has no region {name!r} (// #region {name} ... // #endregion {name}): VitePress shows "
             "the whole file in its place"
         )
     start, end, regexp = found
