@@ -47,6 +47,12 @@ def _target(inc: GuardedInclude, argument: str | None = None) -> str:
 def file_of(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
     """The file (under the root) an include names: from the document's folder."""
     target = _target(inc, argument)
+    if "$" in target:  # (an Antora resource id: example$app.rb, module:partial$x.adoc, ...)
+        from .antora import resource_file
+
+        resource = resource_file(target, doc_path, cache.real_root)
+        if resource is not None:
+            return under_root(resource, target, cache)
     return under_root(str(doc_path.parent / target), target, cache)
 
 
