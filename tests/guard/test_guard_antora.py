@@ -27,6 +27,7 @@ IDS = [
     ("api::example$client.py[tag=call]", "../../../../api/modules/ROOT/examples/client.py[tag=call]"),
     ("api:ROOT:example$client.py[]", "../../../../api/modules/ROOT/examples/client.py[]"),
     ("2.0@guide::example$app.rb[lines=1]", "../examples/app.rb[lines=1]"),
+    ("{partialsdir}/note.adoc[]", "../partials/note.adoc[]"),  # (what Antora's loader defines on every page)
 ]
 
 
@@ -78,7 +79,7 @@ def test_resource_ids_are_recorded_as_the_files_antora_resolves_them_to_show(sit
     (pages / "resolved.adoc").write_text(_page([p for _, p in IDS]), encoding="utf-8")
     texts = _asciidoctor(site, pages / "resolved.adoc")
     (pages / "resolved.adoc").unlink()
-    assert texts == ["def call\n  :ok", "A note.", "make install", "api.call()", CLIENT.rstrip("\n"), "require 'x'"]
+    assert texts == ["def call\n  :ok", "A note.", "make install", "api.call()", CLIENT.rstrip("\n"), "require 'x'", "A note."]
     r = _textfrag(site, "pin", "--write", "docs")
     assert r.returncode == 0, r.stdout + r.stderr
     recorded = json.loads((site / "docs" / "textfrag.lock").read_text(encoding="utf-8"))["includes"][

@@ -171,3 +171,21 @@ def test_a_tag_the_file_does_not_have_is_a_located_problem(project: Path) -> Non
     for line in (10, 15):
         assert f"guide.adoc:{line}: include::src/nested.txt[" in r.stderr
     assert r.stderr.count("the file has no tag::gone[]") == 2, r.stderr
+
+
+def test_what_it_includes_is_preprocessed_in_turn_as_asciidoctor_does(project: Path) -> None:
+    (project / "docs" / "src" / "ex.adoc").write_text(
+        "// tag::escaped[]\n\\include::other.txt[lines=1..2]\n\\ifdef::x[]\ntext\n// end::escaped[]\n"
+        "// tag::nested[]\ninclude::app.txt[lines=1]\n// end::nested[]\n",
+        encoding="utf-8",
+    )
+    doc = project / "docs" / "guide.adoc"
+    doc.write_text(_document(["include::src/ex.adoc[tag=escaped]"]), encoding="utf-8")
+    assert _shown(project) == ["include::other.txt[lines=1..2]\nifdef::x[]\ntext"]  # (the backslashes gone)
+    assert _textfrag(project, "pin", "--write", "docs").returncode == 0
+    recorded = json.loads((project / "docs" / "textfrag.lock").read_text(encoding="utf-8"))["includes"]["guide.adoc"]
+    text = "include::other.txt[lines=1..2]\nifdef::x[]\ntext"
+    assert recorded["include::src/ex.adoc[tag=escaped]"] == f"length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}"
+    doc.write_text(_document(["include::src/ex.adoc[tag=nested]"]), encoding="utf-8")
+    r = _textfrag(project, "check", "docs")
+    assert r.returncode == 2 and "line 7 of what it includes is an AsciiDoc include directive" in r.stderr, r.stderr

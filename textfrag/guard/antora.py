@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import PathError
 
-__all__ = ["resource_file"]
+__all__ = ["component_of", "resource_file"]
 
 _ID = re.compile(r"^(?:(?P<version>[^@:$/]+)@)?(?P<coords>(?:[^@:$/]*:){0,2})(?P<family>[a-z]+)\$(?P<path>.+)$")
 _FAMILIES = {"page": "pages", "partial": "partials", "example": "examples", "attachment": "attachments", "image": "images"}
@@ -32,7 +32,7 @@ def _descriptor(folder: Path) -> tuple[str, str] | None:
     return (name.group(1) if name else "", version.group(1) if version else "")
 
 
-def _component_of(doc: Path) -> tuple[Path, str, str] | None:
+def component_of(doc: Path) -> tuple[Path, str, str] | None:
     """The component a document belongs to (``COMPONENT/modules/MODULE/FAMILY/...``): its folder and module."""
     parts = doc.parent.parts
     for k in range(len(parts) - 1, 0, -1):
@@ -62,7 +62,7 @@ def resource_file(target: str, doc_path: Path, root: str) -> str | None:
     m = _ID.match(target)
     if m is None or m.group("family") not in _FAMILIES:
         return None
-    here = _component_of(doc_path)
+    here = component_of(doc_path)
     if here is None:
         return None  # (not an Antora page: Asciidoctor reads the name as a path)
     folder, module, _ = here
@@ -84,4 +84,4 @@ def resource_file(target: str, doc_path: Path, root: str) -> str | None:
                 "(guard the include in the component's own repository)"
             )
         folder = found
-    return str(folder / "modules" / module / _FAMILIES[m.group("family")] / m.group("path"))
+    return str(folder / "modules" / module / _FAMILIES[m.group("family")] / m.group("path").lstrip("/"))

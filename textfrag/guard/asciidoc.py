@@ -25,13 +25,18 @@ __all__ = ["of_text", "file_of", "shift_asciidoc_lines", "shiftable"]
 # Asciidoctor's TagDirectiveRx
 _TAG = re.compile(r"\b(?:tag|(e)nd)::(\S+?)\[\](?=$|[ \r])")
 _ATTRIBUTE = re.compile(r"\{([\w-]+)\}")
+# Asciidoctor's IncludeDirectiveRx and ConditionalDirectiveRx, as one
+_DIRECTIVE = re.compile(r"^(\\)?(include|ifdef|ifndef|ifeval|endif)::(?:[^\s\[](?:[^\[]*[^\s\[])?)?\[.*\]$")
+#: what Antora's loader defines on every page for the older way of naming a family
+_ANTORA_DIRS = {"partialsdir": "partial$", "examplesdir": "example$"}
 
 
-def _target(inc: GuardedInclude, argument: str | None = None) -> str:
+def _target(inc: GuardedInclude, argument: str | None = None, antora: bool = False) -> str:
     """The file's name with the document attributes it names replaced; :class:`PathError` for one that is
-    not defined above the include."""
+    not defined above the include (in an Antora page, also ``{partialsdir}`` and ``{examplesdir}``)."""
     given = inc.argument if argument is None else argument
-    defined = dict(inc.attributes)  # (the attribute entries above the include, as the finder read them)
+    # (the attribute entries above the include, as the finder read them; Antora's own before them)
+    defined = {**(_ANTORA_DIRS if antora else {}), **dict(inc.attributes)}
 
     def value(m: re.Match[str]) -> str:
         if m.group(1) not in defined:
@@ -44,16 +49,24 @@ def _target(inc: GuardedInclude, argument: str | None = None) -> str:
     return _ATTRIBUTE.sub(value, given)
 
 
-def file_of(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
-    """The file (under the root) an include names: from the document's folder."""
-    target = _target(inc, argument)
-    if "$" in target:  # (an Antora resource id: example$app.rb, module:partial$x.adoc, ...)
-        from .antora import resource_file
+def resolved(inc: GuardedInclude, doc_path: Path, root: str, argument: str | None = None) -> tuple[str, str]:
+    """The path of the file an include names (from the document's folder, or where Antora resolves a
+    resource id), and its name with the attributes replaced."""
+    from .antora import component_of, resource_file
 
-        resource = resource_file(target, doc_path, cache.real_root)
+    antora = "{" in inc.argument and component_of(doc_path) is not None
+    target = _target(inc, argument, antora)
+    if "$" in target:  # (an Antora resource id: example$app.rb, module:partial$x.adoc, ...)
+        resource = resource_file(target, doc_path, root)
         if resource is not None:
-            return under_root(resource, target, cache)
-    return under_root(str(doc_path.parent / target), target, cache)
+            return resource, target
+    return str(doc_path.parent / target), target
+
+
+def file_of(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None) -> str:
+    """The file (under the root) an include names."""
+    path, target = resolved(inc, doc_path, cache.real_root, argument)
+    return under_root(path, target, cache)
 
 
 def _numbers(spec: str) -> list[float]:
@@ -168,7 +181,29 @@ def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -
     indent = inc.option("indent")
     if indent is not None and indent.strip().isdigit():
         shown = _indented(shown, int(indent))
-    return "\n".join(shown), tuple(numbers)
+    return "\n".join(_preprocessed(shown, numbers)), tuple(numbers)
+
+
+def _preprocessed(shown: list[str], numbers: list[int]) -> list[str]:
+    """The included lines as Asciidoctor's preprocessor reads them in turn: an escaped directive
+    (``\\include::``, ``\\ifdef::``) loses its backslash; a directive of its own (a nested include, a
+    conditional) is one textfrag does not follow, and is said rather than passed over."""
+    out = shown
+    for k, line in enumerate(shown):
+        if "::" not in line or not line.endswith("]"):
+            continue
+        m = _DIRECTIVE.match(line)
+        if m is None:
+            continue
+        if m.group(1):
+            out = out if out is not shown else list(shown)
+            out[k] = line[1:]
+        else:
+            raise TextFragError(
+                f"line {numbers[k]} of what it includes is an AsciiDoc {m.group(2)} directive, which Asciidoctor follows "
+                f"and textfrag does not yet ({line.strip()}); escape it (\\{m.group(2)}::) if it is meant as text"
+            )
+    return out
 
 
 def shift_asciidoc_lines(spec: str, d: int) -> str:

@@ -391,10 +391,10 @@ class Explainer:
             base = self.ctx.srcdir if path.startswith("@") else self.doc_path.parent
             return os.path.realpath(base / path.lstrip("@").lstrip("/"))
         if inc.kind == ASCIIDOC:
-            from .asciidoc import _target
+            from .asciidoc import resolved
 
             try:
-                return os.path.realpath(self.doc_path.parent / _target(inc))
+                return os.path.realpath(resolved(inc, self.doc_path, self.cache.real_root)[0])
             except TextFragError:
                 return None
         from .snippets import split_path
