@@ -8,7 +8,6 @@ request, and the answer is rendered; what a plugin of another engine does throug
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from textfrag.errors import TextFragError, internal_error_report, spell
+from textfrag.project.switch import guard_switched_on
 from textfrag.protocol import answer
 
 __all__ = ["run"]
@@ -58,7 +58,7 @@ class _Book:
         table = (config.get("preprocessor") or {}).get("textfrag") or {}
         self.src = str((config.get("book") or {}).get("src") or "src")
         self.failed = False
-        guard = _yes(table.get("guard", False)) or _yes(os.environ.get("TEXTFRAG_GUARD", "0"))
+        guard = _yes(table.get("guard", False)) or guard_switched_on(self.root)  # (or TEXTFRAG_GUARD=1, textfrag.toml)
         if guard and "links" not in (table.get("before") or []):  # (after links, no {{#include}} is left to judge)
             self._say(
                 'guard mode judges the {{#include}}s before mdBook replaces them: add before = ["links"] to '

@@ -193,6 +193,10 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             translate=translator(str(theme.get("language") or theme.get("locale") or "") or None),
             context=self._context if self.config.context_pages else None,
         )
+        if not self.config.guard:  # (or switched on for the repository: TEXTFRAG_GUARD=1, textfrag.toml, [tool.textfrag])
+            from textfrag.project.switch import guard_switched_on
+
+            self.config.guard = guard_switched_on(base_dir)
         if self.config.guard:  # (only a guarded site pays for importing guard mode)
             from markdown_textfrag.guard import GuardHost
             from textfrag.guard import LOCK_NAME

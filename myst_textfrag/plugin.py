@@ -37,6 +37,7 @@ from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, PREFIX, SourceCache, Tex
 from textfrag.documents.files import read_text
 from textfrag.documents.scan import scan_text
 from textfrag.errors import internal_error_report
+from textfrag.project.switch import guard_switched_on
 from textfrag.verdict.excerpt import Excerpt, failure_summary
 from textfrag.verdict.forms import Forms, unrendered
 from textfrag.verdict.i18n import Labels, translator
@@ -82,7 +83,7 @@ def _settings() -> dict[str, Any]:
         "language": env.get("TEXTFRAG_LANGUAGE") or None,
         "warn_bidi": env.get("TEXTFRAG_WARN_BIDI", "1") not in ("0", "false", "no"),
         "require_pin": env.get("TEXTFRAG_REQUIRE_PIN", "0") not in ("", "0", "false", "no"),
-        "guard": env.get("TEXTFRAG_GUARD", "0").strip().lower() not in ("", "0", "false", "no"),
+        "guard": guard_switched_on(Path.cwd()),  # (TEXTFRAG_GUARD=1, textfrag.toml, [tool.textfrag])
     }
 
 

@@ -126,9 +126,16 @@ def _guard_of(env: BuildEnvironment) -> _Guard:
 
 
 def _start(app: Sphinx, config: Config) -> None:
-    """With ``textfrag_guard``, literalinclude is the guarded one (its output unchanged)."""
+    """With ``textfrag_guard`` (or guard mode switched on for the repository: ``TEXTFRAG_GUARD=1``, a
+    ``textfrag.toml``, ``[tool.textfrag]``), literalinclude is the guarded one (its output unchanged)."""
     if not config.textfrag_guard:
-        return
+        from pathlib import Path
+
+        from textfrag.project.switch import guard_switched_on
+
+        if not guard_switched_on(Path(app.confdir)):
+            return
+        config.textfrag_guard = True
     app.add_directive("literalinclude", GuardedLiteralInclude, override=True)
 
 

@@ -143,7 +143,18 @@ def _shown(path: Path) -> str:
 
 
 def read_config(path: Path) -> BuildConfig:
-    """The textfrag settings of a Sphinx ``conf.py`` or an ``mkdocs.yml``; TextFragError if unreadable."""
+    """The textfrag settings of a build's configuration; TextFragError if unreadable. Guard mode is on when
+    the configuration says so or when it is switched on for the repository (textfrag.project.switch)."""
+    config = _read_config(path)
+    if not config.guard:
+        from .switch import guard_switched_on
+
+        if guard_switched_on(path.parent):
+            config = replace(config, guard=True)
+    return config
+
+
+def _read_config(path: Path) -> BuildConfig:
     if not path.is_file():
         raise TextFragError(f"--config {path}: no such file")
     try:

@@ -45,21 +45,26 @@ class Project:
     paths: tuple[str, ...]
 
 
-def _guard_on() -> bool:
-    """Whether ``TEXTFRAG_GUARD=1`` switches guard mode on for builds that have no place to say so."""
-    return os.environ.get("TEXTFRAG_GUARD", "0").strip().lower() not in ("", "0", "false", "no")
+def _guard_on(folder: Path) -> bool:
+    """Whether guard mode is switched on for the builds of ``folder`` that have no place to say so
+    (``TEXTFRAG_GUARD=1``, a ``textfrag.toml`` or ``[tool.textfrag]``: textfrag.project.switch)."""
+    from .switch import guard_switched_on
+
+    try:
+        return guard_switched_on(folder)
+    except TextFragError:
+        return False  # (said where the configuration is read)
 
 
 def _names_textfrag(path: Path) -> bool:
-    """Whether a configuration names textfrag; a ``book.toml`` also when guard mode is switched on in the
-    environment (``TEXTFRAG_GUARD=1``: mdBook's includes are then guarded, with no preprocessor named)."""
+    """Whether a configuration names textfrag; any engine's configuration also when guard mode is switched on
+    for it (its includes are then guarded, with nothing of textfrag's in its build)."""
     try:
         if not path.is_file():
             return False
-        own = path.name == "book.toml" or path.parent.name == ".vitepress" or path.name.startswith("docusaurus.config.")
-        if own and _guard_on():
+        if "textfrag" in path.read_text(encoding="utf-8", errors="replace"):
             return True
-        return "textfrag" in path.read_text(encoding="utf-8", errors="replace")
+        return _guard_on(path.parent)
     except OSError:
         return False
 
@@ -81,7 +86,6 @@ def _one(folder: Path, found: list[Path]) -> Path:
 
 
 def _shown(path: Path) -> str:
-    import os
 
     try:
         rel = os.path.relpath(path)
@@ -149,7 +153,8 @@ def find_projects(places: list[Path]) -> list[Project]:
         else:
             orphans.append(str(place))
     out = [Project(read_config(path), tuple(paths)) for path, paths in projects.items()]
-    if not out and orphans and _guard_on():  # (AsciiDoc has no configuration: a folder of .adoc files is one)
+    # (AsciiDoc has no configuration: a folder of .adoc files is one, when guard mode is switched on for it)
+    if not out and orphans and any(_guard_on(Path(o).resolve()) for o in orphans):
         from .asciidoc import asciidoc_project
 
         for orphan in list(orphans):

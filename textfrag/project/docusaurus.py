@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .switch import guard_switched_on
+
 __all__ = ["DOCUSAURUS_NAMES", "read_docusaurus"]
 
 #: a Docusaurus site's configuration files
@@ -26,5 +28,5 @@ def read_docusaurus(path: Path) -> dict[str, object]:
     if not (top / ".git").exists():
         top = site
     given = os.environ.get("TEXTFRAG_ROOT")
-    guard = os.environ.get("TEXTFRAG_GUARD", "0").strip().lower() not in ("", "0", "false", "no")
+    guard = guard_switched_on(path.parent)
     return {"root": (site / given).resolve() if given else top, "srcdir": site / "docs", "guard": guard}

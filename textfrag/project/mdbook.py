@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TextFragError
+from .switch import guard_switched_on
 
 __all__ = ["read_book", "read_toml", "summary_chapters", "toml_table"]
 
@@ -58,7 +59,7 @@ def read_book(path: Path, text: str) -> dict[str, Any]:
     return {
         "srcdir": (here / str(toml_table(data, "book").get("src") or "src")).resolve(),
         "root": (here / str(settings.get("root") or ".")).resolve(),
-        "guard": yes(guard) or yes(os.environ.get("TEXTFRAG_GUARD", "0")),
+        "guard": yes(guard) or guard_switched_on(path.parent),
         "on_stale": str(settings.get("on_stale") or "error"),
         "require_pin": yes(settings.get("require_pin", False)),
         "charset": settings.get("charset") or None,

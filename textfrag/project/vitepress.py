@@ -13,6 +13,8 @@ import os
 import re
 from pathlib import Path
 
+from .switch import guard_switched_on
+
 __all__ = ["VITEPRESS_NAMES", "read_vitepress"]
 
 #: where a VitePress site keeps its configuration, from the site's folder
@@ -31,5 +33,5 @@ def read_vitepress(path: Path, text: str) -> dict[str, object]:
     if not (top / ".git").exists():
         top = site.resolve()
     given = os.environ.get("TEXTFRAG_ROOT")
-    guard = os.environ.get("TEXTFRAG_GUARD", "0").strip().lower() not in ("", "0", "false", "no")
+    guard = guard_switched_on(path.parent)
     return {"root": (site / given).resolve() if given else top, "srcdir": srcdir, "guard": guard}
