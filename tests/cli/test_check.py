@@ -41,7 +41,7 @@ def test_all_current_exits_0_with_a_summary(tree: Path) -> None:
     r = run("check", "docs", cwd=tree)
     assert (r.returncode, r.stderr) == (0, "")
     # (one of them is unpinned: counted, never listed)
-    assert r.stdout == f"textfrag check: 3 references in 2 files: all current{UNPINNED.format(1)}\n"
+    assert r.stdout == f"textfrag check: 3 references in 2 documents: all current{UNPINNED.format(1)}\n"
 
 
 def test_problems_are_one_line_each_with_file_line_and_reference(tree: Path) -> None:
@@ -60,7 +60,7 @@ def test_problems_are_one_line_each_with_file_line_and_reference(tree: Path) -> 
     assert lines[1].startswith("docs/more.md:5: txtfrag:src/app.txt#line=2,1: the range 2,1 starts after it ends")
     assert lines[2].startswith("docs/more.md:7: txtfrag:src/gone.txt#line=1: no such file: src/gone.txt (under the root ")
     assert lines[3].startswith("docs/more.md:9: txtfrag:src/app.txt#line=3,4;length=5: stale")
-    assert r.stdout == f"textfrag check: 7 references in 3 files: 2 stale, 2 bad{UNPINNED.format(3)}\n"
+    assert r.stdout == f"textfrag check: 7 references in 3 documents: 2 stale, 2 bad{UNPINNED.format(3)}\n"
     assert "Traceback" not in r.stderr
 
 
@@ -68,7 +68,7 @@ def test_only_stale_exits_1(tree: Path) -> None:
     (tree / "src" / "app.txt").write_text(TEXT + "more\n")
     r = run("check", "docs", cwd=tree)
     assert r.returncode == 1
-    assert r.stdout == f"textfrag check: 3 references in 2 files: 3 stale, 0 bad{UNPINNED.format(1)}\n"
+    assert r.stdout == f"textfrag check: 3 references in 2 documents: 3 stale, 0 bad{UNPINNED.format(1)}\n"
     assert [line.split(":")[0:2] for line in r.stderr.splitlines()] == [
         ["docs/index.rst", "4"],
         ["docs/index.rst", "6"],
@@ -201,7 +201,7 @@ def test_check_takes_a_place_as_it_prints_one(tmp_path: Path) -> None:
     doc.write_text(f"![](txtfrag:a.txt#line=0,1;md5={'0' * 32})\n\n![](txtfrag:a.txt#line=1,2)\n")
     out, err = io.StringIO(), io.StringIO()
     assert main(["check", "--root", str(tmp_path), f"{doc}:3"], stdout=out, stderr=err) == 0, err.getvalue()
-    assert "1 reference in 1 file: all current" in out.getvalue()
+    assert "1 reference in 1 document: all current" in out.getvalue()
     assert main(["check", "--root", str(tmp_path), f"{doc}:1"], stdout=io.StringIO(), stderr=io.StringIO()) == 1
 
 
@@ -252,4 +252,4 @@ def test_a_large_tree_is_checked_in_parts_on_every_core_with_the_same_result(
         text=True,
         cwd=tmp_path,
     )
-    assert "1219 references in 1200 files: 13 stale, 6 bad" in text_run.stdout, text_run.stdout
+    assert "1219 references in 1200 documents: 13 stale, 6 bad" in text_run.stdout, text_run.stdout

@@ -34,7 +34,7 @@ def test_check_from_the_docs_folder_finds_conf_py_and_says_so(sphinx_project: Pa
     r = run("check", cwd=sphinx_project / "docs")
     assert r.returncode == 0, r.stderr
     assert "textfrag: using the configuration in conf.py (root: ..)" in r.stderr
-    assert "1 reference in 1 file: all current" in r.stdout
+    assert "1 reference in 1 document: all current" in r.stdout
 
 
 def test_check_of_the_docs_folder_from_the_project_finds_conf_py(sphinx_project: Path) -> None:
@@ -118,7 +118,7 @@ def test_a_properdocs_yml_is_read_and_found_from_the_docs_folder(tmp_path: Path)
     r = run("check", ".", cwd=root / "docs")
     assert r.returncode == 0, r.stderr
     assert "textfrag: using the configuration in ../properdocs.yml (root: ..)" in r.stderr
-    assert "1 reference in 1 file: all current" in r.stdout
+    assert "1 reference in 1 document: all current" in r.stdout
 
 
 def test_make_finds_the_project_as_check_does_and_prints_its_form(tmp_path: Path) -> None:

@@ -52,7 +52,7 @@ def test_a_sphinx_quickstart_sep_project_is_found_from_the_top_from_docs_and_fro
     commit_all(repo)
     for cwd, argv in [(repo, ()), (repo, ("docs",)), (repo / "docs", ()), (repo / "docs" / "source", ()), (tmp_path, ("repo",))]:
         r = run("check", *argv, cwd=cwd)
-        assert r.returncode == 0 and "0 references and 1 include in 1 file: all current" in r.stdout, (cwd, argv, r.stderr)
+        assert r.returncode == 0 and "0 references and 1 include in 1 document: all current" in r.stdout, (cwd, argv, r.stderr)
     (repo / "src" / "app.txt").write_text(APP.replace("line 4\n", "line four\n"))
     for cwd, argv in [(repo, ()), (repo, ("docs",)), (repo / "docs", ()), (repo / "docs" / "source", ()), (tmp_path, ("repo",))]:
         r = run("check", *argv, cwd=cwd)
@@ -88,7 +88,7 @@ def test_check_inside_an_mkdocs_docs_folder_finds_mkdocs_yml_one_folder_up(tmp_p
     (site / "mkdocs.yml").write_text("site_name: S\nplugins: [textfrag]\nmarkdown_extensions: [attr_list]\n")
     (site / "docs" / "index.md").write_text("# S\n\n![](txtfrag:src/app.txt#line=0,2)\n")
     inside = run("check", cwd=site / "docs")
-    assert inside.returncode == 0 and "1 reference in 1 file: all current" in inside.stdout, inside.stderr
+    assert inside.returncode == 0 and "1 reference in 1 document: all current" in inside.stdout, inside.stderr
     assert "using the configuration in ../mkdocs.yml (root: ..)" in inside.stderr
     assert "root" not in inside.stdout  # (no root hint: the reference resolved)
 
@@ -138,8 +138,8 @@ def test_two_projects_below_a_folder_are_each_checked_and_named(tmp_path: Path) 
     assert "using the configuration in doc/conf.py" in r.stderr and "using the configuration in docs/mkdocs.yml" in r.stderr
     summaries = [line for line in r.stdout.splitlines() if line.startswith("textfrag check:")]
     assert summaries == [  # (in the order of the usual layouts: docs/ before doc/)
-        "textfrag check: 1 reference in 1 file: 1 stale, 0 bad",
-        "textfrag check: 1 reference in 1 file: all current; 1 unpinned (not protected against drift: `textfrag pin --write` pins them)",
+        "textfrag check: 1 reference in 1 document: 1 stale, 0 bad",
+        "textfrag check: 1 reference in 1 document: all current; 1 unpinned (not protected against drift: `textfrag pin --write` pins them)",
     ], r.stdout
     js = run("check", "--format", "json", cwd=tmp_path)
     assert js.returncode == 2 and "give it with --config" in js.stderr and js.stdout == ""

@@ -279,7 +279,7 @@ def test_accept_is_limited_to_the_places_named(repo: Path) -> None:
     assert code == 1, err.getvalue()
     text = doc.read_text()
     assert text.count(ref) == 1  # the reference at line 9 is left as it is
-    assert "rewrote 0 moved references and 1 accepted in 1 file" in out.getvalue()
+    assert "rewrote 1 accepted reference in 1 document" in out.getvalue()
 
 
 # -- options that count source lines ---------------------------------------------------------------------

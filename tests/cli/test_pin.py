@@ -98,7 +98,7 @@ def test_every_kind_of_place_in_rst_markdown_and_myst(root: Path) -> None:
     (root / "docs" / "c.md").write_text("```{txtfrag} src/app.py#L4\n```\n\nA {txtfrag}`src/app.py#L5` role.\n")
     r = run(root, "pin", "--root", ".", "--write", "docs")
     assert r.returncode == 0, r.stderr
-    assert "pinned 8 references in 3 files; 0 left as they are, 0 stale, 0 bad" in r.stdout
+    assert "pinned 8 references in 3 documents; 0 left as they are, 0 stale, 0 bad" in r.stdout
     for name in ("a.rst", "b.md", "c.md"):
         assert "md5=" + MD5 in (root / "docs" / name).read_text()
     r = run(root, "check", "--root", ".", "--require-pin", "docs")
@@ -110,7 +110,7 @@ def test_without_write_it_prints_a_patch_git_applies_and_changes_nothing(root: P
     doc.write_text("# T\n\n![](txtfrag:src/app.py#L2-L3)\n")
     commit_all(root)
     r = run(root, "pin", "--root", ".", "docs")
-    assert r.returncode == 0 and "1 reference would be pinned in 1 file (run with --write)" in r.stdout
+    assert r.returncode == 0 and "1 reference would be pinned in 1 document (run with --write)" in r.stdout
     assert doc.read_text() == "# T\n\n![](txtfrag:src/app.py#L2-L3)\n"
     patch = root.parent / "pin.patch"
     patch.write_text(r.stdout.split("textfrag pin:")[0])

@@ -86,7 +86,7 @@ def test_force_color_colours_a_pipe_and_an_empty_no_color_is_unset(project: Path
         env={**environ, "FORCE_COLOR": "1", "NO_COLOR": ""},
     )
     assert "\x1b[1mdocs/index.md:3\x1b[0m" in r.stderr
-    assert r.stdout.startswith("\x1b[31mtextfrag check: 2 references in 1 file")
+    assert r.stdout.startswith("\x1b[31mtextfrag check: 2 references in 1 document")
 
 
 class Terminal(io.StringIO):

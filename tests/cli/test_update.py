@@ -75,7 +75,7 @@ def test_moved_is_classified_and_update_rewrites_only_the_reference(repo: Path) 
     assert dry.returncode == 1
     assert (repo / "docs" / "index.rst").read_bytes() == doc_bytes(old_ref)  # the dry run changed nothing
     assert f"-.. txtfrag:: {old_ref}\n" in dry.stdout and f"+.. txtfrag:: {new_ref}\n" in dry.stdout
-    assert "1 moved reference would be rewritten in 1 file (run with --write)" in dry.stdout
+    assert "1 moved reference would be rewritten in 1 document (run with --write)" in dry.stdout
 
     wet = run(repo, "update", "--write", "docs")
     assert wet.returncode == 0, wet.stderr
@@ -203,7 +203,7 @@ def test_update_with_nothing_stale_changes_nothing(repo: Path) -> None:
     r = run(repo, "update", "--write", "docs")
     assert r.returncode == 0
     assert (repo / "docs" / "index.rst").stat().st_mtime_ns == before
-    assert "rewrote 0 moved references in 0 files" in r.stdout
+    assert "rewrote 0 moved references;" in r.stdout
 
 
 def test_a_last_line_changed_in_place_is_diffed_against_the_same_lines_now(repo: Path) -> None:

@@ -223,4 +223,4 @@ def test_a_large_tree_follows_its_pages_snippets_once_as_one_process_does(tmp_pa
         runs.append((r.returncode, r.stdout, r.stderr))
     assert runs[0] == runs[1]
     assert runs[0][0] == 1 and runs[0][2].count("parts/stale.md:1:") == 1, runs[0][2][-2000:]
-    assert "1101 references in 1101 files" in runs[0][1] + runs[0][2]
+    assert "1101 references in 1101 documents" in runs[0][1] + runs[0][2]

@@ -112,7 +112,7 @@ def test_every_include_form_is_recorded_as_asciidoctor_shows_it(project: Path) -
         assert recorded[key] == f"length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}", (form, text)
     assert "gone.txt" not in json.dumps(recorded)  # (an escaped include is text)
     checked = _textfrag(project, "check", "docs")
-    assert checked.returncode == 0 and f"{len(FORMS)} includes in 1 file: all current" in checked.stdout, checked.stdout
+    assert checked.returncode == 0 and f"{len(FORMS)} includes in 1 document: all current" in checked.stdout, checked.stdout
 
 
 def test_a_moved_range_is_repaired_and_asciidoctor_shows_the_recorded_text_again(project: Path) -> None:

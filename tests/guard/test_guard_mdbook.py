@@ -122,7 +122,7 @@ def test_every_include_form_is_recorded_as_the_text_mdbook_shows(book: Path) -> 
         assert recorded[key] == f"length={len(text)};md5={md5}", (form, text)
     assert "draft.md" not in (book / "textfrag.lock").read_text()  # (a chapter SUMMARY.md does not list)
     checked = _textfrag(book, "check", "src")
-    assert checked.returncode == 0 and f"{len(FORMS)} includes in 1 file: all current" in checked.stdout, checked.stdout
+    assert checked.returncode == 0 and f"{len(FORMS)} includes in 1 document: all current" in checked.stdout, checked.stdout
 
 
 def test_a_moved_range_is_repaired_in_its_own_syntax_and_mdbook_shows_the_recorded_text_again(book: Path) -> None:

@@ -188,7 +188,7 @@ def test_what_pin_records_is_what_mystmd_shows_and_the_page_is_unchanged(project
     assert "two\r\nthree\r" in shown  # (and keeps the CR of a CR LF)
     checked = project.textfrag("check")
     assert checked.code == 0, checked.err
-    assert "13 includes in 2 files: all current" in checked.out
+    assert "13 includes in 2 documents: all current" in checked.out
 
 
 def test_a_moved_include_fails_the_build_and_check_alike_and_update_repairs_it(project: Repo) -> None:

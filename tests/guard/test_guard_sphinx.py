@@ -111,7 +111,7 @@ def test_pin_records_each_include_once_and_an_edit_elsewhere_changes_no_record(r
     assert repo.read("docs/textfrag.lock") == before
     checked = repo.textfrag("check")
     assert checked.code == 0, checked.err
-    assert "0 references and 5 includes in 2 files: all current" in checked.out
+    assert "0 references and 5 includes in 2 documents: all current" in checked.out
 
 
 def records_of(repo: Repo, first: int, last: int) -> str:

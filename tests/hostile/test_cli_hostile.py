@@ -271,10 +271,10 @@ def test_a_file_named_twice_is_checked_and_updated_once(project: Path) -> None:
     docs = project / "docs"
     r = textfrag("check", "--root", str(project), str(docs), str(docs / "d0.md"), str(docs / ".." / "docs" / "d0.md"))
     no_traceback(r)
-    assert "2 references in 1 file" in r.out
+    assert "2 references in 1 document" in r.out
     r = textfrag("update", "--write", "--root", str(project), str(docs), str(docs / "d0.md"))
     no_traceback(r)
-    assert r.code == 0 and "rewrote 2 moved references in 1 file" in r.out
+    assert r.code == 0 and "rewrote 2 moved references in 1 document" in r.out
 
 
 def test_permission_errors_are_reported_not_skipped_or_crashed(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -303,7 +303,7 @@ def test_permission_errors_are_reported_not_skipped_or_crashed(project: Path, mo
     assert code == 2
     assert "locked.md" in err and "Permission denied" in err
     assert "cannot list the folder" in err and "secret" in err
-    assert "1 reference in 1 file" in out  # ok.md was still checked
+    assert "1 reference in 1 document" in out  # ok.md was still checked
 
 
 def test_a_console_that_cannot_encode_gets_escapes_not_a_traceback(project: Path) -> None:
@@ -358,5 +358,5 @@ def test_many_hostile_searches_of_one_file_share_one_time_budget(project: Path) 
     (project / "docs" / "hostile.md").write_text("\n\n".join(refs) + "\n", encoding="utf-8")
     r = textfrag("check", "--root", str(project), str(project / "docs"), timeout=30)
     no_traceback(r)
-    assert r.code == 2 and r.out.startswith("textfrag check: 20 references in 1 file: 0 stale, 20 bad")
+    assert r.code == 2 and r.out.startswith("textfrag check: 20 references in 1 document: 0 stale, 20 bad")
     assert r.err.count("was stopped") + r.err.count("matches nothing") == 20

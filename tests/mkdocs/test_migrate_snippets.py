@@ -131,7 +131,7 @@ def test_snippet_fences_become_txtfrag_images_that_show_the_same(
     report = err.getvalue()
     assert code == 0, report
     # (the snippet in the ```` fence is expanded too: snippets are read before fences; it is left, with text around it)
-    assert "textfrag migrate: 9 includes: converted 6 in 1 file; 3 left as they are" in report
+    assert "textfrag migrate: 9 includes: converted 6 in 1 document; 3 left as they are" in report
     assert "snippet spaces.py: left as it is: line 2 of the file has only spaces" in report
     assert "snippet (several): left as it is: the fence holds more than one include" in report
     assert 'hl_lines="2 4 30": line 30 is past the end of the excerpt (9 lines); pymdownx ignores it, so it is dropped' in report
@@ -216,7 +216,7 @@ def test_markdown_include_fences_become_txtfrag_images_that_show_the_same(
     err = io.StringIO()
     code = main(["migrate", "--write", "docs"], stdout=io.StringIO(), stderr=err)
     assert code == 0, err.getvalue()
-    assert "textfrag migrate: 3 includes: converted 2 in 1 file; 1 left as they are" in err.getvalue()
+    assert "textfrag migrate: 3 includes: converted 2 in 1 document; 1 left as they are" in err.getvalue()
     assert "several line ranges" in err.getvalue()
     page = (site.root / "docs" / "index.md").read_text()
     assert page.count("![](txtfrag:snippets/mod.py#") == 2 and "{!mod.py!lines=1 4-5}" in page

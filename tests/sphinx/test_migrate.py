@@ -138,7 +138,7 @@ def test_migrate_converts_literalincludes_and_the_site_shows_the_same_excerpts(s
     report = err.getvalue()
     assert code == 0, report
     total = len(CONVERTED) + len(LEFT) + 6
-    assert f"textfrag migrate: {total} includes: converted {len(CONVERTED) + 6} in 2 files; {len(LEFT)} left" in report
+    assert f"textfrag migrate: {total} includes: converted {len(CONVERTED) + 6} in 2 documents; {len(LEFT)} left" in report
     for reason in LEFT.values():
         assert reason in report
     # an emphasized line past the excerpt: literalinclude ignores it; migrate says so and drops it
@@ -188,7 +188,7 @@ def test_migrate_without_write_prints_a_diff_and_changes_nothing(site: Site, tmp
     assert "-.. literalinclude:: ../src/mod.py" in result.stdout
     assert "+.. txtfrag:: src/mod.py#line=5,8;length=" in result.stdout
     assert "\n    :pyobject: helper\n" in result.stdout  # the intent stays (a line of context)
-    assert "1 would be converted in 1 file (run with --write)" in result.stderr
+    assert "1 would be converted in 1 document (run with --write)" in result.stderr
 
 
 def test_a_literalinclude_shown_as_code_is_not_migrated(site: Site) -> None:

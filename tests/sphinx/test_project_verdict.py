@@ -256,4 +256,4 @@ def test_a_tree_of_parts_is_checked_on_every_core_with_the_output_one_process_gi
         runs.append((r.returncode, r.stdout, r.stderr))
     assert runs[0] == runs[1]
     assert runs[0][0] == 1 and _places(runs[0][2]) == ["parts/a07-03.inc:1", "parts/deeper/n50.inc:3"], runs[0][2][-2000:]
-    assert "1260 references in 1320 files" in runs[0][1], runs[0][1]
+    assert "1260 references in 1320 documents" in runs[0][1], runs[0][1]

@@ -250,4 +250,4 @@ def test_a_default_role_set_to_txtfrag_holds_for_its_own_document_only(site: Sit
 
     out = io.StringIO()
     assert main(["check", "--root", str(site.root), str(site.docs)], stdout=out, stderr=io.StringIO()) == 0, out.getvalue()
-    assert "1 reference in 3 files: all current" in out.getvalue()
+    assert "1 reference in 3 documents: all current" in out.getvalue()

@@ -73,9 +73,9 @@ class _Scan:
         return cache if charset is None else cache.with_charset(charset)
 
     def summary(self) -> str:
-        """``N references in M files``, for the closing line."""
-        files = len(self.docs)
-        return f"{self.total} reference{'s' if self.total != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+        """``N references in M documents``, for the closing line."""
+        docs = len(self.docs)
+        return f"{self.total} reference{'s' if self.total != 1 else ''} in {docs} document{'s' if docs != 1 else ''}"
 
 
 def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:

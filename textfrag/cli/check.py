@@ -136,7 +136,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     said = f"{tally.total} reference{'s' if tally.total != 1 else ''}"
     if includes is not None:
         said += f" and {_plural(includes.count, 'include')}"
-    said += f" in {_plural(tally.docs, 'file')}"
+    said += f" in {_plural(tally.docs, 'document')}"
     summary = f"textfrag check: {said}: " + (f"{stale} stale, {bad} bad" if problems else "all current")
     summary += _unpinned_note(tally.unpinned)
     if includes is not None and guarded is not None:

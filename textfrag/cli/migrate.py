@@ -155,9 +155,9 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         say(_shown(folder), f"cannot list the folder: {error.strerror}", "red")
         problems += 1
     done = (
-        f"converted {converted} in {_plural(written, 'file')}"
+        f"converted {converted} in {_plural(written, 'document')}"
         if args.write
-        else (f"{converted} would be converted in {_plural(files, 'file')} (run with --write)")
+        else (f"{converted} would be converted in {_plural(files, 'document')} (run with --write)")
     )
     summary = f"textfrag migrate: {_plural(found, 'include')}: {done}; {left} left as they are"
     if not args.quiet:

@@ -110,9 +110,9 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     stale = sum(isinstance(e, StaleError) for _, e in problems)
     bad = sum(e.exit_code != STALE for _, e in problems)
     done = (
-        f"pinned {_plural(len(pinning), 'reference')} in {_plural(written, 'file')}"
+        f"pinned {_plural(len(pinning), 'reference')} in {_plural(written, 'document')}"
         if args.write
-        else f"{_plural(len(pinning), 'reference')} would be pinned in {_plural(files, 'file')} (run with --write)"
+        else f"{_plural(len(pinning), 'reference')} would be pinned in {_plural(files, 'document')} (run with --write)"
     )
     summary = f"textfrag pin: {scan.summary()}: {done}{recorded}; {len(left)} left as they are, {stale} stale, {bad} bad"
     _finish(args, findings, problems, summary, out, err)

@@ -186,13 +186,16 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     bad = sum(e.exit_code != STALE for _, e in problems)
     remaining = left + (0 if args.write else len(rewritten) + len(repairs)) + (unpinned if args.require_pin else 0)
     files = len(written) if args.write else len([d for d in docs.values() if d.edits])
-    what = _plural(moved, "moved reference")
-    what += f", {repinned} whose line endings, BOM or charset changed" if repinned else ""
-    what += f" and {accepted} accepted" if accepted else ""
-    if args.write:
-        head = f"rewrote {what} in {_plural(files, 'file')}"
+    said = [_plural(moved, "moved reference")] if moved or not (repinned or accepted) else []
+    said += [f"{_plural(repinned, 'reference')} whose line endings, BOM or charset changed"] if repinned else []
+    said += [_plural(accepted, "accepted reference")] if accepted else []
+    what = " and ".join(said)
+    if args.write and not files:
+        head = f"rewrote {what}"  # (nothing: no document named)
+    elif args.write:
+        head = f"rewrote {what} in {_plural(files, 'document')}"
     else:
-        head = f"{what} would be rewritten in {_plural(files, 'file')} (run with --write)"
+        head = f"{what} would be rewritten in {_plural(files, 'document')} (run with --write)"
     if guarded is not None:
         head += f"; {_plural(repaired, 'include')} {'repaired' if args.write else 'to repair'}"
         head += f" (in {guarded.lock_shown})" if repaired else ""

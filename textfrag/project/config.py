@@ -151,7 +151,24 @@ def read_config(path: Path) -> BuildConfig:
 
         if guard_switched_on(path.parent):
             config = replace(config, guard=True)
+            if not _names_textfrag(path):  # (a build with nothing of textfrag's: its includes reach anywhere in the repository)
+                config = replace(config, root=_repository_top(path.parent))
     return config
+
+
+def _names_textfrag(path: Path) -> bool:
+    try:
+        return "textfrag" in path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def _repository_top(folder: Path) -> Path:
+    """The top of the git work tree that holds ``folder`` (``folder`` itself outside one)."""
+    here = folder.resolve()
+    while not (here / ".git").exists() and here.parent != here:
+        here = here.parent
+    return here if (here / ".git").exists() else folder.resolve()
 
 
 def _read_config(path: Path) -> BuildConfig:
@@ -488,8 +505,8 @@ def _book(path: Path, text: str) -> BuildConfig:
 def _zensical(path: Path, text: str) -> BuildConfig:
     """A ``zensical.toml``: the options of ``[project.markdown_extensions.textfrag]``, the root from its
     folder, as the extension takes them under Zensical."""
-    from .mdbook import read_toml
-    from .mdbook import toml_table as table
+    from .tomlfile import read_toml
+    from .tomlfile import toml_table as table
 
     data = read_toml(path, text)
     project = table(data, "project")

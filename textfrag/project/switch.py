@@ -31,7 +31,7 @@ def _said(path: Path) -> bool | None:
         return None
     if "guard" not in text:
         return None
-    from .mdbook import read_toml
+    from .tomlfile import read_toml
 
     data: object = read_toml(path, text)
     if path.name == "pyproject.toml":
