@@ -6,6 +6,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 project = "textfrag"
+author = "the textfrag authors"
+copyright = "2026, the textfrag authors"
+# commands and options are never typeset: --write stays two hyphens, quotes stay straight
+smartquotes = False
 extensions = ["sphinx_textfrag", "myst_parser", "textfrag_reference", "sphinx.ext.autodoc"]
 autodoc_member_order = "bysource"
 textfrag_root = ".."  # reference paths are relative to the repository

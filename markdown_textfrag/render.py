@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Literal
 
+from textfrag.errors import literal_parts
 from textfrag.source.hidden_text import mark_html
 from textfrag.verdict.excerpt import ELISION, Excerpt
 from textfrag.verdict.i18n import Labels, Translate
@@ -277,8 +278,13 @@ def broken(message: str, *, inline: bool, translate: Translate | None = None) ->
     return (
         '<div class="admonition failure error txtfrag-error">'
         f'<p class="admonition-title">{escape(Labels.of(translate or str).broken_title)}</p>'
-        f"<p>{escape(message)}</p></div>"
+        f"<p>{_with_literals(message)}</p></div>"
     )
+
+
+def _with_literals(message: str) -> str:
+    """A message as HTML: what it writes between backticks as code (a command, an option), never raw backticks."""
+    return "".join(f"<code>{escape(part)}</code>" if literal else escape(part) for part, literal in literal_parts(message))
 
 
 CSS = """\

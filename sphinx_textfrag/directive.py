@@ -16,6 +16,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.osutil import relative_uri
 
 from textfrag import Quote
+from textfrag.errors import literal_parts
 from textfrag.verdict.excerpt import ELISION, Excerpt
 from textfrag.verdict.judging import Settings, Verdict, judge
 from textfrag.verdict.option_table import Syntax, option_names
@@ -291,7 +292,10 @@ def _broken(reference: str, env: BuildEnvironment, line: int, *, inline: bool = 
         text = f"[textfrag: {said}]"
         return nodes.inline(text, text, classes=["txtfrag-error"])
     text = f"{env.doc2path(env.docname, False)}:{line}: {said}"
-    return nodes.error("", nodes.paragraph(text, text), classes=["txtfrag-error"])
+    paragraph = nodes.paragraph()
+    for part, literal in literal_parts(text):  # (a command in the message is code, never raw backticks)
+        paragraph += nodes.literal(part, part) if literal else nodes.Text(part)
+    return nodes.error("", paragraph, classes=["txtfrag-error"])
 
 
 def _stale_notice(ex: Excerpt) -> nodes.Node:

@@ -17,6 +17,7 @@ from ._version import __version__
 
 __all__ = [
     "spell",
+    "literal_parts",
     "inert_json",
     "internal_error_report",
     "TextFragError",
@@ -75,6 +76,17 @@ def inert_json(text: str) -> str:
     """JSON text whose strings cannot be read as GitHub's older workflow commands (``##[``) when a runner
     prints it: the second ``#`` as ``\\u0023``, the same value to every JSON reader."""
     return text.replace("##[", "#\\u0023[")
+
+
+def literal_parts(text: str) -> list[tuple[str, bool]]:
+    """A message as a page shows it: its parts in order, each with whether it is a literal (what the message
+    writes between backticks: a command, an option, a setting), so that an engine shows those as code and
+    never shows the backticks.
+
+    >>> literal_parts("run `textfrag update --write` to re-pin it")
+    [('run ', False), ('textfrag update --write', True), (' to re-pin it', False)]
+    """
+    return [(part, bool(k % 2)) for k, part in enumerate(re.split(r"`([^`\n]+)`", text)) if part]
 
 
 def spell_lines(text: str) -> str:

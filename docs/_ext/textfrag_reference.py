@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from docutils import nodes
@@ -57,6 +58,15 @@ class Options(Directive):
         return [table]
 
 
+def _said(text: str) -> nodes.paragraph:
+    """A paragraph of words, each `command` or `--option` in it a literal (never typeset, never raw backticks)."""
+    paragraph = nodes.paragraph()
+    for k, part in enumerate(re.split(r"`([^`]+)`", text)):
+        if part:
+            paragraph += nodes.literal(text=part) if k % 2 else nodes.Text(part)
+    return paragraph
+
+
 class Problems(Directive):
     """Every kind of problem: its SARIF rule and LSP code, what it means, how to fix it."""
 
@@ -69,8 +79,8 @@ class Problems(Directive):
             item = nodes.definition_list_item()
             item += nodes.term(text=f"{kind} ({name}; SARIF textfrag/{kind}, Sphinx textfrag.{kind})")
             definition = nodes.definition()
-            definition += nodes.paragraph(text=meaning)
-            definition += nodes.paragraph(text=f"Fix: {fix}")
+            definition += _said(meaning)
+            definition += _said(f"Fix: {fix}")
             item += definition
             items += item
         out.append(items)

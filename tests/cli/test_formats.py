@@ -68,7 +68,9 @@ def test_github_commands_mark_each_problem_and_parse_back(project: Path) -> None
     ]
     assert parsed[1][4].startswith("txtfrag:src/app.txt#line=2,4;") and "moved" in parsed[1][4]
     assert "no such file: src/nope.txt" in parsed[2][4]
-    assert "textfrag check: 4 references in 2 documents: 2 stale, 1 bad; 2 unpinned" in r.stdout.splitlines()[-1]  # the summary too
+    assert (
+        "textfrag check: 4 references in 2 documents: 2 stale, 1 bad; 2 unpinned" in r.stdout.splitlines()[-1]
+    )  # the summary too
     assert "docs/index.md:7: txtfrag:src/nope.txt: no such file" in r.stderr  # and the text
 
 

@@ -300,3 +300,12 @@ def test_the_unpinned_count_names_pages_whose_references_a_macro_writes(site: Si
     said = next(m for m in r.messages if "not protected against drift" in m)
     assert said.startswith("textfrag: 2 references are not protected")
     assert "1 of them is not in the files of index.md as written (a macro, an include or another plugin writes them)" in said
+
+
+def test_a_broken_quotes_box_shows_its_commands_as_code(site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    site.page("index.md", '# T\n\n![](txtfrag:src/app.py){ bogus="1" }\n')
+    site.build(caplog)
+    box = site.soup().select_one("div.txtfrag-error")
+    assert box is not None
+    assert "`" not in box.get_text(), box.get_text()
+    assert [code.get_text() for code in box.select("code")] == ["textfrag options"], box
