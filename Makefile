@@ -89,7 +89,7 @@ lint: $(VENV)/.test-$(SUM)
 	$(BIN)/lint-imports
 
 example: $(VENV)/.example-$(SUM) $(VENV)/.wheel
-	$(BIN)/textfrag check --root example_site example_site/sphinx example_site/mkdocs/docs
+	$(BIN)/textfrag check --require-pin --root example_site example_site/sphinx example_site/mkdocs/docs
 	$(BIN)/python -m sphinx -b html -q example_site/sphinx example_site/_build/sphinx
 	cd example_site/mkdocs && NO_MKDOCS_2_WARNING=1 ../../$(BIN)/mkdocs build -q -d ../_build/mkdocs
 	@echo
