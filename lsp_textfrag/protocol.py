@@ -14,6 +14,7 @@ from textfrag.guard import IncludeRepair, Lock, record_of, shown_text
 from textfrag.guard.judge import UnrecordedError
 from textfrag.project.settings import lets_pass
 from textfrag.repair.references import repair
+from textfrag.verdict.judging import misspelt_warnings
 from textfrag.verdict.pins import pinned_form
 
 from .model import Finding, Lines, Project
@@ -68,6 +69,13 @@ def _diagnostics(f: Finding, project: Project, lines: Lines) -> list[lsp.Diagnos
         out.append(
             lsp.Diagnostic(range=span, message=f.hidden, severity=lsp.DiagnosticSeverity.Warning, source=SOURCE, code="bidi")
         )
+    if f.ref is not None and f.ref.fragment is not None and not all(c.known for c in f.ref.fragment.checks):
+        for warning in misspelt_warnings(f.ref):  # (the core's words: lenght=, md6=)
+            out.append(
+                lsp.Diagnostic(
+                    range=span, message=warning.message, severity=lsp.DiagnosticSeverity.Warning, source=SOURCE, code="integrity"
+                )
+            )
     return out
 
 

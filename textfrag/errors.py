@@ -29,6 +29,7 @@ __all__ = [
     "UnverifiableError",
     "EmptyError",
     "HiddenTextWarning",
+    "IntegrityWarning",
     "UnpinnedError",
 ]
 
@@ -286,6 +287,15 @@ class HiddenTextWarning(TextFragError):
     make it read differently from what it is (textfrag.source.hidden_text). Silenced by its kind, ``bidi``."""
 
     kind = "bidi"
+    exit_code = 0
+
+
+class IntegrityWarning(TextFragError):
+    """A warning, never a failure by itself: an integrity check whose name is close to ``length`` or ``md5``
+    but is neither (``lenght=``, ``md6=``). RFC 5147 ignores a check it does not know, so the reference is
+    less protected than it reads; ``pin --write`` corrects the name. Silenced by its kind, ``integrity``."""
+
+    kind = "integrity"
     exit_code = 0
 
 

@@ -35,7 +35,7 @@ def test_check_warns_of_bidi_controls_and_passes(tmp_path: Path) -> None:
     assert "docs/a.md:1: txtfrag:src/auth.py#line=1,2: warning: the excerpt holds 4 bidirectional control characters" in r.err
     assert "U+202E RIGHT-TO-LEFT OVERRIDE at line 2, the first" in r.err and "CVE-2021-42574" in r.err
     assert "\u202e" not in r.err  # and the message itself carries none
-    assert "1 warning (hidden text)" in r.out
+    assert "1 warning" in r.out
     assert "plain.py" not in r.err
 
     silent = textfrag("check", "--root", str(root), "--allow-bidi", "docs", cwd=root, env=ENV)

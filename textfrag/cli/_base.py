@@ -287,7 +287,7 @@ def _finish(
     for f in findings:  # warnings: said, never failing
         for warning in f.warnings:
             where = f"{f.document}:{f.line}"
-            said = f"{spell(where)}: {spell(f.reference or '')}: warning: {spell(warning)}"
+            said = f"{spell(where)}: {spell(f.reference or '')}: warning: {spell(warning.message)}"
             print(style.problem(said, spell(where), True), file=err)
     if not args.quiet:
         print(Style(out).paint(summary, "red" if problems else "green"), file=out)

@@ -12,7 +12,7 @@ from ..documents.scan import Found
 from ..errors import StaleError, TextFragError
 from ..project.settings import lets_pass, relaxed_by
 from ..reference.fragment import Reference
-from ..report.formats import Finding
+from ..report.formats import Finding, Warned
 from ..report.terminal import Progress
 from ..source import store
 from ..source.cache import SourceCache
@@ -142,7 +142,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if includes is not None and guarded is not None:
         summary += _unrecorded_note(includes.unrecorded, guarded.lock_shown)
     if tally.warned:
-        summary += f"; {_plural(tally.warned, 'warning')} (hidden text)"
+        summary += f"; {_plural(tally.warned, 'warning')}"
     if relaxed:
         summary += f"; {relaxed} not failing, as in the build ({relaxed_by(args.build_config)})"
     _finish(args, tally.findings, problems, summary, out, err)
@@ -169,7 +169,7 @@ def _relax(tally: _Tally, config: BuildConfig | None, *, strict: bool = False) -
     count = len(tally.problems) - len(kept)
     tally.problems = kept
     tally.findings = [
-        fi._replace(error=None, warnings=(*fi.warnings, f"{fi.error.message} (not failing: {why})"))
+        fi._replace(error=None, warnings=(*fi.warnings, Warned(fi.error.kind, f"{fi.error.message} (not failing: {why})")))
         if fi.error is not None and is_relaxed(fi.error)
         else fi
         for fi in tally.findings
@@ -362,19 +362,17 @@ def _judged(
                 tally.embedded.add((f.file, identity(ref)))
             else:
                 tally.links.append((f, identity(ref)))
-        hidden = verdict.hidden if verdict.warnings else None  # (most have none: no search)
+        warned = tuple(Warned(w.kind, w.message) for w in verdict.warnings if w.kind in ("bidi", "integrity"))
         tally.unpinned += not verdict.pinned
         for problem in verdict.problems or [None]:  # type: ignore[list-item]
-            if problem is None and hidden is None and not every:
+            if problem is None and not warned and not every:
                 continue
-            tally.findings.append(
-                Finding(f.file, f.line, f.column, f.text or None, problem, (hidden.message,) if hidden else (), verdict.pinned)
-            )
-            hidden = None  # (said once)
+            tally.findings.append(Finding(f.file, f.line, f.column, f.text or None, problem, warned, verdict.pinned))
+            warned = ()  # (said once)
             if problem is not None:
                 tally.problems.append((f, problem))
                 tally.searched += isinstance(problem, StaleError) and problem.drift is not None
-        tally.warned += verdict.hidden is not None
+        tally.warned += any(w.kind in ("bidi", "integrity") for w in verdict.warnings)
         if progress is not None:
             progress.show(_checked(i, total, tally.searched))
     return tally

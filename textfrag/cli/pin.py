@@ -45,6 +45,7 @@ def add_parser(sub: Any) -> None:
 
 def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Pin every unpinned reference in place (textfrag.verdict.pins); list those left, and why; change nothing else."""
+    from ..reference.integrity import misspelt_checks
     from ..repair.rewrite import read_doc, write_places
     from ..verdict.pins import pinned_form
 
@@ -58,7 +59,8 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     left: list[tuple[Found, str]] = []
     pinning: dict[tuple[str, int], Found] = {}
     for f, ref in scan.entries:
-        if is_pinned(ref) or (targets is not None and (f.file, f.line) not in targets):
+        settled = is_pinned(ref) and not (ref.fragment is not None and misspelt_checks(ref.fragment))
+        if settled or (targets is not None and (f.file, f.line) not in targets):
             findings.append(_finding(f, None, is_pinned(ref)))
             continue
         try:

@@ -145,3 +145,24 @@ def empty_excerpt(unit: str, start: int, end: int | None, total: int, *, referen
         why = f"{written} ({wanted}) starts at or past the end of the file, which has {total} {noun}"
     fix = "; `textfrag make PATH --lines A-B` prints a reference to lines the file has" if unit == "line" else ""
     return EmptyError(f"the excerpt is empty: {why}{fix}", reference=reference)
+
+
+def misspelt_checks(fragment: Fragment | None) -> list[tuple[IntegrityCheck, str]]:
+    """The checks whose name is close to ``length`` or ``md5`` without being either (``lenght``, ``md6``,
+    ``MD5``), each with the name meant: RFC 5147 ignores them (3.1), so they protect nothing.
+
+    >>> from textfrag.reference.grammar import parse_reference
+    >>> [(c.name, meant) for c, meant in misspelt_checks(parse_reference("a.txt#line=1,2;lenght=9").fragment)]
+    [('lenght', 'length')]
+    """
+    if fragment is None:
+        return []
+    from difflib import get_close_matches
+
+    out = []
+    for check in fragment.checks:
+        if not check.known:
+            meant = get_close_matches(check.name.lower(), ("length", "md5"), n=1, cutoff=0.6)
+            if meant:
+                out.append((check, meant[0]))
+    return out

@@ -20,6 +20,17 @@ SCHEMA_VERSION = 1
 Status = Literal["current", "stale", "bad", "unpinned"]
 
 
+class Warned(NamedTuple):
+    """A warning of one reference: its kind (``bidi``, ``integrity``, or the kind of a problem a setting
+    relaxed) and what it says."""
+
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
 class Finding(NamedTuple):
     """One reference checked (or one document that could not be read, with ``reference`` None)."""
 
@@ -28,8 +39,9 @@ class Finding(NamedTuple):
     column: int
     reference: str | None
     error: TextFragError | None = None
-    #: warnings that do not fail (kind ``bidi``: the quote holds bidirectional control characters)
-    warnings: tuple[str, ...] = ()
+    #: warnings that do not fail (``bidi``: the quote holds bidirectional control characters; ``integrity``:
+    #: a misspelt check; a stale quote where stale ones warn)
+    warnings: tuple[Warned, ...] = ()
     #: the reference carries an md5 (textfrag.verdict.pins); None for a document that could not be read
     pinned: bool | None = None
 
@@ -75,7 +87,7 @@ def github_commands(findings: Iterable[Finding]) -> list[str]:
     for f in findings:
         for warning in f.warnings:
             where = [f"file={_escape_property(spell(f.document))}", f"line={f.line}", f"col={max(1, f.column)}"]
-            where.append(f"title={_escape_property('textfrag: bidi')}")
+            where.append(f"title={_escape_property(f'textfrag: {warning.kind}')}")
             said = f"{spell(f.reference or '')}: {warning}"
             out.append(f"::warning {','.join(where)}::{_escape_data(said)}")
         if f.error is None:
@@ -106,7 +118,7 @@ def json_results(findings: Iterable[Finding], *, command: str, summary: str) -> 
             "message": f.message,
             "kind": None if f.error is None else f.error.kind,
             "pinned": f.pinned,
-            **({"warnings": list(f.warnings)} if f.warnings else {}),
+            **({"warnings": [w.message for w in f.warnings]} if f.warnings else {}),
         }
         for f in findings
     ]
@@ -118,6 +130,8 @@ def json_results(findings: Iterable[Finding], *, command: str, summary: str) -> 
 
 
 #: SARIF rules, one per kind of problem (TextFragError.kind): id, name, what it means, how to fix it
+#: the kinds that are only ever warnings
+_WARNINGS = ("bidi", "integrity")
 RULES: dict[str, tuple[str, str, str]] = {
     "stale": (
         "StaleQuote",
@@ -156,6 +170,12 @@ RULES: dict[str, tuple[str, str, str]] = {
         "Look at the quoted lines in an editor that shows these characters; if they are meant, silence the warning "
         "(`textfrag check --allow-bidi`, Sphinx `suppress_warnings = ['textfrag.bidi']`, MkDocs `warn_bidi: false`).",
     ),
+    "integrity": (
+        "MisspeltIntegrityCheck",
+        "An integrity check whose name is a misspelling of length or md5 (lenght=, md6=): RFC 5147 ignores it, "
+        "so the reference is less protected than it reads. A warning: it fails nothing.",
+        "Run `textfrag pin --write`: it corrects the name (or write length= or md5= by hand).",
+    ),
     "option": (
         "BadOption",
         "An option written with the reference is not one the excerpt takes, or its value cannot be used.",
@@ -189,8 +209,8 @@ def sarif_log(findings: Iterable[Finding]) -> str:
     findings = list(findings)
     problems = [f for f in findings if f.error is not None]
     kinds = sorted({f.error.kind if f.error.kind in RULES else "error" for f in problems if f.error is not None})
-    if any(f.warnings for f in findings):
-        kinds = sorted({*kinds, "bidi"})
+    warned = {w.kind if w.kind in RULES else "error" for f in findings for w in f.warnings}
+    kinds = sorted({*kinds, *warned})
     rules = [
         {
             "id": f"textfrag/{kind}",
@@ -198,7 +218,7 @@ def sarif_log(findings: Iterable[Finding]) -> str:
             "shortDescription": {"text": RULES[kind][1]},
             "fullDescription": {"text": RULES[kind][1]},
             "help": {"text": RULES[kind][2], "markdown": RULES[kind][2]},
-            "defaultConfiguration": {"level": "warning" if kind == "bidi" else "error"},
+            "defaultConfiguration": {"level": "warning" if kind in _WARNINGS else "error"},
         }
         for kind in kinds
     ]
@@ -225,8 +245,8 @@ def sarif_log(findings: Iterable[Finding]) -> str:
             location = {"artifactLocation": {"uri": quote(f.document)}, "region": region}
             results.append(
                 {
-                    "ruleId": "textfrag/bidi",
-                    "ruleIndex": kinds.index("bidi"),
+                    "ruleId": f"textfrag/{warning.kind if warning.kind in RULES else 'error'}",
+                    "ruleIndex": kinds.index(warning.kind if warning.kind in RULES else "error"),
                     "level": "warning",
                     "message": {"text": f"{f.reference}: {warning}"},
                     "locations": [{"physicalLocation": location}],

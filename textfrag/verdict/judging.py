@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
-from ..errors import EmptyError, HiddenTextWarning, StaleError, TextFragError, UnpinnedError
+from ..errors import EmptyError, HiddenTextWarning, IntegrityWarning, StaleError, TextFragError, UnpinnedError
 from ..reference.grammar import parse_reference
-from ..reference.integrity import mismatches, needs_text
+from ..reference.integrity import mismatches, misspelt_checks, needs_text
 from ..source.store import Store
 from ..source.store import current as current_store
 from .option_table import INERT, OptionError, Options, Syntax, read_options
@@ -183,6 +183,8 @@ def judge(
             return v
     v.reference = ref
     v.pinned = is_pinned(ref)
+    if ref.fragment is not None and ref.fragment.checks and not all(c.known for c in ref.fragment.checks):
+        v.warnings += misspelt_warnings(ref)
     unpinned = [UnpinnedError(reference=ref.text)] if settings.require_pin and not v.pinned else []
     try:
         v.options = options = read_options(raw or {}, syntax, form)
@@ -251,6 +253,18 @@ def judge(
     if good is not None and not v.problems and not v.warnings:
         good[0].put("good", good[1], True)
     return v
+
+
+def misspelt_warnings(ref: Reference) -> list[TextFragError]:
+    """A warning for each integrity check whose name is a misspelling of ``length`` or ``md5``."""
+    return [
+        IntegrityWarning(
+            f"the integrity check {check.name}= is not one RFC 5147 knows, so it is ignored and protects nothing; "
+            f"did you mean {meant}=? (`textfrag pin --write` corrects it)",
+            reference=ref.text,
+        )
+        for check, meant in misspelt_checks(ref.fragment)
+    ]
 
 
 def _good_key(

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from ..reference.fragment import IntegrityCheck, Reference
 from ..reference.grammar import PREFIX
+from ..reference.integrity import misspelt_checks
 from ..source.cache import DEFAULT_CHARSET, SourceCache, same_charset
 from .quoting import empty_problem, make_reference, quote
 
@@ -58,7 +59,8 @@ class Pinned(NamedTuple):
 def pinned_form(cache: SourceCache, ref: Reference, *, convert: bool = False) -> Pinned:
     """The pinned text of ``ref`` (see the module's documentation); raises :class:`TextFragError` for a
     bad reference and :class:`~textfrag.errors.StaleError` when a ``length`` it has is wrong."""
-    if is_pinned(ref):
+    misspelt = misspelt_checks(ref.fragment)
+    if is_pinned(ref) and not misspelt:
         return Pinned(None, "pinned already")
     prefix = PREFIX if ref.text.startswith(PREFIX) else ""
     if ref.selector is not None:
@@ -83,9 +85,12 @@ def pinned_form(cache: SourceCache, ref: Reference, *, convert: bool = False) ->
     fragment = ref.fragment
     if fragment is None or not any(c.name == "length" for c in fragment.known_checks):
         added.append(IntegrityCheck("length", str(source.length), charset))
-    added.append(IntegrityCheck("md5", source.md5, charset))
+    if not is_pinned(ref):  # (pinned already: only a misspelt check's name is corrected)
+        added.append(IntegrityCheck("md5", source.md5, charset))
     checks = ";".join(str(c) for c in added)
     head, hash_, fragment_text = ref.text.partition("#")
+    for wrong, _ in misspelt:  # (lenght=, md6=: corrected, not kept beside the real ones)
+        fragment_text = fragment_text.replace(f";{wrong.name}={wrong.value}", "", 1)
     if not hash_:  # the whole file: the open range from the start, as `make --whole` writes it
         return Pinned(f"{head}#line=0,;{checks}")
     return Pinned(f"{head}#{fragment_text};{checks}")
