@@ -16,8 +16,9 @@ tab, a Unicode line or paragraph separator), :func:`intent_lines` refuses rather
 from __future__ import annotations
 
 import ast
+import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -136,7 +137,9 @@ def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = Non
             return list(range(found.first, found.last + 1))
         objects = python_objects(text)
         if intent.pyobject not in objects:
-            raise TextFragError(f"no Python object named {intent.pyobject!r} in the file")
+            raise TextFragError(
+                f"no Python object named {intent.pyobject!r} in the file{_did_you_mean(intent.pyobject, objects)}"
+            )
         first, last, _ = objects[str(intent.pyobject)]
         return list(range(first, last + 1))
     if not splitlines_agree(text):
@@ -159,7 +162,9 @@ def intent_lines(text: str, intent: Intent | None, lines: list[int] | None = Non
         if intent.pyobject is not None:
             objects = python_objects(text)
             if intent.pyobject not in objects:
-                raise TextFragError(f"no Python object named {intent.pyobject!r} in the file")
+                raise TextFragError(
+                    f"no Python object named {intent.pyobject!r} in the file{_did_you_mean(intent.pyobject, objects)}"
+                )
             first, last, _ = objects[intent.pyobject]
             kept = kept[first - 1 : last]
         start, inclusive = (intent.start_at, True) if intent.start_at is not None else (intent.start_after, False)
@@ -205,7 +210,8 @@ def section_lines(content: list[str], name: str) -> list[int]:
         elif m.group(1).lower() == "end":
             break
     if start is None:
-        raise TextFragError(f"no section {name!r} (--8<-- [start:{name}]) in the file")
+        named = {m.group(2) for line in content if "8<-" in line for m in [_SECTION.search(line)] if m is not None}
+        raise TextFragError(f"no section {name!r} (--8<-- [start:{name}]) in the file{_did_you_mean(name, named)}")
     return list(range(start + 1, len(content) + 1))
 
 
@@ -288,7 +294,7 @@ def region_lines(content: list[str], name: str) -> list[int]:
         if any(n == name for _, n, _ in open_):
             raise TextFragError(f"the region {name!r} is opened but never closed")
         known = ", ".join(sorted(n for n in names if n)) or "none"
-        raise TextFragError(f"no region named {name!r} in the file (regions: {known})")
+        raise TextFragError(f"no region named {name!r} in the file{_did_you_mean(name, names)} (regions: {known})")
     a, b = found[0]
     return list(range(a + 1, b))
 
@@ -457,13 +463,19 @@ def signature_cut(text: str, name_line: int) -> bool:
     return False
 
 
+def _did_you_mean(name: object, names: Iterable[str]) -> str:
+    """``; did you mean 'Shelf.add'?`` for the names closest to a name that is not there ("" for none)."""
+    close = difflib.get_close_matches(str(name), sorted(n for n in names if n), n=3, cutoff=0.6)
+    return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
 def disagreement(text: str, first: int, last: int, intent: Intent, *, path: str = "") -> str | None:
     """Why a pinned range (lines ``first`` to ``last``, 1-based) is not what ``intent`` selects in the
     file's current ``text`` (the file at ``path``); None when they agree. For a file not changed since the pin."""
     try:
         kept = intent_lines(text, intent, path=path)
     except TextFragError as why:
-        return f"{intent} no longer selects anything: {why.message}"
+        return f"{intent} selects nothing: {why.message}"
     if (kept[0], kept[-1]) == (first, last):
         return None
     said = f"the reference pins lines {first}-{last}, but {intent} selects lines {kept[0]}-{kept[-1]}"
