@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import re
 import secrets
 import xml.etree.ElementTree as etree
@@ -51,7 +52,7 @@ import textfrag
 from markdown_textfrag import render
 from markdown_textfrag.embed import Embedder, PageState, front_matter_lines, is_alone, place, register, settle
 from textfrag import Quote, SourceCache, TextFragError
-from textfrag.errors import internal_error_report
+from textfrag.errors import PathError, internal_error_report
 from textfrag.verdict.excerpt import failure_summary
 from textfrag.verdict.i18n import translator
 from textfrag.verdict.judging import no_link_target
@@ -154,6 +155,8 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         self.server: LiveReloadServer | None = None
         self.command = "build"
         self.key = secrets.token_hex(8)
+        #: the folder of mkdocs.yml, where the plugin's root: starts
+        self._base_dir: Path | None = None
         #: quoted path -> the 1-based line ranges quoted (context pages)
         self.ranges: dict[str, set[tuple[int, int]]] = {}
         #: guard mode: its host, and the records of this build (textfrag.lock beside mkdocs.yml)
@@ -172,6 +175,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         """The build's root and cache, the site's highlighter, the tree processors and the stylesheet."""
         base_dir = Path(config.config_file_path or ".").resolve().parent
+        self._base_dir = base_dir
         root = (base_dir / self.config.root).resolve() if self.config.root else base_dir
         try:
             cache = SourceCache(
@@ -395,6 +399,9 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         return Path(page.file.abs_src_path).resolve(), page.file.src_path, front
 
     def _report(self, where: str, err: TextFragError, error: bool) -> None:
+        if isinstance(err, PathError) and err.other_root is not None and self._base_dir is not None:
+            other = os.path.relpath(os.path.abspath(err.other_root), self._base_dir)  # (the site's own setting)
+            err = err.with_root_advice(f"root: {other} under the textfrag plugin in mkdocs.yml")
         text = err.describe(where)
         self.problems.append(Problem(where, text, error))
         (log.error if error else log.warning)(text)  # once: the failure at the end counts, it does not repeat

@@ -27,7 +27,7 @@ from sphinx.util import logging
 from sphinx.util.osutil import relative_uri
 
 from textfrag import SourceCache, TextFragError
-from textfrag.errors import internal_error_report
+from textfrag.errors import PathError, internal_error_report
 from textfrag.verdict.excerpt import failure_summary
 from textfrag.verdict.pins import generated_note
 
@@ -150,6 +150,11 @@ def record_problem(
 ) -> None:
     """Report a problem now (a warning with docname:line, or the included part's file:line, type and
     subtype) and keep it on the env."""
+    if isinstance(err, PathError) and err.other_root is not None:  # (the build's own setting, not --root)
+        import os
+
+        other = os.path.relpath(os.path.abspath(err.other_root), env.app.confdir)
+        err = err.with_root_advice(f"textfrag_root = {other!r} in conf.py")
     message = err.describe("").removeprefix(": ") if err.reference else err.message
     problem = Problem(line, message, err.kind, error, source)
     state_of(env).problems.setdefault(docname, []).append(problem)

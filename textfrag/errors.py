@@ -188,6 +188,18 @@ class PathError(TextFragError):
     kind = "missing"
     #: the file does not exist (git history may say what became of it: textfrag.drift.classify)
     no_such_file = False
+    #: a folder the file exists under, which would be a root to quote it from (said as ``--root DIR``)
+    other_root: str | None = None
+
+    def with_root_advice(self, setting: str) -> PathError:
+        """The same problem, advising the build's own setting instead of the command line's ``--root DIR``
+        (``setting``: what to write, e.g. ``textfrag_root = '..' in conf.py``)."""
+        if self.other_root is None:
+            return self
+        said = self.message.replace(f"(--root {self.other_root})", f"({setting})")
+        advised = PathError(said, reference=self.reference)
+        advised.no_such_file, advised.other_root = self.no_such_file, self.other_root
+        return advised
 
 
 class SourceError(TextFragError):

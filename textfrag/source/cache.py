@@ -248,10 +248,11 @@ def read_under_root(real_root: str, path: str, reference: str, max_size: int) ->
     return read_regular(os.path.join(real_root, path), path, reference, max_size, real_root=real_root)
 
 
-def _no_such_file(full: str, path: str, real_root: str | None) -> str:
-    """``no such file: PATH``, naming the root, the closest existing paths, and a root it works from."""
+def _no_such_file(full: str, path: str, real_root: str | None) -> tuple[str, str | None]:
+    """``no such file: PATH``, naming the root, the closest existing paths, and a root it works from (and
+    that root, as shown)."""
     if real_root is None:
-        return f"no such file: {path}"
+        return f"no such file: {path}", None
     message = f"no such file: {path} (under the root {_shown(real_root)})"
     # the deepest folder of the path that exists, and the names in it most like the one asked for
     parts = path.split("/")
@@ -273,8 +274,8 @@ def _no_such_file(full: str, path: str, real_root: str | None) -> str:
     for other in [*list(Path(real_root).parents)[:3], Path.cwd()]:
         if str(other) != real_root and os.path.isfile(os.path.join(other, path)):
             message += f"; it exists under {_shown(str(other))}: is that the root (--root {_shown(str(other))})?"
-            break
-    return message
+            return message, _shown(str(other))
+    return message, None
 
 
 def _shown(folder: str) -> str:
@@ -335,8 +336,9 @@ def _open_regular(full: str, path: str, reference: str | None, max_size: int, re
     except (FileNotFoundError, NotADirectoryError):
         if os.path.islink(full) and outside():
             raise PathError(f"{path!r} resolves outside the root (through a symbolic link)", reference=reference) from None
-        missing = PathError(_no_such_file(full, path, real_root), reference=reference)
-        missing.no_such_file = True
+        said, missing_root = _no_such_file(full, path, real_root)
+        missing = PathError(said, reference=reference)
+        missing.no_such_file, missing.other_root = True, missing_root
         raise missing from None
     except OSError as exc:
         raise PathError(f"cannot read {path}: {exc.strerror}", reference=reference) from None
