@@ -92,12 +92,12 @@ def made_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path],
 
 
 def neovim_config() -> str:
-    """The Neovim configuration the manual shows (docs/guide/editor.md, between its markers)."""
+    """The Neovim configuration the manual shows (docs/howto/editor.md, between its markers)."""
     import re
 
-    guide = (REPO / "docs" / "guide" / "editor.md").read_text(encoding="utf-8")
+    guide = (REPO / "docs" / "howto" / "editor.md").read_text(encoding="utf-8")
     m = re.search(r"<!-- neovim-config -->\s*```lua\n(.*?)```", guide, re.S)
-    assert m, "the manual (docs/guide/editor.md) shows the Neovim configuration between <!-- neovim-config --> markers"
+    assert m, "the manual (docs/howto/editor.md) shows the Neovim configuration between <!-- neovim-config --> markers"
     return m.group(1)
 
 

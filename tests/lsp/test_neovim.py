@@ -1,5 +1,5 @@
 """A real editor: Debian's Neovim, headless, its built-in LSP client configured exactly as the
-manual shows (docs/guide/editor.md), opens a document with a moved reference, receives the diagnostics and applies the update
+manual shows (docs/howto/editor.md), opens a document with a moved reference, receives the diagnostics and applies the update
 fix; the file it saves is what ``textfrag update --write`` writes."""
 
 from __future__ import annotations

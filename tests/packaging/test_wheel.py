@@ -107,7 +107,7 @@ def _extra(wheel: zipfile.ZipFile, extra: str) -> set[str]:
 
 
 def test_the_mkdocs_extra_installs_what_the_manuals_configuration_uses(wheel: zipfile.ZipFile) -> None:
-    readme = (REPO / "docs" / "guide" / "mkdocs.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "reference" / "mkdocs.md").read_text(encoding="utf-8")
     block = re.search(r"```yaml\n# mkdocs.yml\n(.*?)```", readme, re.DOTALL)
     assert block is not None
     used = set(re.findall(r"\b(pymdownx)\.\w+", block.group(1)))
