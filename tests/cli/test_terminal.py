@@ -66,7 +66,17 @@ def test_problems_are_coloured_on_a_terminal_with_the_same_words(project: Path) 
         [sys.executable, "-m", "textfrag", "check", "--root", ".", "docs"], cwd=project, capture_output=True, text=True
     )
     assert "\x1b[" not in piped.stderr + piped.stdout  # a pipe gets no colour
-    assert ESCAPE.sub("", err).strip() == piped.stderr.strip()  # and the same words
+    shown = ESCAPE.sub("", err)
+    # a person reads the verdict first, the place and the reference beside it, the details wrapped below
+    assert "docs/index.md:3: stale: txtfrag:src/app.txt#line=0,1;md5=" in shown
+    assert "docs/index.md:5: gone: txtfrag:src/nope.txt\n    no such file: src/nope.txt" in shown
+    assert all(len(line) <= 80 for line in shown.splitlines() if line.startswith("    ") and " " in line.strip())
+    # with the same words as the pipe's one line (the machine formats' too)
+    words = " ".join(shown.split())
+    for line in piped.stderr.splitlines():
+        if line.startswith("docs/index.md:"):
+            where, ref, message = line.split(": ", 2)
+            assert all(" ".join(clause.split()) in words for clause in message.split("; ")), line
 
 
 @pytest.mark.parametrize("env", [{"NO_COLOR": "1"}, {"TERM": "dumb"}])

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 from ..documents.scan import Found
 from ..errors import StaleError, TextFragError, spell, spell_lines
 from ..report.formats import FORMATS, Finding, github_commands, json_results, sarif_log
-from ..report.terminal import Progress, Style
+from ..report.terminal import Progress, Style, laid_out, verdict_word
 from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
 
 WHERE_ARGV = "command line"
@@ -214,12 +214,28 @@ def _report(problems: list[tuple[Found, TextFragError]], err: TextIO, style: Sty
     """Print the problems sorted by place; the number of stale ones."""
     problems.sort(key=lambda p: (p[0].file, p[0].line, p[0].start))
     stale = 0
+    width = _width() if style.terminal else 0
     for f, e in problems:
         where = f"{f.file}:{f.line}" if f.line else f.file
-        report = e.describe(where) if f.text else f"{spell(where)}: {spell_lines(e.message)}"
+        if style.terminal and f.text:  # (a person reads it: the verdict first, the details wrapped below)
+            word = verdict_word(e)
+            report = laid_out(spell(where), word, spell(e.reference or f.text), spell_lines(e.message), width)
+        else:
+            report = e.describe(where) if f.text else f"{spell(where)}: {spell_lines(e.message)}"
         print(style.problem(report, where, isinstance(e, StaleError)), file=err)
         stale += isinstance(e, StaleError)
     return stale
+
+
+def _width() -> int:
+    """The terminal's width (80 when it cannot be told)."""
+    try:
+        columns = os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        columns = 0
+    if not columns and os.environ.get("COLUMNS", "").isdigit():
+        columns = int(os.environ["COLUMNS"])
+    return columns or 80
 
 
 def nothing_checked(args: argparse.Namespace, docs: int) -> TextFragError:

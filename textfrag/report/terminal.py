@@ -14,7 +14,7 @@ import time
 from collections.abc import Mapping
 from typing import TextIO
 
-__all__ = ["Progress", "Style"]
+__all__ = ["Progress", "Style", "verdict_word", "laid_out"]
 
 
 def _is_terminal(stream: TextIO, env: Mapping[str, str]) -> bool:
@@ -23,6 +23,42 @@ def _is_terminal(stream: TextIO, env: Mapping[str, str]) -> bool:
     except (AttributeError, ValueError, OSError):  # a closed or unusual stream is no terminal
         return False
     return bool(tty) and env.get("TERM") != "dumb"
+
+
+def verdict_word(error: object) -> str:
+    """The one word a problem's first line leads with: ``moved``, ``changed``, ``invisible`` (a stale
+    quote whose drift is known), ``stale`` (whose drift is not), ``gone`` (no such file), ``empty``,
+    ``unpinned``, or ``bad``."""
+    from ..errors import EmptyError, PathError, StaleError, UnpinnedError
+
+    if isinstance(error, StaleError):
+        return error.drift if error.drift in ("moved", "changed", "invisible") else "stale"
+    if isinstance(error, UnpinnedError):
+        return "unpinned"
+    if isinstance(error, PathError) and error.no_such_file:
+        return "gone"
+    return "empty" if isinstance(error, EmptyError) else "bad"
+
+
+def laid_out(where: str, verdict: str, reference: str, message: str, width: int) -> str:
+    """A problem as a person at a terminal reads it: ``WHERE: VERDICT: REFERENCE`` on the first line, then
+    what is wrong, a clause to a line, wrapped to ``width`` and indented; a diff after it as it is. (Pipes,
+    files, CI logs and the machine formats keep the one line ``WHERE: REFERENCE: message``.)"""
+    import textwrap
+
+    words, _, diff = message.partition("\n")
+    lines = [f"{where}: {verdict}: {reference}"]
+    for clause in words.split("; "):
+        wrapped = textwrap.wrap(
+            clause,
+            width=max(40, width),
+            initial_indent="    ",
+            subsequent_indent="      ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        lines += wrapped or [""]
+    return "\n".join(lines) + (f"\n{diff}" if diff else "")
 
 
 class Style:
