@@ -31,7 +31,8 @@ from .state import setup_state
 
 __all__ = ["setup", "CONFIG_VALUES"]
 
-#: (name, default, rebuild, types, description): declared once, registered in a loop, listed in the manual (docs/reference/sphinx.md).
+#: (name, default, rebuild, types, description): declared once, registered in a loop, listed in the manual
+#: (docs/reference/sphinx.md).
 CONFIG_VALUES: tuple[tuple[str, Any, Literal["env"], tuple[type, ...], str], ...] = (
     ("textfrag_root", ".", "env", (str,), "folder that reference paths are relative to, from the folder of conf.py"),
     ("textfrag_charset", textfrag.DEFAULT_CHARSET, "env", (str,), "charset of quoted files without a BOM"),
