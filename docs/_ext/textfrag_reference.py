@@ -1,6 +1,6 @@
 """The manual's reference pages, generated from the code so that they cannot drift.
 
-- ``.. textfrag-cli::`` the help of every command, from the argparse parsers the command line uses;
+- ``.. textfrag-cli::`` every command, its arguments and options, from the argparse parsers the command line uses;
 - ``.. textfrag-options::`` the one option table (textfrag.verdict.option_table), as `textfrag options` prints it;
 - ``.. textfrag-problems::`` every kind of problem, with what it means and how to fix it (textfrag.report.formats);
 - ``.. textfrag-html:: REFERENCE`` the attributes of an excerpt's element, with the values the core's
@@ -19,21 +19,65 @@ from sphinx.application import Sphinx
 
 
 class CommandLine(Directive):
-    """Each subcommand's help, a section per command."""
+    """Each subcommand, a section per command: what it does, its arguments and its options as definition
+    lists (each option's spellings and value as literals, its help as text), from the parsers the command
+    line uses. Nothing is preformatted, so the page wraps at any width."""
 
     def run(self) -> list[nodes.Node]:
-        os.environ["COLUMNS"] = "100"  # (argparse wraps to the terminal: the page is always as wide)
+        import argparse
+
         from textfrag.cli import build_parser
 
         parser = build_parser()
-        out: list[nodes.Node] = [nodes.literal_block(text=parser.format_help())]
-        subparsers = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
-        for name, sub in subparsers.choices.items():  # type: ignore[attr-defined]
+        out: list[nodes.Node] = [_said(parser.description or ""), _said(parser.epilog or "")]
+        subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        for name, sub in subparsers.choices.items():
             section = nodes.section(ids=[f"command-{name}"], names=[f"textfrag {name}"])
             section += nodes.title(text=f"textfrag {name}")
-            section += nodes.literal_block(text=sub.format_help())
+            if sub.description:
+                section += _said(sub.description)
+            arguments = [a for a in sub._actions if not a.option_strings and not isinstance(a, argparse._HelpAction)]
+            options = [a for a in sub._actions if a.option_strings and not isinstance(a, argparse._HelpAction)]
+            for heading, actions in (("Arguments", arguments), ("Options", options)):
+                if not actions:
+                    continue
+                section += nodes.rubric(text=heading)
+                items = nodes.definition_list()
+                for action in actions:
+                    item = nodes.definition_list_item()
+                    term = nodes.term()
+                    for k, spelling in enumerate(_spellings(action)):
+                        if k:
+                            term += nodes.Text(", ")
+                        term += nodes.literal(text=spelling)
+                    item += term
+                    definition = nodes.definition()
+                    definition += _said(_help(action))
+                    item += definition
+                    items += item
+                section += items
             out.append(section)
         return out
+
+
+def _spellings(action: Any) -> list[str]:
+    """How an argument is written: ``--root DIR``, ``-q``/``--quiet``, a positional's metavar."""
+    import argparse
+
+    if not action.option_strings:
+        return [str(action.metavar or action.dest).upper() + (" ..." if action.nargs in ("*", "+") else "")]
+    takes = action.nargs != 0 and not isinstance(
+        action, (argparse._StoreTrueAction, argparse._StoreFalseAction, argparse._VersionAction)
+    )
+    value = f" {action.metavar or action.dest.upper()}" if takes else ""
+    if takes and action.choices is not None and action.metavar is None:
+        value = " {" + ",".join(str(c) for c in action.choices) + "}"
+    return [f"{o}{value}" for o in action.option_strings]
+
+
+def _help(action: Any) -> str:
+    said = str(action.help or "").replace("%(default)s", str(action.default)).replace("%%", "%")
+    return said or "(no description)"
 
 
 class Options(Directive):

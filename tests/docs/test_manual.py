@@ -55,6 +55,11 @@ def test_the_manual_builds_without_a_warning_and_has_its_four_parts(tmp_path: Pa
     cli = (html / "reference" / "cli.html").read_text(encoding="utf-8")
     for command in ("show", "make", "check", "update", "pin", "migrate", "symbols", "options", "lsp", "batch"):
         assert f"textfrag {command}" in cli
+    # rendered, not pasted: each command's options a definition list of literals, no argparse help to scroll
+    page = BeautifulSoup(cli, "html.parser")
+    assert "usage: textfrag" not in cli
+    assert "--require-pin" in [dt.get_text() for dt in page.select("#command-check dt")]
+    assert all(code.name == "code" for code in page.select("#command-check dt > code"))
     options = BeautifulSoup((html / "reference" / "options.html").read_text(encoding="utf-8"), "html.parser")
     cells = {td.get_text(strip=True) for td in options.select("table td")}
     assert all((f":{s.name}:" if s.rst else f"{s.md[0]}=") in cells for s in OPTIONS)
