@@ -167,6 +167,11 @@ def test_a_diff_never_shows_two_lines_that_look_the_same_without_saying_what_dif
     assert "-a\\r\\n" in diff and "+a\\n" in diff and "invisible characters spelled out" in diff
     plain = visible_diff(["a\n", "b\n"], ["a\n", "c\n"], "old", "new")
     assert "\\n" not in plain and "-b\n" in plain and plain.endswith("+c")
+    # an added line like one left as it was (a closing bracket, a blank line) is no reason to spell anything out
+    added = visible_diff([")\n", "x\n", "y\n"], [")\n", "x\n", "z = f(\n", ")\n", "y\n"], "old", "new")
+    assert "\\n" not in added and "spelled out" not in added and "+z = f(\n+)\n" in added
+    moved = visible_diff(["a = 1\n", "b = 2\n", "c = 3\n"], ["b = 2\n", "c = 3\n", "a = 1\n"], "old", "new")
+    assert "spelled out" not in moved and "-a = 1\n" in moved and "+a = 1" in moved  # (the same line, moved)
 
 
 def test_a_changed_line_in_a_file_that_also_changed_line_endings_is_changed_with_a_readable_diff(repo: Path) -> None:

@@ -43,11 +43,15 @@ def _escaped(line: str) -> str:
 def visible_diff(old_lines: list[str], new_lines: list[str], fromfile: str, tofile: str) -> str:
     """A unified diff in which a removed and an added line that look the same are shown with their
     invisible characters spelled out (``\\r\\n`` against ``\\n``, a tab, trailing blanks), and a note says so."""
-    removed = {_look(line) for line in old_lines}
-    added = {_look(line) for line in new_lines}
-    alike = removed & added
     diff = list(difflib.unified_diff(old_lines, new_lines, fromfile=fromfile, tofile=tofile, n=1))
     changed = {i for i, line in enumerate(diff) if line[:1] in "-+" and not line.startswith(("---", "+++"))}
+    # a removed and an added line that look the same and are not (an addition alone, or a line that only
+    # moved, reads plainly)
+    removed: dict[str, set[str]] = {}
+    added: dict[str, set[str]] = {}
+    for i in changed:
+        (removed if diff[i][0] == "-" else added).setdefault(_look(diff[i][1:]), set()).add(diff[i][1:])
+    alike = {look for look in removed.keys() & added.keys() if removed[look] != added[look]}
     # one line that looks like its counterpart: every changed line is spelled out, so that all read alike
     escaped = any(_look(diff[i][1:]) in alike for i in changed)
     out: list[str] = []
