@@ -152,7 +152,7 @@ def quoted_by_intent(root: Path, path: str, text: str, option: str, value: str) 
 
 
 #: the tests that take longest (npm's install of the editor extension's tools, fresh venvs, the real
-#: browser and editor, the tutorials), handed out first: on two workers a long test that starts last is the run's tail
+#: browser and editor), handed out first: on two workers a long test that starts last is the run's tail
 _LONG_FIRST = (
     "tests/editors/test_vscode.py",
     "tests/packaging/test_fresh_venv.py",
@@ -160,7 +160,6 @@ _LONG_FIRST = (
     "tests/cli/test_pin.py::test_the_pin_hook",
     "tests/cli/test_precommit.py",
     "tests/lsp/test_neovim.py",
-    "tests/docs/test_tutorials.py",  # (each a fresh venv and a pip install of the clone)
 )
 
 
