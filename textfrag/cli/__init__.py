@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from .. import __version__
 from ..errors import TextFragError, internal_error_report
 from ..source import store
-from . import batch, check, make, migrate, options, pin, show, symbols, update
+from . import batch, check, impact, make, migrate, options, pin, show, symbols, update
 from ._base import BAD, INTERNAL, OK, WHERE_ARGV, _Parser, _projects, _settle, _terminal
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ def build_parser(parser_class: type[_Parser] | None = None) -> argparse.Argument
     migrate.add_parser(sub)
     options.add_parser(sub)
     batch.add_parser(sub)
+    impact.add_parser(sub)
     return parser
 
 
@@ -75,6 +76,7 @@ COMMANDS = {
     "symbols": symbols._symbols,
     "options": options._options,
     "batch": batch._batch,
+    "impact": impact._impact,
 }
 
 

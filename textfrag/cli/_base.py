@@ -111,7 +111,7 @@ def _projects(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]:
     then run on its own paths (check, update and pin; the others refuse to choose)."""
     if args.config is not None or args.root is not None:
         return []
-    if args.command not in ("check", "update", "pin", "migrate", "make", "show", "symbols"):
+    if args.command not in ("check", "update", "pin", "migrate", "make", "show", "symbols", "impact"):
         return []
     from ..project.discovery import find_projects
 

@@ -544,8 +544,12 @@ def why_missing(fate: Fate, rel: str) -> str:
         if fate.pending == "staged":
             return f"git shows it renamed{how} to {fate.renamed_to} in the index (staged, not committed yet)"
         if fate.pending == "moved":
-            return f"it was moved to {fate.renamed_to} in the work tree (not committed yet: the same content)"
+            same = ": the same content" if fate.similarity == 100 else f", {fate.similarity}% similar, as git counts"
+            return f"it was moved to {fate.renamed_to} in the work tree (not committed yet{same})"
         return f"git history shows it renamed{how} to {fate.renamed_to} in {fate.short} ({fate.date})"
+    if fate.pending is not None:
+        where = "the index (staged, not committed yet)" if fate.pending == "staged" else "the work tree (not committed yet)"
+        return f"it is deleted in {where}"
     if fate.last_name is not None:
         return f"git history shows it renamed to {fate.last_name}, which was deleted in {fate.short} ({fate.date})"
     return f"git history shows {rel} deleted in {fate.short} ({fate.date})"

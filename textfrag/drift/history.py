@@ -142,7 +142,7 @@ def _spawn(cwd: Path, *args: str, stdin: bool = False) -> subprocess.Popen[bytes
         raise NoGit(f"git cannot be run ({exc.strerror})") from None
 
 
-class _Blobs:
+class Blobs:
     """One ``git cat-file --batch`` process: blob contents by id, a blob over the size limit skipped."""
 
     def __init__(self, top: Path, max_size: int) -> None:
@@ -379,7 +379,7 @@ class History:
         args = ["log", "-z", "--raw", "--no-abbrev", "--no-renames", "--format=%x01%H %cs", "--"]
         args += [f":(literal){rel}" for rel in by_rel]
         log = _spawn(top, *args)
-        blobs: _Blobs | None = None
+        blobs: Blobs | None = None
         try:
             assert log.stdout is not None
             buffer = b""
@@ -393,7 +393,7 @@ class History:
                     if not part:
                         continue
                     if blobs is None:
-                        blobs = _Blobs(top, self.max_size)
+                        blobs = Blobs(top, self.max_size)
                     self._commit(part, by_rel, todo, blobs)
                     if not todo:
                         break
@@ -408,7 +408,7 @@ class History:
             if blobs is not None:
                 blobs.close()
 
-    def _commit(self, part: bytes, by_rel: dict[str, _File], todo: set[str], blobs: _Blobs) -> None:
+    def _commit(self, part: bytes, by_rel: dict[str, _File], todo: set[str], blobs: Blobs) -> None:
         """One commit of the log: ``HASH DATE\\0\\n`` then ``:META\\0PATH\\0`` per file."""
         head, _, rest = part.partition(b"\0")
         words = head.split()
@@ -440,7 +440,7 @@ class History:
         """Whether the pass has nothing more to find for ``f``."""
         return f.done() and (f.deleted is not None or not f.missing)
 
-    def _version(self, f: _File, commit: str, blob: str, blobs: _Blobs) -> None:
+    def _version(self, f: _File, commit: str, blob: str, blobs: Blobs) -> None:
         if blob in f.blobs or f.versions >= MAX_VERSIONS:
             return
         f.blobs.add(blob)
@@ -476,7 +476,7 @@ class History:
         )
         if not out:
             return
-        blobs = _Blobs(top, self.max_size)
+        blobs = Blobs(top, self.max_size)
         try:
             for part in out.split(b"\x01"):
                 head, _, rest = part.partition(b"\0")

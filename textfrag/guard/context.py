@@ -84,7 +84,7 @@ def under_root(target: str, written: str, cache: SourceCache) -> str:
     real = cache.real_paths.get(target)
     if real is None:
         real = cache.real_paths.setdefault(target, os.path.realpath(target))
-    if not os.path.lexists(real if real == target else os.path.normpath(os.path.abspath(target))):
+    if not cache.present(real if real == target else os.path.normpath(os.path.abspath(target))):
         missing = PathError(f"no such file: {written}")
         missing.no_such_file = True
         raise missing

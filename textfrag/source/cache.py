@@ -517,6 +517,10 @@ class SourceCache:
         for sibling in siblings:
             sibling.forget(path)
 
+    def present(self, full: str) -> bool:
+        """Whether the file at the absolute path ``full`` exists (as a link, too) for this build."""
+        return os.path.lexists(full)
+
     def __reduce__(self) -> tuple[Any, ...]:
         # a cache does not outlive its build: it pickles (with an engine's state) as an empty one
         return (_empty_cache, (str(self.root), self.charset, self.max_size, self.pdi_map))

@@ -1,0 +1,271 @@
+"""``textfrag impact`` as a user runs it: a process (and ``main(argv)``) in a git work tree of Markdown
+documents, each format read as its reader reads it (GitHub's workflow commands, JSON and SARIF against
+their schemas, Markdown rendered to HTML), the modes (--staged, --worktree, a range), exit codes, and
+clear errors for what a user can get wrong."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from importlib.resources import files
+from pathlib import Path
+
+import jsonschema
+import markdown
+import pytest
+from bs4 import BeautifulSoup
+
+from textfrag.cli import main
+
+from ..conftest import DATA
+
+APP = "".join(f"value_{i} = {i}\n" for i in range(1, 31))
+MD5 = hashlib.md5(APP.encode()).hexdigest()
+
+
+def ref(first: int, last: int) -> str:
+    return f"txtfrag:src/app.py#line={first},{last};length={len(APP)};md5={MD5}"
+
+
+PAGE = f"""\
+# Guide
+
+## Your first quote
+
+![]({ref(9, 12)})
+
+## Later
+
+![]({ref(19, 22)})
+"""
+
+
+def git(root: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
+    r = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
+    return subprocess.run(
+        [sys.executable, "-m", "textfrag", *argv], capture_output=True, text=True, cwd=cwd, env=env, timeout=120
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "src" / "app.py").write_text(APP, encoding="utf-8")
+    (root / "docs" / "index.md").write_text(PAGE, encoding="utf-8")
+    git(root, "init", "-q")
+    git(root, "config", "core.autocrlf", "false")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "start")
+    return root
+
+
+def edit(root: Path, *, insert_at: int | None = None, replace: int | None = None) -> None:
+    lines = (root / "src" / "app.py").read_text(encoding="utf-8").splitlines(True)
+    if replace is not None:
+        lines[replace - 1] = f"value_{replace} = {replace * 100}\n"
+    if insert_at is not None:
+        lines.insert(insert_at - 1, "import os\n")
+    (root / "src" / "app.py").write_text("".join(lines), encoding="utf-8")
+
+
+def test_text_names_each_touched_quote_with_its_heading_diff_and_command(repo: Path) -> None:
+    edit(repo, replace=21, insert_at=3)  # line 21 (quoted by the second reference) changes; a line goes in above both
+    r = run("impact", "--root", ".", "--docs", "docs", cwd=repo)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    out = r.stdout.splitlines()
+    assert out[0] == f"docs/index.md:5: shifts quoted lines: {ref(9, 12)}"
+    assert "  shown under 'Your first quote'" in out
+    assert "  the quoted src/app.py lines 10-12 keep their text at other lines, now lines 11-13" in out
+    assert "  then: textfrag update --write docs/index.md:5" in out
+    assert f"docs/index.md:9: changes quoted text: {ref(19, 22)}" in out
+    assert ["  -value_21 = 21", "  +value_21 = 2100"] == [line for line in out if line.startswith(("  -v", "  +v"))]
+    assert out[-1] == (
+        "textfrag impact: the work tree changes 1 file, 1 quoted file: 2 quotes touched (1 text changed, 1 lines shifted)"
+    )
+
+
+def test_the_prediction_is_what_check_then_says(repo: Path) -> None:
+    edit(repo, replace=21, insert_at=3)
+    predicted = json.loads(run("impact", "--root", ".", "--docs", "docs", "--format", "json", cwd=repo).stdout)
+    checked = json.loads(run("check", "--root", ".", "--format", "json", "docs", cwd=repo).stdout)
+    assert {(q["line"], q["effect"]) for q in predicted["quotes"]} == {(r["line"], r["drift"]) for r in checked["results"]}
+    [moved] = [q for q in predicted["quotes"] if q["effect"] == "moved"]
+    [said] = [r for r in checked["results"] if r["drift"] == "moved"]
+    assert moved["repair"] == said["new_reference"]  # the same repair update --write makes
+
+
+def test_staged_sees_only_the_index(repo: Path) -> None:
+    edit(repo, insert_at=3)
+    git(repo, "add", "src/app.py")
+    edit(repo, replace=22)  # (in the work tree only)
+    staged = json.loads(run("impact", "--staged", "--root", ".", "--docs", "docs", "--format", "json", cwd=repo).stdout)
+    assert staged["change"]["label"] == "the index"
+    assert sorted(q["effect"] for q in staged["quotes"]) == ["moved", "moved"]
+    worktree = json.loads(run("impact", "--worktree", "--root", ".", "--docs", "docs", "--format", "json", cwd=repo).stdout)
+    assert sorted(q["effect"] for q in worktree["quotes"]) == ["changed", "moved"]
+
+
+def test_a_range_of_commits_and_a_pull_requests_three_dots(repo: Path) -> None:
+    base = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "-b", "topic")
+    edit(repo, replace=10)
+    git(repo, "commit", "-qam", "edit line 10")
+    for spec in (f"{base}..topic", f"{base}...topic", f"{base}..HEAD"):
+        r = run("impact", spec, "--root", ".", "--docs", "docs", "--format", "json", cwd=repo)
+        report = json.loads(r.stdout)
+        assert [(q["line"], q["effect"]) for q in report["quotes"]] == [(5, "changed"), (9, "moved")], spec
+        assert run("impact", spec, "--root", ".", "--docs", "docs", cwd=repo).stdout.count("keep their text and their lines") == 1
+        assert report["change"]["base"] == base
+
+
+def test_exit_codes_follow_fail_on(repo: Path) -> None:
+    edit(repo, insert_at=1)  # everything only moves
+    assert run("impact", "--root", ".", "--docs", "docs", cwd=repo).returncode == 0
+    assert run("impact", "--root", ".", "--docs", "docs", "--fail-on", "changed", cwd=repo).returncode == 0
+    assert run("impact", "--root", ".", "--docs", "docs", "--fail-on", "any", cwd=repo).returncode == 1
+    edit(repo, replace=12)
+    assert run("impact", "--root", ".", "--docs", "docs", "--fail-on", "changed", cwd=repo).returncode == 1
+    git(repo, "checkout", "--", "src/app.py")
+    untouched = run("impact", "--root", ".", "--docs", "docs", "--fail-on", "any", cwd=repo)
+    assert (untouched.returncode, untouched.stdout) == (
+        0,
+        "textfrag impact: the work tree changes 0 files; no quote is of them\n",
+    )
+
+
+def test_github_notes_go_on_the_changed_lines_of_the_quoted_file(repo: Path) -> None:
+    edit(repo, replace=21, insert_at=3)
+    r = run("impact", "--root", ".", "--docs", "docs", "--format", "github", cwd=repo)
+    commands = [line for line in r.stdout.splitlines() if line.startswith("::")]
+    assert commands == [
+        "::notice file=src/app.py,line=3,endLine=3,title=textfrag%3A shifts quoted lines::quoted by docs/index.md:5 "
+        "(Your first quote): the quoted src/app.py lines 10-12 keep their text at other lines, now lines 11-13; then: "
+        "textfrag update --write docs/index.md:5",
+        "::warning file=src/app.py,line=22,endLine=22,title=textfrag%3A changes quoted text::quoted by docs/index.md:9 "
+        "(Later): the change edits the quoted src/app.py lines 20-22; then: textfrag update --accept --write "
+        "docs/index.md:9  (once the new text is reviewed)",
+    ]
+    lines = (repo / "src" / "app.py").read_text(encoding="utf-8").splitlines()
+    assert lines[2] == "import os" and lines[21] == "value_21 = 2100"  # (the lines the notes are on)
+
+
+def test_a_deleted_files_note_goes_on_the_document(repo: Path) -> None:
+    git(repo, "rm", "-q", "src/app.py")
+    r = run("impact", "--root", ".", "--docs", "docs", "--format", "github", "--fail-on", "changed", cwd=repo)
+    assert r.returncode == 1
+    commands = [line for line in r.stdout.splitlines() if line.startswith("::")]
+    assert len(commands) == 2 and all(c.startswith("::warning file=docs/index.md,line=") for c in commands)
+    assert "no such file: src/app.py; it is deleted in the work tree (not committed yet)" in commands[0]
+
+
+def test_json_follows_its_schema_and_sarif_the_sarif_schema(repo: Path) -> None:
+    edit(repo, replace=21, insert_at=3)
+    report = json.loads(run("impact", "--root", ".", "--docs", "docs", "--format", "json", cwd=repo).stdout)
+    schema = json.loads(files("textfrag").joinpath("schemas/impact.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(report, schema)
+    assert report["counts"] == {"changed": 1, "moved": 1, "renamed": 0, "deleted": 0, "unknown": 0, "stale_before": 0}
+    changed = next(q for q in report["quotes"] if q["effect"] == "changed")
+    assert (changed["lines"], changed["source_lines"], changed["heading"]) == ([20, 22], [22, 22], "Later")
+    assert changed["diff"].splitlines()[-2:] == ["-value_21 = 21", "+value_21 = 2100"]
+    log = json.loads(run("impact", "--root", ".", "--docs", "docs", "--format", "sarif", cwd=repo).stdout)
+    jsonschema.validate(log, json.loads((DATA / "sarif-2.1.0-rtm.5.json").read_text(encoding="utf-8")))
+    results = log["runs"][0]["results"]
+    assert [(x["ruleId"], x["level"]) for x in results] == [
+        ("textfrag/impact-moved", "note"),
+        ("textfrag/impact-changed", "warning"),
+    ]
+    source = results[1]["locations"][0]["physicalLocation"]
+    assert (source["artifactLocation"]["uri"], source["region"]["startLine"]) == ("src/app.py", 22)
+    related = results[1]["relatedLocations"][0]["physicalLocation"]
+    assert (related["artifactLocation"]["uri"], related["region"]["startLine"]) == ("docs/index.md", 9)
+
+
+def test_markdown_is_a_comment_a_pull_request_shows(repo: Path) -> None:
+    edit(repo, replace=21, insert_at=3)
+    text = run("impact", "--root", ".", "--docs", "docs", "--format", "markdown", cwd=repo).stdout
+    assert text.startswith("<!-- textfrag impact -->\n")
+    html = BeautifulSoup(markdown.markdown(text, extensions=["tables", "fenced_code", "md_in_html"]), "html.parser")
+    rows = [[cell.get_text() for cell in row.find_all("td")] for row in html.find_all("tr")[1:]]
+    assert rows == [
+        [
+            "docs/index.md:5 (Your first quote)",
+            "src/app.py:10-12",
+            "shifts quoted lines",
+            "textfrag update --write docs/index.md:5",
+        ],
+        [
+            "docs/index.md:9 (Later)",
+            "src/app.py:20-22",
+            "changes quoted text",
+            "textfrag update --accept --write docs/index.md:9",
+        ],
+    ]
+    assert "+value_21 = 2100" in html.find("details").get_text()
+
+
+def test_a_heading_with_markup_cannot_break_the_comment(repo: Path) -> None:
+    page = PAGE.replace("## Later", "## Later | <script>alert(1)</script> `x`")
+    (repo / "docs" / "index.md").write_text(page, encoding="utf-8")
+    edit(repo, replace=21)
+    text = run("impact", "--root", ".", "--docs", "docs", "--format", "markdown", cwd=repo).stdout
+    html = BeautifulSoup(markdown.markdown(text, extensions=["tables"]), "html.parser")
+    assert html.find("script") is None
+    rows = html.find_all("tr")[1:]
+    assert [len(r.find_all("td")) for r in rows] == [4, 4]
+    row = rows[1]
+    assert row.find_all("td")[0].get_text() == "docs/index.md:9 (Later | <script>alert(1)</script> `x`)"
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["nope..HEAD"], "'nope' is not a commit of the repository"),
+        (["--staged", "HEAD..HEAD"], "not allowed with argument"),
+        (["-x"], "unrecognized arguments"),
+    ],
+)
+def test_a_bad_range_is_a_clear_error(repo: Path, argv: list[str], said: str) -> None:
+    r = run("impact", *argv, "--root", ".", "--docs", "docs", cwd=repo)
+    assert r.returncode == 2 and said in r.stderr and "Traceback" not in r.stderr
+
+
+def test_outside_a_git_work_tree(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["impact", "--root", str(tmp_path), "--docs", str(tmp_path / "docs")], stdout=out, stderr=err)
+    assert code == 2
+    assert re.search(r"is not in a git work tree: impact reads the change from git", err.getvalue())
+
+
+def test_paths_git_quotes_are_read_as_they_are(repo: Path) -> None:
+    name = "src/caf\u00e9 \u00fc.py"
+    (repo / name).write_text(APP, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a file with a name git quotes")
+    quoted = f"txtfrag:src/caf%C3%A9%20%C3%BC.py#line=1,2;length={len(APP)};md5={MD5}"
+    (repo / "docs" / "more.md").write_text(f"# More\n\n![]({quoted})\n", encoding="utf-8")
+    lines = APP.splitlines(True)
+    (repo / name).write_text("".join([lines[0], "changed\n", *lines[2:]]), encoding="utf-8")
+    report = json.loads(run("impact", "--root", ".", "--docs", "docs", "--format", "json", cwd=repo).stdout)
+    assert [(q["document"], q["effect"], q["path"]) for q in report["quotes"]] == [("docs/more.md", "changed", name)]

@@ -1,0 +1,230 @@
+"""``textfrag impact``: which quotes a change touches (its commits, the index or the work tree), and what
+it does to each, decided by the one verdict before and after the change (textfrag.impact)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from ..errors import PathError, TextFragError
+from ._base import OK, STALE, _common, _shown
+
+if TYPE_CHECKING:
+    from ..impact.changes import Changes
+    from ..impact.predict import Impact, Sides
+
+
+def add_parser(sub: Any) -> None:
+    """The ``impact`` subcommand's parser."""
+    p = sub.add_parser(
+        "impact",
+        help="which quotes a change touches, and what it does to each (for review: before the docs fail)",
+        description=(
+            "Read a change from git (a range of commits, the index, or the work tree) and the documents, and say for "
+            "every pinned reference and guarded include of a file it changes what the change does: changes quoted "
+            "text (the diff on the quoted lines), shifts quoted lines (`textfrag update --write` repairs the "
+            "reference), renames or deletes the quoted file; with the document, line and heading where readers see "
+            "the quote. What it predicts is what `textfrag check` says once the change is in."
+        ),
+        epilog="Exit 0 when nothing quoted is touched (and by default when something is: see --fail-on); 2 for a bad "
+        "range or usage.",
+    )
+    which = p.add_mutually_exclusive_group()
+    which.add_argument(
+        "range",
+        nargs="?",
+        default=None,
+        metavar="REV..REV",
+        help="the commits of a change: A..B, A...B (from their merge base, as a pull request), or one commit "
+        "against the work tree (default: the work tree against HEAD, as --worktree)",
+    )
+    which.add_argument("--staged", action="store_true", help="the index against HEAD (what `git commit` would commit)")
+    which.add_argument("--worktree", action="store_true", help="the work tree against HEAD, staged or not (the default)")
+    _common(p)
+    p.add_argument(
+        "--docs",
+        dest="paths",
+        action="append",
+        default=None,
+        metavar="PATH",
+        help="the documents (files or folders) whose quotes are looked at; repeatable (default: the project's, else .)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "github", "json", "sarif", "markdown"),
+        default=None,
+        help="text (default), github (notes on the changed lines of each quoted file, naming the document that "
+        "quotes them; the default when GITHUB_ACTIONS=true, with the text too), json, sarif (the changed line, the "
+        "document as related location) or markdown (a pull request's comment, a job's summary)",
+    )
+    p.add_argument(
+        "--fail-on",
+        choices=("never", "changed", "any"),
+        default="never",
+        help="exit 1 when the change touches quotes: changed (quoted text changed, a quoted file deleted, or stale "
+        "for a reason not told) or any (also quotes that only moved); default: never",
+    )
+    p.add_argument("--no-diffs", action="store_true", help="text: do not show the change on the quoted lines")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the touched quotes, no summary line")
+
+
+def _impact(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ..impact.changes import read_changes
+    from ..impact.predict import Sides
+    from ._base import _cache
+
+    args.paths = args.paths or ["."]
+    cache = _cache(args)  # (a bad --charset fails here)
+    changes = read_changes(Path(args.root), args.range, staged=args.staged)
+    sides = Sides(changes, args.root, charset=cache.charset, max_size=args.max_size, pdi_map=cache.pdi_map)
+    impacts: list[Impact] = []
+    counts = [0, 0]  # quotes of changed files; those stale before the change
+    if sides.by_root:
+        _references(args, sides, impacts, counts)
+        _includes(args, sides, impacts, counts)
+    impacts.sort(key=lambda i: (i.doc, i.line, i.column))
+    _say(args, changes, impacts, counts, out, err)
+    if args.fail_on == "any" and impacts:
+        return STALE
+    if args.fail_on == "changed" and any(i.needs_review for i in impacts):
+        return STALE
+    return OK
+
+
+def _say(args: argparse.Namespace, changes: Changes, impacts: list[Impact], counts: list[int], out: TextIO, err: TextIO) -> None:
+    from ..impact import report
+
+    said = report.summary(changes, impacts, counts[0], counts[1])
+    fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    if fmt == "json":
+        print(report.impact_json(changes, impacts, said, counts[1]), file=out)
+    elif fmt == "sarif":
+        print(report.impact_sarif(changes, impacts), file=out)
+    elif fmt == "markdown":
+        print(report.impact_markdown(changes, impacts, said), file=out, end="")
+    else:
+        if fmt == "github":
+            for command in report.impact_github(changes, impacts):
+                print(command, file=out)
+        for line in report.impact_text(changes, impacts, diffs=not args.no_diffs):
+            print(line, file=out)
+        if not args.quiet:
+            print(said, file=out)
+
+
+def _headings(doc: Path, cache: dict[str, list[tuple[int, str]]], max_size: int) -> list[tuple[int, str]]:
+    from ..documents.files import read_text
+    from ..documents.headings import headings
+
+    key = str(doc)
+    if key not in cache:
+        try:
+            cache[key] = headings(read_text(doc, _shown(doc), max_size), doc.suffix)
+        except TextFragError:
+            cache[key] = []
+    return cache[key]
+
+
+def _references(args: argparse.Namespace, sides: Sides, impacts: list[Impact], counts: list[int]) -> None:
+    """The pinned references of the changed files: each judged before and after the change."""
+    from ..documents.headings import heading_above
+    from ..impact.predict import impact_of
+    from ..verdict.judging import judge
+    from ..verdict.quoting import quote, quoted_path
+    from ._scan import _scan
+
+    scan = _scan(args)
+    titles: dict[str, list[tuple[int, str]]] = {}
+    for f, ref in scan.entries:
+        try:
+            path = quoted_path(sides.before, ref)
+        except TextFragError:
+            continue
+        change = sides.changed(path)
+        if change is None:
+            continue
+        counts[0] += 1
+        (raw, syntax, form), _ = scan.written_at(f)
+        before_cache, after_cache = scan.cache_for(sides.before, f), scan.cache_for(sides.after, f)
+        before = judge(before_cache, ref, raw, syntax=syntax, form=form, show=False, explain=False, bidi=False)
+        after = judge(after_cache, ref, raw, syntax=syntax, form=form, show=False, explain=True, bidi=False)
+        lines = (0, 0)
+        if not before.problems:
+            try:
+                selection = quote(before_cache, ref, explain=False).selection
+                lines = (selection.first_line, max(selection.first_line, selection.last_line))
+            except TextFragError:
+                pass
+        doc = scan.docs.get(f.file, Path(f.file))
+        heading = heading_above(_headings(doc, titles, args.max_size), f.line)
+        found = impact_of(
+            change,
+            before,
+            after,
+            lines,
+            doc=f.file,
+            line=f.line,
+            column=f.column,
+            heading=heading,
+            text=ref.text,
+            kind="reference",
+        )
+        if found == "stale before":
+            counts[1] += 1
+        elif found is not None:
+            impacts.append(found)
+
+
+def _includes(args: argparse.Namespace, sides: Sides, impacts: list[Impact], counts: list[int]) -> None:
+    """Guard mode: the includes of the changed files, each judged before and after the change."""
+    config = getattr(args, "build_config", None)
+    if config is None or not config.guard:
+        return
+    from ..documents.headings import heading_above
+    from ..guard import Shown
+    from ..guard.judge import Explainer
+    from ..guard.shown import resolve
+    from ..impact.predict import impact_of
+    from ._guard import GuardRun
+
+    before_run, after_run = GuardRun(config, sides.before), GuardRun(config, sides.after)
+    titles: dict[str, list[tuple[int, str]]] = {}
+    for doc, _, _, includes in before_run.includes(args.paths, args.max_size):
+        if isinstance(includes, TextFragError):
+            continue
+        for inc in includes:
+            try:
+                path = resolve(inc, doc, sides.before, before_run.ctx)
+            except PathError:
+                real = Explainer(doc, sides.before, before_run.ctx)._would_be(inc)
+                path = os.path.relpath(real, sides.real_root) if real is not None else ""
+            except TextFragError:
+                continue
+            change = sides.changed(path) if path else None
+            if change is None:
+                continue
+            counts[0] += 1
+            before, shown = before_run.judge(inc, doc)
+            after, _ = after_run.judge(inc, doc)
+            lines = (0, 0)
+            if isinstance(shown, Shown) and shown.lines:
+                lines = (min(shown.lines), max(shown.lines))
+            heading = heading_above(_headings(doc, titles, args.max_size), inc.line)
+            found = impact_of(
+                change,
+                before,
+                after,
+                lines,
+                doc=inc.doc,
+                line=inc.line,
+                column=inc.column,
+                heading=heading,
+                text=inc.text,
+                kind="include",
+            )
+            if found == "stale before":
+                counts[1] += 1
+            elif found is not None:
+                impacts.append(found)

@@ -1,0 +1,234 @@
+"""What a change does to each quote of a file it touches, decided by the one verdict.
+
+Each quote (a pinned reference, a guarded include) of a changed file is judged twice with the verdict
+``check`` gives: against the change's old side, then against its new side, the drift of a stale quote
+told from the old side (textfrag.drift.change_history). Only a quote that is current before the change
+and not after it is the change's doing; its effect is what ``check`` will say after the change:
+
+- *changed*: the quote will show other text (``check``: changed); the change's hunks on the quoted lines;
+- *moved*: the quoted text is the same at other lines (``check``: moved; ``update --write`` repairs it);
+- *renamed*: the file was renamed; the text is the same there (``update --write`` repairs it), or the
+  quote no longer resolves there (``check``: no such file, and what the new path shows);
+- *deleted*: the file is gone (``check``: no such file);
+- *unknown*: stale, and whether moved or changed cannot be told (``check`` says why).
+
+A quote already stale before the change is counted, not blamed on it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from ..drift.change_history import ChangeHistory
+from ..drift.history import Fate
+from ..errors import PathError, StaleError
+from ..source.overlay import OverlayCache
+from ..verdict.judging import Verdict
+from .changes import Change, Changes, Hunk
+
+__all__ = ["Effect", "Impact", "Sides", "impact_of", "EFFECTS"]
+
+Effect = Literal["changed", "moved", "renamed", "deleted", "unknown"]
+#: each effect as the reports say it
+EFFECTS: dict[str, str] = {
+    "changed": "changes quoted text",
+    "moved": "shifts quoted lines",
+    "renamed": "renames the quoted file",
+    "deleted": "deletes the quoted file",
+    "unknown": "makes the quote stale (moved or changed is unknown)",
+}
+
+
+@dataclass
+class Impact:
+    """One quote the change touches."""
+
+    effect: Effect
+    #: where the quote is written: the document as shown, its 1-based line and column, the heading above
+    doc: str
+    line: int
+    column: int
+    heading: str | None
+    #: the reference or the include as written; "reference" or "include"
+    text: str
+    kind: str
+    #: the quoted file (relative to the work tree's top) before the change, and after it (None: deleted)
+    path: str
+    new_path: str | None
+    #: the quoted lines before the change (1-based; 0 when not known) and, when moved, after it
+    first: int
+    last: int
+    new_first: int = 0
+    new_last: int = 0
+    #: what check says after the change
+    message: str = ""
+    #: the reference or include once ``update`` repairs it (moved, renamed)
+    repair: str | None = None
+    #: the change's hunks that touch the quoted lines (changed) or shift them (moved)
+    hunks: list[Hunk] = field(default_factory=list)
+
+    @property
+    def said(self) -> str:
+        return EFFECTS[self.effect]
+
+    @property
+    def needs_review(self) -> bool:
+        """Whether a person must look (what only moved or was renamed, ``update --write`` repairs)."""
+        return self.effect in ("changed", "deleted", "unknown") or (self.effect == "renamed" and self.repair is None)
+
+    @property
+    def command(self) -> str:
+        """What to run once the change is in: ``update --write`` for what only moved, else after review."""
+        place = f"{self.doc}:{self.line}"
+        if self.effect in ("moved", "renamed") and not self.needs_review:
+            return f"textfrag update --write {place}"
+        if self.effect == "deleted":
+            return f"edit {place}: the file it quotes is gone"
+        if self.effect == "renamed":
+            return f"edit {place}: the quote does not resolve in the renamed file"
+        return f"textfrag update --accept --write {place}  (once the new text is reviewed)"
+
+    def annotated(self) -> tuple[str, int, int] | None:
+        """Where on the changed file a note goes (its path after the change, first and last line): the
+        hunks that touch or shift the quote; None when the file is gone (the note goes on the document)."""
+        if self.new_path is None:
+            return None
+        if not self.hunks:
+            return self.new_path, 1, 1
+        return self.new_path, self.hunks[0].annotated_line, self.hunks[-1].annotated_end
+
+    def diff(self) -> str:
+        """The change's diff restricted to the quoted lines (the lines it removes there, what it adds)."""
+        if self.effect != "changed" or not self.hunks:
+            return ""
+        out = [f"--- a/{self.path} (lines {self.first}-{self.last}, as quoted)", f"+++ b/{self.new_path or self.path}"]
+        for h in self.hunks:
+            out.append(h.header())
+            for n, text in enumerate(h.removed, h.old_start):
+                if self.first <= n <= self.last:
+                    out.append(f"-{text}")
+            out += [f"+{text}" for text in h.added]
+        return "\n".join(out)
+
+
+class Sides:
+    """The two sides of a change, as a build under ``root`` reads them: a source cache of each (the changed
+    files' contents from git; the others from the work tree), the new side's history being the change."""
+
+    def __init__(
+        self, changes: Changes, root: str, *, charset: str, max_size: int, pdi_map: dict[str, str] | None = None
+    ) -> None:
+        self.changes = changes
+        self.real_root = os.path.realpath(root)
+        top = changes.top
+        changes.load(max_size)
+        #: a path under the root -> the changed file's path under the work tree's top (old paths, new paths)
+        self.by_root: dict[str, str] = {}
+        before: dict[str, bytes | None] = {}
+        after: dict[str, bytes | None] = {}
+        old_side: dict[str, bytes | None] = {}
+        fates: dict[str, Fate] = {}
+        successors: dict[str, str | None] = {p: None for p in changes.added}
+        for path, change in changes.files.items():
+            data = changes.before(path, max_size)
+            old_side[path] = data
+            now = changes.after(path, max_size)
+            under = self._under_root(top / path)
+            if change.new_path is not None and change.new_path != path:
+                successors[change.new_path] = path if change.status == "R" else None
+                new_under = self._under_root(top / change.new_path)
+                if new_under is not None:
+                    before[new_under], after[new_under] = None, now
+            elif change.new_path is not None:
+                successors[path] = None
+            if change.new_path != path:
+                commit, date = change.commit or changes.base, change.date
+                fates[path] = Fate(commit, date, change.new_path, change.similarity, pending=changes.pending)
+            if under is not None:
+                self.by_root[under] = path
+                before[under] = data
+                after[under] = None if change.new_path != path else now
+        for path in changes.added:
+            under = self._under_root(top / path)
+            if under is not None:
+                before[under] = None
+                after[under] = changes.added_content(path, max_size)
+        self.before = OverlayCache(root, before, charset=charset, max_size=max_size, pdi_map=pdi_map)
+        self.after = OverlayCache(root, after, charset=charset, max_size=max_size, pdi_map=pdi_map)
+        self.after.history = ChangeHistory(max_size, top, changes.base, old_side, fates, successors)
+        self.before.history = ChangeHistory(max_size, top, changes.base, {}, {}, {})  # (never explained)
+
+    def _under_root(self, real: Path) -> str | None:
+        rel = os.path.relpath(real, self.real_root)
+        return None if rel == ".." or rel.startswith(".." + os.sep) else Path(rel).as_posix()
+
+    def changed(self, path_under_root: str) -> Change | None:
+        """The change to the file a quote names (its path under the root), None when the change leaves it."""
+        rel = self.by_root.get(os.path.normpath(path_under_root).replace(os.sep, "/"))
+        return self.changes.files.get(rel) if rel is not None else None
+
+
+def impact_of(
+    change: Change,
+    before: Verdict,
+    after: Verdict,
+    lines: tuple[int, int],
+    *,
+    doc: str,
+    line: int,
+    column: int,
+    heading: str | None,
+    text: str,
+    kind: str,
+) -> Impact | Literal["stale before"] | None:
+    """What the change does to one quote of ``change``'s file, from its verdicts before and after the change
+    and the lines it quoted before it: the :class:`Impact`, "stale before" when the quote was not current
+    before the change (not the change's doing), or None when the change leaves it current."""
+    if before.problems:
+        return "stale before"
+    if not after.problems:
+        return None
+    problem = after.problems[0]
+    first, last = lines
+    assert change.path is not None
+    impact = Impact(
+        "changed",
+        doc,
+        line,
+        column,
+        heading,
+        text,
+        kind,
+        change.path,
+        change.new_path,
+        first,
+        last,
+        message=problem.message,
+    )
+    drift = problem.drift if isinstance(problem, StaleError) else None
+    repair = problem.new_reference if isinstance(problem, StaleError) else None
+    renamed = change.new_path is not None and change.new_path != change.path
+    if isinstance(problem, PathError) and change.new_path is None:
+        impact.effect = "deleted"
+    elif isinstance(problem, PathError) and renamed:  # (renamed, and the quote does not resolve there)
+        impact.effect = "renamed"
+    elif drift in ("moved", "invisible"):
+        impact.effect = "renamed" if renamed else "moved"
+        impact.repair = repair
+    elif drift == "unknown":
+        impact.effect = "unknown"
+    if impact.effect == "moved":
+        outcome = problem.outcome if isinstance(problem, StaleError) else None
+        new_first = getattr(outcome, "new_first", 0)
+        if new_first and first:
+            impact.new_first, impact.new_last = new_first, new_first + (last - first)
+        above = [h for h in change.hunks if h.before(first)]
+        impact.hunks = [h for h in above if h.shift] or above or list(change.hunks[:1])
+    elif first:
+        impact.hunks = [h for h in change.hunks if h.touches(first, last)]
+    if not impact.hunks and impact.effect != "deleted":
+        impact.hunks = list(change.hunks[:1])
+    return impact
