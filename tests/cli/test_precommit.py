@@ -92,3 +92,26 @@ def test_textfrag_update_hook_rewrites_moved_references_and_fails_as_a_formatter
     assert again.returncode == 0, again.stdout + again.stderr
     check = _pre_commit(sample, home, "textfrag-check", repo)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+def test_textfrag_impact_hook_says_what_the_staged_change_does_and_never_fails(tmp_path: Path, hooks: tuple[Path, Path]) -> None:
+    sample = tmp_path / "sample"
+    (sample / "src").mkdir(parents=True)
+    (sample / "docs").mkdir()
+    (sample / "src" / "app.py").write_text(APP, encoding="utf-8")
+    md5 = hashlib.md5(APP.encode()).hexdigest()
+    (sample / "docs" / "index.md").write_text(
+        f"# Sample\n\n## Values\n\n![](txtfrag:src/app.py#line=2,4;length={len(APP)};md5={md5})\n", encoding="utf-8"
+    )
+    commit_all(sample)
+    (sample / "src" / "app.py").write_text(APP.replace("value_3 = 3", "value_3 = 33"), encoding="utf-8")
+    subprocess.run(["git", "add", "src/app.py"], cwd=sample, check=True, capture_output=True)
+    repo, home = hooks
+
+    said = _pre_commit(sample, home, "textfrag-impact", repo)
+    assert said.returncode == 0, said.stdout + said.stderr
+    assert "Passed" in said.stdout
+    assert f"docs/index.md:5: changes quoted text: txtfrag:src/app.py#line=2,4;length={len(APP)};md5={md5}" in said.stdout
+    assert "  shown under 'Values'" in said.stdout and "  +value_3 = 33" in said.stdout
+    assert "textfrag impact: the index changes 1 file, 1 quoted file: 1 quote touched (1 text changed)" in said.stdout

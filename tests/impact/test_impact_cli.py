@@ -184,7 +184,15 @@ def test_json_follows_its_schema_and_sarif_the_sarif_schema(repo: Path) -> None:
     report = json.loads(run("impact", "--root", ".", "--docs", "docs", "--format", "json", cwd=repo).stdout)
     schema = json.loads(files("textfrag").joinpath("schemas/impact.schema.json").read_text(encoding="utf-8"))
     jsonschema.validate(report, schema)
-    assert report["counts"] == {"changed": 1, "moved": 1, "renamed": 0, "deleted": 0, "unknown": 0, "stale_before": 0}
+    assert report["counts"] == {
+        "changed": 1,
+        "moved": 1,
+        "renamed": 0,
+        "deleted": 0,
+        "unknown": 0,
+        "stale_before": 0,
+        "follows": 0,
+    }
     changed = next(q for q in report["quotes"] if q["effect"] == "changed")
     assert (changed["lines"], changed["source_lines"], changed["heading"]) == ([20, 22], [22, 22], "Later")
     assert changed["diff"].splitlines()[-2:] == ["-value_21 = 21", "+value_21 = 2100"]

@@ -80,7 +80,7 @@ def _impact(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     changes = read_changes(Path(args.root), args.range, staged=args.staged)
     sides = Sides(changes, args.root, charset=cache.charset, max_size=args.max_size, pdi_map=cache.pdi_map)
     impacts: list[Impact] = []
-    counts = [0, 0]  # quotes of changed files; those stale before the change
+    counts = [0, 0, 0]  # quotes of changed files; those stale before the change; those re-pinned with it
     if sides.by_root:
         _references(args, sides, impacts, counts)
         _includes(args, sides, impacts, counts)
@@ -96,10 +96,10 @@ def _impact(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _say(args: argparse.Namespace, changes: Changes, impacts: list[Impact], counts: list[int], out: TextIO, err: TextIO) -> None:
     from ..impact import report
 
-    said = report.summary(changes, impacts, counts[0], counts[1])
+    said = report.summary(changes, impacts, counts[0], counts[1], counts[2])
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if fmt == "json":
-        print(report.impact_json(changes, impacts, said, counts[1]), file=out)
+        print(report.impact_json(changes, impacts, said, counts[1], counts[2]), file=out)
     elif fmt == "sarif":
         print(report.impact_sarif(changes, impacts), file=out)
     elif fmt == "markdown":
@@ -112,6 +112,15 @@ def _say(args: argparse.Namespace, changes: Changes, impacts: list[Impact], coun
             print(line, file=out)
         if not args.quiet:
             print(said, file=out)
+
+
+def _count(found: Impact | str | None, impacts: list[Impact], counts: list[int]) -> None:
+    if found == "stale before":
+        counts[1] += 1
+    elif found == "follows":
+        counts[2] += 1
+    elif found is not None and not isinstance(found, str):
+        impacts.append(found)
 
 
 def _headings(doc: Path, cache: dict[str, list[tuple[int, str]]], max_size: int) -> list[tuple[int, str]]:
@@ -170,11 +179,9 @@ def _references(args: argparse.Namespace, sides: Sides, impacts: list[Impact], c
             heading=heading,
             text=ref.text,
             kind="reference",
+            new_path=sides.new_path(change),
         )
-        if found == "stale before":
-            counts[1] += 1
-        elif found is not None:
-            impacts.append(found)
+        _count(found, impacts, counts)
 
 
 def _includes(args: argparse.Namespace, sides: Sides, impacts: list[Impact], counts: list[int]) -> None:
@@ -223,8 +230,6 @@ def _includes(args: argparse.Namespace, sides: Sides, impacts: list[Impact], cou
                 heading=heading,
                 text=inc.text,
                 kind="include",
+                new_path=sides.new_path(change),
             )
-            if found == "stale before":
-                counts[1] += 1
-            elif found is not None:
-                impacts.append(found)
+            _count(found, impacts, counts)

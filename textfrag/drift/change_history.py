@@ -20,8 +20,10 @@ __all__ = ["ChangeHistory"]
 
 class ChangeHistory(History):
     """``before``: the old side's content of each changed file (path relative to ``top`` -> bytes, None
-    when there is none); ``fates``: what the change did to each file it deleted or renamed; ``successors``:
-    the files it added or edited, each with the file it was copied from (or None)."""
+    when there is none); ``fates``: what the change did to a file (deleted or renamed it; None: neither); ``successors``:
+    the files it added or edited, each with the file it was copied from (or None); ``committed``: the new
+    side is a commit (a deleted file's text is then looked for between the old side and the deletion
+    commit, as ``check`` looks)."""
 
     def __init__(
         self,
@@ -29,14 +31,17 @@ class ChangeHistory(History):
         top: Path,
         base: str,
         before: Mapping[str, bytes | None],
-        fates: Mapping[str, Fate],
+        fates: Callable[[str], Fate | None],
         successors: Mapping[str, str | None],
+        *,
+        committed: bool = False,
     ) -> None:
         super().__init__(max_size)
         self.top, self.base = top, base
         self._before = dict(before)
-        self._fates = dict(fates)
+        self._fates = fates
         self._successors = dict(successors)
+        self._committed = committed
         self._sources: dict[tuple[str, str], Source | None] = {}
 
     def _old(self, top: Path, rel: str, charset: str) -> Source | None:
@@ -75,8 +80,10 @@ class ChangeHistory(History):
         return self._found(top, rel, f.wanted.get(key) if f is not None else None)
 
     def fate(self, top: Path, rel: str) -> Fate | None:
-        return self._fates.get(rel) if top == self.top else None
+        return self._fates(rel) if top == self.top else None
 
     def successors(self, top: Path, old: str, new: str, rel: str) -> list[tuple[str, bool]]:
+        if self._committed and new:  # (a range of commits: between the old side and the deletion, as check looks)
+            return super().successors(top, old, new, rel)
         paired = [(path, True) for path, source in self._successors.items() if source == rel]
         return paired + [(path, False) for path, source in self._successors.items() if source != rel and path != rel]

@@ -189,6 +189,7 @@ class History:
         self._tops: dict[str, Path | None] = {}
         self._files: dict[tuple[Path, str], _File] = {}
         self._between: dict[tuple[Path, str, str], list[tuple[str, str | None]]] = {}
+        self._renamed: dict[tuple[Path, str], dict[str, tuple[str, int]]] = {}
         self._lock = threading.RLock()
         #: per work tree: renames not committed yet (the index's, the work tree's)
         self._pending: dict[Path, dict[str, Fate]] = {}
@@ -278,7 +279,7 @@ class History:
         if f.deleted is None:  # not deleted in history: perhaps renamed and not committed yet
             return self._pending_renames(top).get(rel)
         if f.fate is None:
-            f.fate = self._fate_of(top, f.deleted, rel)
+            f.fate = self.fate_of(top, f.deleted, rel)
         return f.fate
 
     def _pending_renames(self, top: Path) -> dict[str, Fate]:
@@ -491,16 +492,24 @@ class History:
         finally:
             blobs.close()
 
-    def _fate_of(self, top: Path, deleted: tuple[str, str], rel: str) -> Fate:
-        """Deleted, or renamed (followed through later renames to a path that exists)."""
+    def _renames_in(self, top: Path, commit: str) -> dict[str, tuple[str, int]]:
+        """The renames of one commit, asked of git once per run (many files leave in one commit)."""
+        with self._lock:
+            if (top, commit) not in self._renamed:
+                self._renamed[(top, commit)] = _renames(top, commit)
+            return self._renamed[(top, commit)]
+
+    def fate_of(self, top: Path, deleted: tuple[str, str], rel: str, exists: Callable[[str], bool] | None = None) -> Fate:
+        """What the commit ``deleted`` (its id and date) did to ``rel``: deleted it, or renamed it (followed
+        through later renames to a path that ``exists``: by default, a file of the work tree)."""
         commit, date = deleted
         path, similarity, renamed = rel, 100, False
         for _ in range(MAX_RENAMES):
-            target, score = _renamed_in(top, commit, path)
+            target, score = self._renames_in(top, commit).get(path, (None, 0))
             if target is None:
                 break
             renamed, path, similarity = True, target, score
-            if (top / target).is_file():
+            if exists(target) if exists is not None else (top / target).is_file():
                 return Fate(deleted[0], deleted[1], target, similarity)
             # renamed again later, or deleted: the newest deletion of the new name
             later = _git(top, "log", "-1", "--diff-filter=D", "--no-renames", "--format=%H %cs", "--", f":(literal){target}")
@@ -513,18 +522,19 @@ class History:
         return Fate(commit, date, None, similarity, last_name=path)
 
 
-def _renamed_in(top: Path, commit: str, path: str) -> tuple[str | None, int]:
-    """Where ``commit`` renamed ``path`` to (as git's rename detection sees it) and the similarity."""
+def _renames(top: Path, commit: str) -> dict[str, tuple[str, int]]:
+    """Every rename of ``commit`` (as git's rename detection sees it): old path -> (new path, similarity)."""
     out = _git(top, "diff-tree", "-r", "-z", "-M", "--name-status", "--no-commit-id", "--root", commit) or b""
     fields = out.split(b"\0")
+    found: dict[str, tuple[str, int]] = {}
     i = 0
     while i < len(fields) - 1:
         status = fields[i]
         if status[:1] in (b"R", b"C"):
-            if status[:1] == b"R" and i + 2 < len(fields) and os.fsdecode(fields[i + 1]) == path:
+            if status[:1] == b"R" and i + 2 < len(fields):
                 score = status[1:]
-                return os.fsdecode(fields[i + 2]), int(score) if score.isdigit() else 100
+                found[os.fsdecode(fields[i + 1])] = (os.fsdecode(fields[i + 2]), int(score) if score.isdigit() else 100)
             i += 3
         else:
             i += 2
-    return None, 0
+    return found

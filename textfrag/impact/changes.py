@@ -81,9 +81,6 @@ class Change:
     similarity: int = 100
     hunks: list[Hunk] = field(default_factory=list)
     binary: bool = False
-    #: the commit (and its date) that deleted or renamed the file, within a range
-    commit: str = ""
-    date: str = ""
 
 
 @dataclass
@@ -99,6 +96,7 @@ class Changes:
     #: the files the change adds (a copy's new file too): path -> blob
     added: dict[str, str] = field(default_factory=dict)
     _blobs: dict[str, bytes | None] = field(default_factory=dict)
+    _deletions: dict[str, tuple[str, str]] | None = None
 
     def before(self, path: str, max_size: int) -> bytes | None:
         """The old side's content of ``path`` (None: none, or over ``max_size``)."""
@@ -115,6 +113,44 @@ class Changes:
     def added_content(self, path: str, max_size: int) -> bytes | None:
         """The content of a file the change adds (None: over ``max_size``)."""
         return self._blob(self.added[path], path, max_size)
+
+    def deletion(self, path: str) -> tuple[str, str] | None:
+        """The newest commit of the range that deleted ``path`` (or renamed it away), with its date: one
+        ``git log`` over the range for every file the change deletes or renames, asked once."""
+        if self.head is None:
+            return None
+        if self._deletions is None:
+            gone = [p for p, c in self.files.items() if c.new_path != p]
+            self._deletions = {}
+            for i in range(0, len(gone), 2000):
+                out = _run(
+                    self.top,
+                    *("log", "--no-renames", "--diff-filter=D", "--name-only", "-z", "--format=%x01%H %cs"),
+                    *(f"{self.base}..{self.head}", "--"),
+                    *(f":(literal){p}" for p in gone[i : i + 2000]),
+                )
+                for part in out.split(b"\x01")[1:]:
+                    head, _, names = part.partition(b"\0")
+                    words = head.split()
+                    for name in names.lstrip(b"\n").split(b"\0"):
+                        if name and len(words) >= 2:
+                            self._deletions.setdefault(os.fsdecode(name), (words[0].decode(), words[1].decode()))
+        return self._deletions.get(path)
+
+    def at_head(self, path: str, max_size: int) -> bytes | None:
+        """The content of ``path`` on the new side (the head commit's, else the work tree's)."""
+        if self.head is None:
+            return self._blob(NO_BLOB, path, max_size)
+        key = f"{self.head}:{path}"
+        if key not in self._blobs:
+            from ..drift.history import Blobs
+
+            blobs = Blobs(self.top, max_size)
+            try:
+                self._blobs[key] = blobs.get(key)
+            finally:
+                blobs.close()
+        return self._blobs[key]
 
     def load(self, max_size: int) -> None:
         """Fetch both sides of every changed file at once (one ``git cat-file --batch``)."""
@@ -206,15 +242,6 @@ def read_changes(folder: Path, revisions: str | None, *, staged: bool = False) -
     raw = _run(top, *diff, "--raw", "-p", "-U0", *spec, "--")
     changes = Changes(top, label, base, head, pending)
     _parse(raw, changes)
-    if head is not None:
-        for change in changes.files.values():
-            if change.status in ("D", "R") and change.path is not None:
-                out = _run(
-                    top, "log", "-1", "--format=%H %cs", "--no-renames", f"{base}..{head}", "--", f":(literal){change.path}"
-                )
-                words = out.split()
-                if len(words) >= 2:
-                    change.commit, change.date = words[0].decode("ascii"), words[1].decode("ascii")
     return changes
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..drift.change_history import ChangeHistory
-from ..drift.history import Fate
+from ..drift.history import Fate, History, NoGit
 from ..errors import PathError, StaleError
 from ..source.overlay import OverlayCache
 from ..verdict.judging import Verdict
@@ -130,7 +130,6 @@ class Sides:
         before: dict[str, bytes | None] = {}
         after: dict[str, bytes | None] = {}
         old_side: dict[str, bytes | None] = {}
-        fates: dict[str, Fate] = {}
         successors: dict[str, str | None] = {p: None for p in changes.added}
         for path, change in changes.files.items():
             data = changes.before(path, max_size)
@@ -144,9 +143,6 @@ class Sides:
                     before[new_under], after[new_under] = None, now
             elif change.new_path is not None:
                 successors[path] = None
-            if change.new_path != path:
-                commit, date = change.commit or changes.base, change.date
-                fates[path] = Fate(commit, date, change.new_path, change.similarity, pending=changes.pending)
             if under is not None:
                 self.by_root[under] = path
                 before[under] = data
@@ -158,8 +154,43 @@ class Sides:
                 after[under] = changes.added_content(path, max_size)
         self.before = OverlayCache(root, before, charset=charset, max_size=max_size, pdi_map=pdi_map)
         self.after = OverlayCache(root, after, charset=charset, max_size=max_size, pdi_map=pdi_map)
-        self.after.history = ChangeHistory(max_size, top, changes.base, old_side, fates, successors)
-        self.before.history = ChangeHistory(max_size, top, changes.base, {}, {}, {})  # (never explained)
+        self._history: History | None = None
+        self._max_size = max_size
+        self.after.history = ChangeHistory(
+            max_size, top, changes.base, old_side, self._fate, successors, committed=changes.head is not None
+        )
+        self.before.history = ChangeHistory(max_size, top, changes.base, {}, lambda rel: None, {})  # (never explained)
+
+    def _fate(self, path: str) -> Fate | None:
+        """What became of a file the change deletes or renames (None: it does neither), as ``check`` tells
+        it afterwards: within a range of commits, from the commit that deleted it (git's rename detection
+        of that commit, renames followed to the path at the head), else as the diff says (the index's, the
+        work tree's). Asked only of the files a quote names."""
+        changes = self.changes
+        change = changes.files.get(path)
+        if change is None or change.new_path == path:
+            return None
+        deleted = changes.deletion(path)
+        if deleted is None:
+            return Fate(changes.base, "", change.new_path, change.similarity, pending=changes.pending)
+        if self._history is None:
+            self._history = History(self._max_size)
+        try:
+            fate = self._history.fate_of(changes.top, deleted, path, lambda p: changes.at_head(p, self._max_size) is not None)
+        except NoGit:
+            return Fate(*deleted, change.new_path, change.similarity)
+        if fate.renamed_to is not None and fate.renamed_to != change.new_path:
+            under = self._under_root(changes.top / fate.renamed_to)
+            if under is not None and under not in self.after.contents:
+                self.after.contents[under] = changes.at_head(fate.renamed_to, self._max_size)
+        return fate
+
+    def new_path(self, change: Change) -> str | None:
+        """Where the changed file is after the change, as ``check`` will follow it (None: gone)."""
+        if change.new_path == change.path:
+            return change.path
+        fate = self._fate(change.path or "")
+        return fate.renamed_to if fate is not None else change.new_path
 
     def _under_root(self, real: Path) -> str | None:
         rel = os.path.relpath(real, self.real_root)
@@ -183,12 +214,15 @@ def impact_of(
     heading: str | None,
     text: str,
     kind: str,
-) -> Impact | Literal["stale before"] | None:
+    new_path: str | None,
+) -> Impact | Literal["stale before", "follows"] | None:
     """What the change does to one quote of ``change``'s file, from its verdicts before and after the change
-    and the lines it quoted before it: the :class:`Impact`, "stale before" when the quote was not current
-    before the change (not the change's doing), or None when the change leaves it current."""
+    and the lines it quoted before it (``new_path``: where the file is after the change, None when gone):
+    the :class:`Impact`; "follows" when the quote is current after the
+    change and not before it (re-pinned with the change); "stale before" when it is current on neither
+    side (not the change's doing); None when the change leaves it current."""
     if before.problems:
-        return "stale before"
+        return "stale before" if after.problems else "follows"
     if not after.problems:
         return None
     problem = after.problems[0]
@@ -203,15 +237,15 @@ def impact_of(
         text,
         kind,
         change.path,
-        change.new_path,
+        new_path,
         first,
         last,
         message=problem.message,
     )
     drift = problem.drift if isinstance(problem, StaleError) else None
     repair = problem.new_reference if isinstance(problem, StaleError) else None
-    renamed = change.new_path is not None and change.new_path != change.path
-    if isinstance(problem, PathError) and change.new_path is None:
+    renamed = new_path is not None and new_path != change.path
+    if isinstance(problem, PathError) and new_path is None:
         impact.effect = "deleted"
     elif isinstance(problem, PathError) and renamed:  # (renamed, and the quote does not resolve there)
         impact.effect = "renamed"

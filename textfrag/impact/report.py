@@ -43,7 +43,7 @@ def shown_path(changes: Changes, path: str) -> str:
     return path if rel.startswith("..") else rel.replace(os.sep, "/")
 
 
-def summary(changes: Changes, impacts: Sequence[Impact], quotes: int, stale_before: int) -> str:
+def summary(changes: Changes, impacts: Sequence[Impact], quotes: int, stale_before: int, follows: int = 0) -> str:
     """``textfrag impact: A..B changes N quoted files: ...`` (one line)."""
     files = {i.path for i in impacts}
     counted: Counter[str] = Counter(i.effect for i in impacts)
@@ -55,8 +55,12 @@ def summary(changes: Changes, impacts: Sequence[Impact], quotes: int, stale_befo
     else:
         parts = [f"{counted[e]} {_COUNTED[e]}" for e in EFFECTS if counted[e]]
         said += f", {_plural(len(files), 'quoted file')}: {_plural(len(impacts), 'quote')} touched ({', '.join(parts)})"
+    if follows:
+        said += f"; {_plural(follows, 'quote')} re-pinned with the change (current after it)"
     if stale_before:
-        said += f"; {_plural(stale_before, 'quote')} of these files already stale before the change (`textfrag check` says why)"
+        said += (
+            f"; {_plural(stale_before, 'quote')} of these files stale before the change and after it (`textfrag check` says why)"
+        )
     return said
 
 
@@ -150,7 +154,7 @@ def _record(i: Impact, changes: Changes) -> dict[str, object]:
     }
 
 
-def impact_json(changes: Changes, impacts: Sequence[Impact], said: str, stale_before: int) -> str:
+def impact_json(changes: Changes, impacts: Sequence[Impact], said: str, stale_before: int, follows: int = 0) -> str:
     """The whole report as one JSON object (textfrag/schemas/impact.schema.json)."""
     document = {
         "version": SCHEMA_VERSION,
@@ -158,7 +162,7 @@ def impact_json(changes: Changes, impacts: Sequence[Impact], said: str, stale_be
         "change": {"label": changes.label, "base": changes.base, "head": changes.head},
         "files": sorted(shown_path(changes, p) for p in [*changes.files, *changes.added]),
         "summary": said,
-        "counts": {e: sum(i.effect == e for i in impacts) for e in EFFECTS} | {"stale_before": stale_before},
+        "counts": {e: sum(i.effect == e for i in impacts) for e in EFFECTS} | {"stale_before": stale_before, "follows": follows},
         "quotes": [_record(i, changes) for i in impacts],
     }
     return inert_json(json.dumps(document, ensure_ascii=False, indent=2))
