@@ -114,4 +114,4 @@ def test_textfrag_impact_hook_says_what_the_staged_change_does_and_never_fails(t
     assert "Passed" in said.stdout
     assert f"docs/index.md:5: changes quoted text: txtfrag:src/app.py#line=2,4;length={len(APP)};md5={md5}" in said.stdout
     assert "  shown under 'Values'" in said.stdout and "  +value_3 = 33" in said.stdout
-    assert "textfrag impact: the index changes 1 file, 1 quoted file: 1 quote touched (1 text changed)" in said.stdout
+    assert "textfrag impact: the index changes 1 file, 1 quoted file: 1 quote touched (1 changed)" in said.stdout

@@ -101,7 +101,7 @@ def test_text_names_each_touched_quote_with_its_heading_diff_and_command(repo: P
     assert f"docs/index.md:9: changes quoted text: {ref(19, 22)}" in out
     assert ["  -value_21 = 21", "  +value_21 = 2100"] == [line for line in out if line.startswith(("  -v", "  +v"))]
     assert out[-1] == (
-        "textfrag impact: the work tree changes 1 file, 1 quoted file: 2 quotes touched (1 text changed, 1 lines shifted)"
+        "textfrag impact: the work tree changes 1 file, 1 quoted file: 2 quotes touched (1 changed, 1 moved)"
     )
 
 
@@ -150,7 +150,7 @@ def test_exit_codes_follow_fail_on(repo: Path) -> None:
     untouched = run("impact", "--root", ".", "--docs", "docs", "--fail-on", "any", cwd=repo)
     assert (untouched.returncode, untouched.stdout) == (
         0,
-        "textfrag impact: the work tree changes 0 files; no quote is of them\n",
+        "textfrag impact: the work tree changes 0 files; no quote names them\n",
     )
 
 

@@ -25,10 +25,10 @@ SCHEMA_VERSION = 1
 
 #: each effect as the summary counts it
 _COUNTED = {
-    "changed": "text changed",
-    "moved": "lines shifted",
-    "renamed": "file renamed",
-    "deleted": "file deleted",
+    "changed": "changed",
+    "moved": "moved",
+    "renamed": "renamed",
+    "deleted": "deleted",
     "unknown": "stale, moved or changed unknown",
 }
 
@@ -50,7 +50,7 @@ def summary(changes: Changes, impacts: Sequence[Impact], quotes: int, stale_befo
     said = f"textfrag impact: {changes.label} changes {_plural(len(changes.files) + len(changes.added), 'file')}"
     if not impacts:
         said += (
-            f"; it touches none of the {_plural(quotes, 'quote')} of the files it changes" if quotes else "; no quote is of them"
+            f"; it touches none of the {_plural(quotes, 'quote')} of the files it changes" if quotes else "; no quote names them"
         )
     else:
         parts = [f"{counted[e]} {_COUNTED[e]}" for e in EFFECTS if counted[e]]
@@ -268,12 +268,18 @@ def _code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def _sentence(said: str) -> str:
+    """The summary line as the comment's closing sentence."""
+    text = said.removeprefix("textfrag impact: ")
+    return _md(text[:1].upper() + text[1:]) + "."
+
+
 def impact_markdown(changes: Changes, impacts: Sequence[Impact], said: str) -> str:
     """A pull request's comment (or a job's summary): the touched quotes in a table, each quote's diff on
     the quoted lines folded below, what to run."""
     lines = [MARKER, "### textfrag: quotes this change touches", ""]
     if not impacts:
-        lines += [_md(said.removeprefix("textfrag impact: ")) + ".", ""]
+        lines += [_sentence(said), ""]
         return "\n".join(lines)
     lines += ["| Where readers see it | Quoted | What the change does | Then |", "|---|---|---|---|"]
     for i in impacts:
@@ -298,5 +304,5 @@ def impact_markdown(changes: Changes, impacts: Sequence[Impact], said: str) -> s
                 fence,
                 "</details>",
             ]
-    lines += ["", _md(said.removeprefix("textfrag impact: ")) + "."]
+    lines += ["", _sentence(said)]
     return "\n".join(lines) + "\n"
