@@ -46,7 +46,13 @@ tr.note td { white-space: normal; padding: 8px 12px; }
 
 
 def _git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env, check=True).stdout
 
 
@@ -99,7 +105,9 @@ def _files_changed(diff: str, notes: dict[int, list[tuple[str, str, str]]]) -> s
             continue
         kind = {"+": "add", "-": "del"}.get(line[:1], "ctx")
         shown = "" if kind == "del" else str(new)
-        rows.append(f'<tr class="{kind}" data-line="{shown}"><td class="n"></td><td class="n">{shown}</td><td>{html.escape(line)}</td></tr>')
+        rows.append(
+            f'<tr class="{kind}" data-line="{shown}"><td class="n"></td><td class="n">{shown}</td><td>{html.escape(line)}</td></tr>'
+        )
         if kind != "del":
             for level, title, said in notes.get(new, []):
                 box = f'<div class="box {level}"><b>{html.escape(title)}</b>{html.escape(said)}</div>'

@@ -100,9 +100,7 @@ def test_text_names_each_touched_quote_with_its_heading_diff_and_command(repo: P
     assert "  then: textfrag update --write docs/index.md:5" in out
     assert f"docs/index.md:9: changes quoted text: {ref(19, 22)}" in out
     assert ["  -value_21 = 21", "  +value_21 = 2100"] == [line for line in out if line.startswith(("  -v", "  +v"))]
-    assert out[-1] == (
-        "textfrag impact: the work tree changes 1 file, 1 quoted file: 2 quotes touched (1 changed, 1 moved)"
-    )
+    assert out[-1] == ("textfrag impact: the work tree changes 1 file, 1 quoted file: 2 quotes touched (1 changed, 1 moved)")
 
 
 def test_the_prediction_is_what_check_then_says(repo: Path) -> None:

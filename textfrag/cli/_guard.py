@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -80,9 +80,11 @@ class GuardRun:
     def lock_shown(self) -> str:
         return _shown(self.lock.path)
 
-    def includes(self, paths: list[str], max_size: int) -> Iterator[tuple[Path, str, str, list[GuardedInclude] | TextFragError]]:
+    def includes(
+        self, paths: list[str], max_size: int, mentions: Callable[[str], bool] | None = None
+    ) -> Iterator[tuple[Path, str, str, list[GuardedInclude] | TextFragError]]:
         """Each document under ``paths``: its path, its name in the reports, its text and its includes (or
-        why it cannot be read)."""
+        why it cannot be read); with ``mentions``, only the documents whose text it holds true for."""
         reads = read_by_build(self.config)
         named = {os.path.realpath(p) for p in paths}
         engine = self.config.engine
@@ -94,6 +96,8 @@ class GuardRun:
                 text = read_text(doc, shown, max_size)
             except TextFragError as unreadable:
                 yield doc, shown, "", unreadable
+                continue
+            if mentions is not None and not mentions(text):
                 continue
             found = guarded_by(self.config, text, shown, doc.suffix)
             yield doc, shown, text, found

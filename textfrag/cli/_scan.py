@@ -98,6 +98,8 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     snippets = getattr(args, "snippets", None)  # (pymdownx.snippets: the Markdown a page includes is the page's)
 
     read_as: dict[str, str] = getattr(args, "read_as", None) or {}
+    #: impact: whether a document's text may name a file asked about (the others are counted, not scanned)
+    mentions: Callable[[str], bool] | None = getattr(args, "mentions", None)
     config = getattr(args, "build_config", None)
     srcdir = config.srcdir if config is not None else None
     fence_directives = config is not None and "txtfrag" in config.fence_directives
@@ -109,6 +111,9 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             text = read_text(doc, shown, args.max_size)
         except TextFragError as unreadable:
             result.problems.append((Found(shown, 0, "", 0, 0, "file"), unreadable))
+            return
+        if mentions is not None and not mentions(text) and not _pulls_in(text):
+            result.docs[shown] = doc  # (it names none of the files asked about, and pulls in nothing that might)
             return
         if str(doc) in read_as:  # (a part an include pulled in: read as its build reads it; named as shown)
             suffix = read_as[str(doc)]
@@ -191,6 +196,12 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     if not listed:  # (a part's includes are followed by the process that split the tree, once)
         follow_included(result, one, getattr(args, "scanned", ()))
     return result
+
+
+def _pulls_in(text: str) -> bool:
+    """Whether a document may pull in another's text (``.. include::``, ``{include}``, a snippet, a
+    substitution): what it pulls in is scanned as its build reads it."""
+    return "include" in text or "8<" in text or "{{" in text
 
 
 def built_documents(args: argparse.Namespace) -> Callable[[Path], bool] | None:

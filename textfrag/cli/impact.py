@@ -13,6 +13,7 @@ from ._base import OK, STALE, _common, _shown
 
 if TYPE_CHECKING:
     from ..impact.changes import Changes
+    from ..verdict.judging import Verdict
     from ..impact.predict import Impact, Sides
 
 
@@ -82,6 +83,8 @@ def _impact(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     impacts: list[Impact] = []
     counts = [0, 0, 0]  # quotes of changed files; those stale before the change; those re-pinned with it
     if sides.by_root:
+        names = sorted(sides.names())
+        args.mentions = lambda text: any(name in text for name in names)  # (only these documents are read closely)
         _references(args, sides, impacts, counts)
         _includes(args, sides, impacts, counts)
     impacts.sort(key=lambda i: (i.doc, i.line, i.column))
@@ -146,6 +149,7 @@ def _references(args: argparse.Namespace, sides: Sides, impacts: list[Impact], c
 
     scan = _scan(args)
     titles: dict[str, list[tuple[int, str]]] = {}
+    judged: dict[tuple[str, object, str | None], tuple[Verdict, Verdict, tuple[int, int]]] = {}
     for f, ref in scan.entries:
         try:
             path = quoted_path(sides.before, ref)
@@ -155,17 +159,21 @@ def _references(args: argparse.Namespace, sides: Sides, impacts: list[Impact], c
         if change is None:
             continue
         counts[0] += 1
-        (raw, syntax, form), _ = scan.written_at(f)
-        before_cache, after_cache = scan.cache_for(sides.before, f), scan.cache_for(sides.after, f)
-        before = judge(before_cache, ref, raw, syntax=syntax, form=form, show=False, explain=False, bidi=False)
-        after = judge(after_cache, ref, raw, syntax=syntax, form=form, show=False, explain=True, bidi=False)
-        lines = (0, 0)
-        if not before.problems:
-            try:
-                selection = quote(before_cache, ref, explain=False).selection
-                lines = (selection.first_line, max(selection.first_line, selection.last_line))
-            except TextFragError:
-                pass
+        (raw, syntax, form), said = scan.written_at(f)
+        key = (ref.text, said, scan.charsets.get((f.file, f.start)))
+        if key not in judged:  # (a reference written the same way again is judged once, as check judges it)
+            before_cache, after_cache = scan.cache_for(sides.before, f), scan.cache_for(sides.after, f)
+            before = judge(before_cache, ref, raw, syntax=syntax, form=form, show=False, explain=False, bidi=False)
+            after = judge(after_cache, ref, raw, syntax=syntax, form=form, show=False, explain=True, bidi=False)
+            lines = (0, 0)
+            if not before.problems:
+                try:
+                    selection = quote(before_cache, ref, explain=False).selection
+                    lines = (selection.first_line, max(selection.first_line, selection.last_line))
+                except TextFragError:
+                    pass
+            judged[key] = (before, after, lines)
+        before, after, lines = judged[key]
         doc = scan.docs.get(f.file, Path(f.file))
         heading = heading_above(_headings(doc, titles, args.max_size), f.line)
         found = impact_of(
@@ -198,7 +206,7 @@ def _includes(args: argparse.Namespace, sides: Sides, impacts: list[Impact], cou
 
     before_run, after_run = GuardRun(config, sides.before), GuardRun(config, sides.after)
     titles: dict[str, list[tuple[int, str]]] = {}
-    for doc, _, _, includes in before_run.includes(args.paths, args.max_size):
+    for doc, _, _, includes in before_run.includes(args.paths, args.max_size, args.mentions):
         if isinstance(includes, TextFragError):
             continue
         for inc in includes:

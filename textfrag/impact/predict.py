@@ -196,6 +196,25 @@ class Sides:
         rel = os.path.relpath(real, self.real_root)
         return None if rel == ".." or rel.startswith(".." + os.sep) else Path(rel).as_posix()
 
+    def names(self) -> set[str]:
+        """What a document that quotes a changed file must hold: each changed file's name (as written, and
+        percent-encoded as a reference writes a name with spaces), and the Persistent Document Identifiers
+        mapped to one. A document holding none of them quotes none of these files."""
+        from urllib.parse import quote
+
+        names: set[str] = set()
+        for path, change in self.changes.files.items():
+            for p in (path, change.new_path):
+                if p:
+                    name = p.rsplit("/", 1)[-1]
+                    names |= {name, quote(name)}
+        for p in self.changes.added:
+            name = p.rsplit("/", 1)[-1]
+            names |= {name, quote(name)}
+        changed = set(self.by_root)
+        names |= {pdi for pdi, path in (self.before.pdi_map or {}).items() if os.path.normpath(path) in changed}
+        return {n for n in names if n}
+
     def changed(self, path_under_root: str) -> Change | None:
         """The change to the file a quote names (its path under the root), None when the change leaves it."""
         rel = self.by_root.get(os.path.normpath(path_under_root).replace(os.sep, "/"))
