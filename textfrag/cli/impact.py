@@ -13,8 +13,8 @@ from ._base import OK, STALE, _common, _shown
 
 if TYPE_CHECKING:
     from ..impact.changes import Changes
-    from ..verdict.judging import Verdict
     from ..impact.predict import Impact, Sides
+    from ..verdict.judging import Verdict
 
 
 def add_parser(sub: Any) -> None:
