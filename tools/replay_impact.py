@@ -27,7 +27,6 @@ from pathlib import Path
 
 os.environ["TEXTFRAG_GUARD"] = "1"  # (before textfrag reads a configuration)
 
-PAGES = (".md", ".rst", ".adoc", ".mdx", ".markdown", ".txt", ".inc")
 
 
 def git(repo: Path, *args: str) -> str:
@@ -100,9 +99,9 @@ def main() -> None:
             lock.unlink(missing_ok=True)
         textfrag(workdir, "pin", *CONFIG, "--write", a.docs)
         before = checked(workdir, a.docs)
-        listed = (workdir / a.docs).rglob("*")
-        kept = {p: p.read_bytes() for p in listed if p.is_file() and (p.suffix in PAGES or p.name == "textfrag.lock")}
-        kept = {p: data for p, data in kept.items() if ".git" not in p.parts}
+        # the documents that hold quotes, put back at B as they were at A (a quoted file among the documents,
+        # an AsciiDoc partial, moves on with the change)
+        kept = {workdir / doc: (workdir / doc).read_bytes() for doc, _ in before if (workdir / doc).is_file()}
         for lock in (workdir / "textfrag.lock", workdir / a.docs / "textfrag.lock"):
             if lock.exists():
                 kept[lock] = lock.read_bytes()

@@ -451,3 +451,30 @@ def test_a_rename_staged_but_not_committed_is_followed(repo: Path) -> None:
     assert c.returncode == 1 and "it was moved to src/moved.py in the work tree (not committed yet" in c.stderr, c.stderr
     assert run(repo, "update", "--write", "--root", ".", "docs").returncode == 0
     assert "src/moved.py#line=3,6;" in doc.read_text()
+
+
+def test_a_version_a_merge_made_is_found(repo: Path) -> None:
+    """A merge that resolves a conflict makes a version no commit's diff shows (git log shows no diff of a
+    merge): the version before the next change is looked at too, so the drift is told, not unknown."""
+    base = git(repo, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    git(repo, "checkout", "-q", "-b", "side")
+    (repo / "src" / "mod.py").write_text(SRC.replace("return 2", "return 'side'"))
+    commit(repo, "side")
+    git(repo, "checkout", "-q", base)
+    (repo / "src" / "mod.py").write_text(SRC.replace("return 2", "return 'main'"))
+    commit(repo, "main")
+    subprocess.run(["git", "merge", "-q", "side"], cwd=repo, capture_output=True)  # (a conflict)
+    merged = SRC.replace("return 2", "return 'both'").encode()
+    (repo / "src" / "mod.py").write_bytes(merged)
+    commit(repo, "merge, resolved")
+    doc = repo / "docs" / "index.rst"
+    doc.write_text(f"T\n=\n\n.. txtfrag:: {ref_for(merged, 4, 6)}\n")
+    (repo / "src" / "mod.py").write_bytes(b"# a first line\n" + merged)
+    commit(repo, "a line above")
+    r = run(repo, "check", "--root", ".", "docs")
+    assert r.returncode == 1, r.stderr
+    assert "moved" in r.stderr and "unknown" not in r.stderr, r.stderr
+    assert "^" in r.stderr.split("moved", 1)[1] or "new reference" in r.stderr
+    r = run(repo, "update", "--write", "--root", ".", "docs")
+    assert r.returncode == 0, r.stderr
+    assert show(repo, reference_in(doc)) == b"def f2():\n    return 'both'\n\n"

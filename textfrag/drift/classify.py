@@ -287,7 +287,7 @@ def _version(fragment: Fragment | None, history: History, where: tuple[Path, str
             return Drift(
                 "unknown",
                 f"the reference has a length but no md5, and two versions of {rel} with that length "
-                f"({first.commit[:10]} and {other.commit[:10]}) quote different texts, so which one it was made for is unknown",
+                f"({first.short} and {other.short}) quote different texts, so which one it was made for is unknown",
             )
     return first
 
@@ -349,7 +349,7 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
     assert fragment is not None
     commit, old = found.commit, found.source
     old_sel = resolve(old, fragment)
-    short = commit[:10]
+    short = found.short
     label = current.path
     then = f"{old_sel.lines_display()} in {short}"
     if old_sel.empty:

@@ -7,6 +7,7 @@ import difflib
 
 from ..reference.resolving import Selection
 from ..source.cache import Source
+from .history import short_commit
 
 #: Lines of the current file compared against the old excerpt to find "the closest current text".
 MAX_DIFF_SEARCH_LINES = 20000
@@ -104,7 +105,7 @@ def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str, 
     return visible_diff(
         old_lines,
         now,
-        f"{label} lines {first_old}-{first_old + len(old_lines) - 1} (quoted, {commit[:10]})",
+        f"{label} lines {first_old}-{first_old + len(old_lines) - 1} (quoted, {short_commit(commit)})",
         f"{label} lines {best_start + 1}-{best_start + len(now)} (now)",
     )
 

@@ -41,10 +41,20 @@ class NoGit(Exception):
 
 @dataclass(frozen=True)
 class Version:
-    """A version of a file in history: the commit and the file's content there."""
+    """A version of a file in history: the commit and the file's content there (``C^``: the version just
+    before commit ``C`` changed it, which a merge may have made)."""
 
     commit: str
     source: Source
+
+    @property
+    def short(self) -> str:
+        return short_commit(self.commit)
+
+
+def short_commit(commit: str) -> str:
+    """A commit as messages name it: 10 hex digits (and ``^`` for the version before it)."""
+    return commit[:10] + ("^" if commit.endswith("^") else "")
 
 
 @dataclass(frozen=True)
@@ -75,6 +85,8 @@ class _File:
     wanted: dict[str, Fragment | Callable[[Source], bool]] = field(default_factory=dict)
     found: dict[str, list[Version]] = field(default_factory=dict)
     blobs: set[str] = field(default_factory=set)  # blob ids already hashed
+    #: versions seen only as what a commit changed (blob -> md5), until an older commit shows it made
+    made_by_merge: dict[str, str] = field(default_factory=dict)
     versions: int = 0
     searched: set[str] = field(default_factory=set)  # fragments the pass has run for
     deleted: tuple[str, str] | None = None  # (commit, date) of the newest deletion
@@ -86,8 +98,8 @@ class _File:
         if self.versions >= MAX_VERSIONS:
             return True
         for key, fragment in self.wanted.items():
-            if key in self.found and _has_md5(fragment):
-                continue  # an md5 names one version
+            if key in self.found and _has_md5(fragment) and not self.found[key][0].commit.endswith("^"):
+                continue  # an md5 names one version (once the commit that made it is known)
             return False  # a length alone: every version is looked at (two may fit)
         return True
 
@@ -236,6 +248,7 @@ class History:
                 f.wanted[str(fragment)] = fragment
                 if f.searched:  # the versions seen so far were not compared with this one: look again
                     f.blobs.clear()
+                    f.made_by_merge.clear()
                     f.versions = 0
             if missing and not f.missing:
                 f.missing = True
@@ -250,6 +263,7 @@ class History:
                 f.wanted[key] = test
                 if f.searched:
                     f.blobs.clear()
+                    f.made_by_merge.clear()
                     f.versions = 0
 
     def matching(self, top: Path, rel: str, key: str) -> list[Version]:
@@ -425,7 +439,7 @@ class History:
             m = meta.split()
             if len(m) < 5:
                 continue
-            status, blob = m[4][:1], m[3].decode("ascii")
+            status, blob, before = m[4][:1], m[3].decode("ascii"), m[2].decode("ascii")
             if status == b"D":
                 if f.deleted is None:
                     f.deleted = (commit, date)
@@ -433,6 +447,9 @@ class History:
                 if status == b"A":
                     f.born = True
                 self._version(f, commit, blob, blobs)
+            if status != b"A" and before.strip("0"):
+                # (the version this commit changed: a merge may have made it, and merges show no diff)
+                self._version(f, commit, before, blobs, before=True)
             if self._satisfied(f):
                 todo.discard(rel)
 
@@ -441,8 +458,14 @@ class History:
         """Whether the pass has nothing more to find for ``f``."""
         return f.done() and (f.deleted is not None or not f.missing)
 
-    def _version(self, f: _File, commit: str, blob: str, blobs: Blobs) -> None:
-        if blob in f.blobs or f.versions >= MAX_VERSIONS:
+    def _version(self, f: _File, commit: str, blob: str, blobs: Blobs, *, before: bool = False) -> None:
+        """Look at one version: ``blob`` as ``commit`` made it, or (``before``) as it was before ``commit``
+        changed it, until an older commit shows which one made it (a merge's version never shows)."""
+        if blob in f.blobs:
+            if not before and blob in f.made_by_merge:
+                self._made_by(f, blob, commit)
+            return
+        if f.versions >= MAX_VERSIONS:
             return
         f.blobs.add(blob)
         f.versions += 1
@@ -458,7 +481,16 @@ class History:
             if any(v.source.md5 == old.md5 for v in seen) or (seen and _has_md5(fragment)):
                 continue
             if described(old, fragment):
-                f.found.setdefault(key, []).append(Version(commit, old))
+                f.found.setdefault(key, []).append(Version(f"{commit}^" if before else commit, old))
+        if before:
+            f.made_by_merge[blob] = old.md5
+
+    @staticmethod
+    def _made_by(f: _File, blob: str, commit: str) -> None:
+        """The commit that made a version first seen as the one another commit changed."""
+        md5 = f.made_by_merge.pop(blob)
+        for key, found in f.found.items():
+            f.found[key] = [Version(commit, v.source) if v.source.md5 == md5 and v.commit.endswith("^") else v for v in found]
 
     def _follow(self, top: Path, f: _File) -> None:
         """The versions before the file's history began under this name (``git log --follow``)."""

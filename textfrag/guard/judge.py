@@ -316,7 +316,7 @@ class Explainer:
                     return "the clone is shallow (`git fetch --unshallow`, or `fetch-depth: 0` in CI)"
                 return None
             text, lines = shown_of_text(inc, found[0].source.text, self.ctx)
-            return text, lines, found[0].commit[:10]
+            return text, lines, found[0].short
         except NoGit as no:
             return str(no)
 
