@@ -28,7 +28,6 @@ from pathlib import Path
 os.environ["TEXTFRAG_GUARD"] = "1"  # (before textfrag reads a configuration)
 
 
-
 def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
 
