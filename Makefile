@@ -3,6 +3,8 @@
 # (through its sdist, as `python -m build` does), installed non-editable. Nothing imports the source tree.
 
 PYTHON  ?= python3
+# when make started: `make test` says how long the whole of it took (the venv, the wheel, the engines, the suite)
+STARTED := $(shell date +%s)
 VENV    := .venv
 BIN     := $(VENV)/bin
 DIST    := dist
@@ -84,6 +86,7 @@ test: $(VENV)/.test-$(SUM) $(VENV)/.wheel $(NODE_STAMP)
 	wait $$typed; typing=$$?; cat $(VENV)/mypy.log; test $$tested -eq 0 && test $$typing -eq 0
 	$(BIN)/ruff check $(PACKAGES) tests bench tools docs/_ext
 	$(BIN)/lint-imports
+	@echo "make test: $$(( $$(date +%s) - $(STARTED) )) s in all (the environment, the wheel, the engines, the suite, the linters)"
 
 lint: $(VENV)/.test-$(SUM)
 	$(BIN)/ruff check $(PACKAGES) tests bench tools docs/_ext
