@@ -150,9 +150,17 @@ def test_large_files_are_hashed_on_every_core_each_once_with_the_same_results(
     assert "index.md:1:" not in report and "index.md:3:" not in report  # a.txt and b.txt are current
 
 
-def test_a_bug_in_a_hashing_thread_is_an_internal_error_not_a_hang(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """What a digest worker raises that is not a user's problem reaches the main thread: exit 3, the
-    bug named, and the run ends (no worker left waiting)."""
+def _broken_digest(*args: object) -> object:
+    raise RuntimeError("a bug in hashing")
+
+
+@pytest.mark.parametrize("where", ["process", "thread"])
+def test_a_bug_in_a_hashing_worker_is_an_internal_error_not_a_hang(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """What a digest worker (a forked process, or a thread where processes do not fork) raises that is
+    not a user's problem reaches the main thread: exit 3, the bug named, and the run ends (no worker
+    left waiting)."""
     import threading
 
     import textfrag.cli._digest
@@ -162,11 +170,9 @@ def test_a_bug_in_a_hashing_thread_is_an_internal_error_not_a_hang(tmp_path: Pat
     (tmp_path / "big.txt").write_bytes(data)
     digest = Digest.of("big.txt", data)
     (tmp_path / "index.md").write_text(f"![b](txtfrag:big.txt#line=0,1;length={digest.length};md5={digest.md5})\n")
-
-    def broken(*args: object) -> object:
-        raise RuntimeError("a bug in hashing")
-
-    monkeypatch.setattr(textfrag.cli._digest, "digest_batch", broken)
+    monkeypatch.setattr(textfrag.cli._digest, "digest_batch", _broken_digest)
+    if where == "thread":
+        monkeypatch.setattr(textfrag.cli._digest, "_process_pool", lambda workers: None)
     monkeypatch.chdir(tmp_path)
     before = threading.active_count()
     err = io.StringIO()
