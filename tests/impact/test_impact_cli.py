@@ -275,3 +275,17 @@ def test_paths_git_quotes_are_read_as_they_are(repo: Path) -> None:
     (repo / name).write_text("".join([lines[0], "changed\n", *lines[2:]]), encoding="utf-8")
     report = json.loads(run("impact", "--root", ".", "--docs", "docs", "--format", "json", cwd=repo).stdout)
     assert [(q["document"], q["effect"], q["path"]) for q in report["quotes"]] == [("docs/more.md", "changed", name)]
+
+
+def test_a_comment_of_many_quotes_is_cut_to_what_github_takes(repo: Path) -> None:
+    """GitHub refuses a comment over 65,536 characters: a change that touches hundreds of quotes gets a
+    table of the first hundred, says how many more there are, and stays under the limit."""
+    page = "# Many\n\n" + "".join(f"## Quote {n}\n\n![]({ref(19, 22)})\n\n" for n in range(300))
+    (repo / "docs" / "many.md").write_text(page, encoding="utf-8")
+    edit(repo, replace=21)
+    text = run("impact", "--root", ".", "--docs", "docs", "--format", "markdown", cwd=repo).stdout
+    assert len(text) <= 60_000
+    html = BeautifulSoup(markdown.markdown(text, extensions=["tables", "md_in_html"]), "html.parser")
+    assert len(html.select("tbody tr")) == 100
+    assert "And 202 more: textfrag impact lists every one." in html.get_text()
+    assert text.rstrip().endswith("302 quotes touched (301 changed, 1 moved).")

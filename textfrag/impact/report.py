@@ -274,20 +274,34 @@ def _sentence(said: str) -> str:
     return _md(text[:1].upper() + text[1:]) + "."
 
 
+#: what one comment holds at most: GitHub refuses a comment over 65,536 characters
+MAX_ROWS, MAX_DIFFS, MAX_CHARS = 100, 20, 60_000
+
+
 def impact_markdown(changes: Changes, impacts: Sequence[Impact], said: str) -> str:
     """A pull request's comment (or a job's summary): the touched quotes in a table, each quote's diff on
-    the quoted lines folded below, what to run."""
+    the quoted lines folded below, what to run. A long list is cut to what a comment holds, and says so."""
+    diffs = [i for i in impacts if i.diff()][:MAX_DIFFS]
+    while True:
+        text = _markdown(changes, impacts, said, diffs)
+        if len(text) <= MAX_CHARS or not diffs:
+            return text
+        diffs = diffs[: len(diffs) // 2]
+
+
+def _markdown(changes: Changes, impacts: Sequence[Impact], said: str, diffs: Sequence[Impact]) -> str:
     lines = [MARKER, "### textfrag: quotes this change touches", ""]
     if not impacts:
         lines += [_sentence(said), ""]
         return "\n".join(lines)
     lines += ["| Where readers see it | Quoted | What the change does | Then |", "|---|---|---|---|"]
-    for i in impacts:
+    for i in impacts[:MAX_ROWS]:
         seen = _code(f"{i.doc}:{i.line}") + (f" ({_md(i.heading)})" if i.heading else "")
         quoted = _code(f"{shown_path(changes, i.path)}" + (f":{i.first}-{i.last}" if i.first else ""))
         then = _code(i.command.split("  (", 1)[0]) if i.effect != "deleted" else "edit the quote"
         lines.append(f"| {seen} | {quoted} | {_md(i.said)} | {then} |")
-    diffs = [i for i in impacts if i.diff()]
+    if len(impacts) > MAX_ROWS:
+        lines += ["", f"And {len(impacts) - MAX_ROWS} more: `textfrag impact` lists every one."]
     if diffs:
         lines.append("")
         for i in diffs:
