@@ -92,6 +92,9 @@ class Changes:
     base: str  # the commit of the old side
     head: str | None  # the commit of the new side (None: the index or the work tree)
     pending: str | None  # "staged" or "moved" for what is not committed yet
+    #: the new side is the work tree: its files are read (git names a work tree file by the id its content
+    #: would have, which is no object of the repository when the file is not staged)
+    worktree: bool = False
     files: dict[str, Change] = field(default_factory=dict)
     #: the files the change adds (a copy's new file too): path -> blob
     added: dict[str, str] = field(default_factory=dict)
@@ -108,11 +111,11 @@ class Changes:
         change = self.files[path]
         if change.new_path is None:
             return None
-        return self._blob(change.new_blob, change.new_path, max_size)
+        return self._blob(NO_BLOB if self.worktree else change.new_blob, change.new_path, max_size)
 
     def added_content(self, path: str, max_size: int) -> bytes | None:
         """The content of a file the change adds (None: over ``max_size``)."""
-        return self._blob(self.added[path], path, max_size)
+        return self._blob(NO_BLOB if self.worktree else self.added[path], path, max_size)
 
     def deletion(self, path: str) -> tuple[str, str] | None:
         """The newest commit of the range that deleted ``path`` (or renamed it away), with its date: one
@@ -240,7 +243,7 @@ def read_changes(folder: Path, revisions: str | None, *, staged: bool = False) -
         spec, label, pending = ["HEAD"], "the work tree", "moved"
         base, head = _commit(top, "HEAD"), None
     raw = _run(top, *diff, "--raw", "-p", "-U0", *spec, "--")
-    changes = Changes(top, label, base, head, pending)
+    changes = Changes(top, label, base, head, pending, worktree=head is None and not staged)
     _parse(raw, changes)
     return changes
 

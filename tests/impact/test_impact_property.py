@@ -1,0 +1,95 @@
+"""A property of ``textfrag impact``: for any edit of a quoted file (lines put in, taken out, changed, in
+any place, the file renamed or not; in the work tree or staged), what impact says of each quote is what ``check`` says once the edit
+is made: changed where check says changed, moved where it says moved, and nothing named that check finds
+current. The edit is made in the work tree; the references are pinned to the last commit."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from textfrag.cli import main
+
+LINES = [f"value_{i} = {i}\n" for i in range(1, 21)]
+
+
+def _main(root: Path, *argv: str) -> dict:
+    out, err = io.StringIO(), io.StringIO()
+    before = os.getcwd()
+    os.chdir(root)
+    try:
+        code = main(list(argv), stdout=out, stderr=err)
+    finally:
+        os.chdir(before)
+    assert code in (0, 1, 2), err.getvalue()
+    return json.loads(out.getvalue())
+
+
+def _git(root: Path, *args: str) -> None:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, env=env)
+
+
+edits = st.lists(
+    st.tuples(st.sampled_from(["insert", "delete", "replace"]), st.integers(0, 19), st.integers(1, 3)), min_size=1, max_size=3
+)
+ranges = st.lists(st.tuples(st.integers(0, 17), st.integers(1, 4)), min_size=1, max_size=4)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=edits, ranges=ranges, rename=st.booleans(), staged=st.booleans())
+def test_impact_names_exactly_what_check_then_finds_stale(tmp_path_factory, edits, ranges, rename, staged) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path_factory.mktemp("property")
+    (root / "src").mkdir()
+    (root / "docs").mkdir()
+    text = "".join(LINES)
+    (root / "src" / "app.py").write_text(text, encoding="utf-8")
+    pin = f"length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}"
+    refs = [f"![](txtfrag:src/app.py#line={a},{min(a + n, 20)};{pin})\n\n" for a, n in ranges]
+    (root / "docs" / "index.md").write_text("# Quotes\n\n" + "".join(refs), encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "config", "core.autocrlf", "false")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "start")
+    lines = list(LINES)
+    for n, (op, at, count) in enumerate(edits):
+        at = min(at, len(lines))
+        if op == "insert":
+            lines[at:at] = [f"new_{n}_{k} = 0\n" for k in range(count)]
+        elif op == "delete":
+            del lines[at : at + count]
+        else:
+            lines[at : at + count] = [f"changed_{n}_{k} = 1\n" for k in range(min(count, len(lines) - at))]
+    (root / "src" / "app.py").write_text("".join(lines), encoding="utf-8")
+    if rename:
+        _git(root, "mv", "src/app.py", "src/main.py")
+    if staged:  # (the index, as a pre-commit hook sees it: the work tree is the same here)
+        _git(root, "add", "-A")
+    which = ["--staged"] if staged else []
+    report = _main(root, "impact", *which, "--root", ".", "--docs", "docs", "--format", "json")
+    predicted = {q["line"]: q["effect"] for q in report["quotes"]}
+    said = {}
+    for r in _main(root, "check", "--root", ".", "--format", "json", "docs")["results"]:
+        if r["status"] == "current":
+            continue
+        drift = r["drift"]
+        if drift in ("moved", "invisible"):
+            said[r["line"]] = "renamed" if "no such file" in r["message"] else "moved"
+        elif drift in ("changed", "unknown"):
+            said[r["line"]] = drift
+        else:
+            said[r["line"]] = "deleted" if r["kind"] == "missing" and "renamed" not in r["message"] else "changed"
+    assert predicted == said
