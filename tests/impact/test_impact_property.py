@@ -93,3 +93,50 @@ def test_impact_names_exactly_what_check_then_finds_stale(tmp_path_factory, edit
         else:
             said[r["line"]] = "deleted" if r["kind"] == "missing" and "renamed" not in r["message"] else "changed"
     assert predicted == said
+
+
+CONF = 'textfrag_root = ".."\ntextfrag_guard = True\nexclude_patterns = ["_build"]\n'
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=edits, ranges=ranges, rename=st.booleans())
+def test_impact_names_exactly_the_guarded_includes_check_then_finds_stale(tmp_path_factory, edits, ranges, rename) -> None:  # type: ignore[no-untyped-def]
+    """The same for literalincludes a Sphinx project guards (what each shows recorded in textfrag.lock)."""
+    root = tmp_path_factory.mktemp("property-guard")
+    (root / "src").mkdir()
+    (root / "docs").mkdir()
+    (root / "src" / "app.py").write_text("".join(LINES), encoding="utf-8")
+    (root / "docs" / "conf.py").write_text(CONF, encoding="utf-8")
+    includes = [f".. literalinclude:: ../src/app.py\n   :lines: {a + 1}-{min(a + n, 20)}\n\n" for a, n in ranges]
+    (root / "docs" / "index.rst").write_text("Quotes\n======\n\n" + "".join(includes), encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "config", "core.autocrlf", "false")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "start")
+    _main(root / "docs", "pin", "--write", "--format", "json")
+    lines = list(LINES)
+    for n, (op, at, count) in enumerate(edits):
+        at = min(at, len(lines))
+        if op == "insert":
+            lines[at:at] = [f"new_{n}_{k} = 0\n" for k in range(count)]
+        elif op == "delete":
+            del lines[at : at + count]
+        else:
+            lines[at : at + count] = [f"changed_{n}_{k} = 1\n" for k in range(min(count, len(lines) - at))]
+    (root / "src" / "app.py").write_text("".join(lines), encoding="utf-8")
+    if rename:
+        _git(root, "mv", "src/app.py", "src/main.py")
+    report = _main(root / "docs", "impact", "--format", "json")
+    predicted = {q["line"]: q["effect"] for q in report["quotes"]}
+    said = {}
+    for r in _main(root / "docs", "check", "--format", "json")["results"]:
+        if r["status"] == "current":
+            continue
+        drift = r["drift"]
+        if drift in ("moved", "invisible"):
+            said[r["line"]] = "renamed" if "no such file" in r["message"] else "moved"
+        elif drift in ("changed", "unknown"):
+            said[r["line"]] = drift
+        else:
+            said[r["line"]] = "renamed" if "renamed" in r["message"] else "deleted" if r["kind"] == "missing" else "changed"
+    assert predicted == said
