@@ -289,3 +289,14 @@ def test_a_comment_of_many_quotes_is_cut_to_what_github_takes(repo: Path) -> Non
     assert len(html.select("tbody tr")) == 100
     assert "And 202 more: textfrag impact lists every one." in html.get_text()
     assert text.rstrip().endswith("302 quotes touched (301 changed, 1 moved).")
+
+
+def test_a_tree_with_nothing_to_quote_is_said_never_all_clear(repo: Path) -> None:
+    """impact in a folder with no reference and no configuration (a CI job started in the wrong folder)
+    fails as check does, instead of saying that no quote names the changed files."""
+    (repo / "docs" / "index.md").write_text("# No quotes here\n", encoding="utf-8")
+    git(repo, "commit", "-qam", "no quotes")
+    edit(repo, replace=3)
+    r = run("impact", "--root", ".", "--docs", "docs", cwd=repo)
+    assert r.returncode == 2
+    assert "nothing to look at: no txtfrag: reference in the 1 documentation file under docs" in r.stderr

@@ -261,7 +261,8 @@ def nothing_checked(args: argparse.Namespace, docs: int) -> TextFragError:
             f"; no configuration naming textfrag ({', '.join(CONFIG_NAMES)}) was found in {where}, the folders above"
             f" up to the repository's top, or below in {', '.join(LAYOUTS)}"
         )
-    return TextFragError(f"nothing to {args.command}: {said}; give the documentation's folder, or --config")
+    verb = "look at" if args.command == "impact" else args.command
+    return TextFragError(f"nothing to {verb}: {said}; give the documentation's folder, or --config")
 
 
 def _require_pin(p: argparse.ArgumentParser) -> None:

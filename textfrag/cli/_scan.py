@@ -57,6 +57,8 @@ class _Scan:
         self.read_as: dict[str, str] = {}
         #: a part as shown -> its real path (found once)
         self.real_of: dict[str, str] = {}
+        #: impact: the documents not scanned (they name none of the files asked about) that write txtfrag
+        self.mentioning = 0
 
     def written_at(self, f: Found) -> tuple[_Written, _Said]:
         """The options written with ``f``, their syntax and its form, as the core's verdict takes them;
@@ -114,6 +116,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             return
         if mentions is not None and not mentions(text) and not _pulls_in(text):
             result.docs[shown] = doc  # (it names none of the files asked about, and pulls in nothing that might)
+            result.mentioning += "txtfrag" in text
             return
         if str(doc) in read_as:  # (a part an include pulled in: read as its build reads it; named as shown)
             suffix = read_as[str(doc)]

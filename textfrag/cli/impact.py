@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import PathError, TextFragError
-from ._base import OK, STALE, _common, _shown
+from ._base import OK, STALE, _common, _shown, nothing_checked
 
 if TYPE_CHECKING:
     from ..impact.changes import Changes
@@ -82,11 +82,17 @@ def _impact(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     sides = Sides(changes, args.root, charset=cache.charset, max_size=args.max_size, pdi_map=cache.pdi_map)
     impacts: list[Impact] = []
     counts = [0, 0, 0]  # quotes of changed files; those stale before the change; those re-pinned with it
+    quoting = 0  # (documents that hold a reference, scanned or not)
     if sides.by_root:
         names = sorted(sides.names())
         args.mentions = lambda text: any(name in text for name in names)  # (only these documents are read closely)
-        _references(args, sides, impacts, counts)
+        quoting = _references(args, sides, impacts, counts)
         _includes(args, sides, impacts, counts)
+    config = getattr(args, "build_config", None)
+    if config is None and not quoting:  # (never "no quote names them" for a tree with nothing to quote)
+        quoting, docs = _quoting_documents(args)
+        if not quoting:
+            raise nothing_checked(args, docs)
     impacts.sort(key=lambda i: (i.doc, i.line, i.column))
     _say(args, changes, impacts, counts, out, err)
     if args.fail_on == "any" and impacts:
@@ -139,8 +145,24 @@ def _headings(doc: Path, cache: dict[str, list[tuple[int, str]]], max_size: int)
     return cache[key]
 
 
-def _references(args: argparse.Namespace, sides: Sides, impacts: list[Impact], counts: list[int]) -> None:
-    """The pinned references of the changed files: each judged before and after the change."""
+def _quoting_documents(args: argparse.Namespace) -> tuple[int, int]:
+    """How many documents under the paths write a reference (stopping at the first), and how many there are."""
+    from ..documents.files import doc_files, read_text
+
+    docs = 0
+    for doc in doc_files(Path(p) for p in args.paths):
+        docs += 1
+        try:
+            if "txtfrag" in read_text(doc, _shown(doc), args.max_size):
+                return 1, docs
+        except TextFragError:
+            continue
+    return 0, docs
+
+
+def _references(args: argparse.Namespace, sides: Sides, impacts: list[Impact], counts: list[int]) -> int:
+    """The pinned references of the changed files: each judged before and after the change. How many
+    documents write a reference (those scanned, and those skipped that name ``txtfrag``)."""
     from ..documents.headings import heading_above
     from ..impact.predict import impact_of
     from ..verdict.judging import judge
@@ -148,6 +170,7 @@ def _references(args: argparse.Namespace, sides: Sides, impacts: list[Impact], c
     from ._scan import _scan
 
     scan = _scan(args)
+    quoting = scan.mentioning + len({f.file for f, _ in scan.entries}) + len(scan.problems)
     titles: dict[str, list[tuple[int, str]]] = {}
     judged: dict[tuple[str, object, str | None], tuple[Verdict, Verdict, tuple[int, int]]] = {}
     for f, ref in scan.entries:
@@ -190,6 +213,7 @@ def _references(args: argparse.Namespace, sides: Sides, impacts: list[Impact], c
             new_path=sides.new_path(change),
         )
         _count(found, impacts, counts)
+    return quoting
 
 
 def _includes(args: argparse.Namespace, sides: Sides, impacts: list[Impact], counts: list[int]) -> None:
