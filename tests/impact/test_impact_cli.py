@@ -300,3 +300,23 @@ def test_a_tree_with_nothing_to_quote_is_said_never_all_clear(repo: Path) -> Non
     r = run("impact", "--root", ".", "--docs", "docs", cwd=repo)
     assert r.returncode == 2
     assert "nothing to look at: no txtfrag: reference in the 1 documentation file under docs" in r.stderr
+
+
+def test_several_projects_are_one_report(repo: Path) -> None:
+    """A site per language (two mkdocs.yml naming textfrag): the change is read once and every site's
+    quotes are in one report, in any format."""
+    for lang in ("en", "es"):
+        site = repo / "docs" / lang
+        (site / "docs").mkdir(parents=True)
+        (site / "mkdocs.yml").write_text("site_name: s\nplugins:\n  - textfrag:\n      root: ../..\n", encoding="utf-8")
+        (site / "docs" / "index.md").write_text(f"# {lang}\n\n![]({ref(19, 22)})\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "two sites")
+    edit(repo, replace=21)
+    r = run("impact", "--docs", "docs/en", "--docs", "docs/es", "--format", "json", cwd=repo)
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert sorted((q["document"], q["effect"]) for q in report["quotes"]) == [
+        ("docs/en/docs/index.md", "changed"),
+        ("docs/es/docs/index.md", "changed"),
+    ]

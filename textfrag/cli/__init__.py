@@ -117,6 +117,8 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 if not hasattr(args, "config"):  # (a command that reads no files has nothing to settle)
                     return COMMANDS[args.command](args, out, err)
                 projects = _projects(args)
+                if len(projects) > 1 and args.command == "impact":  # (one change, one report of every build's quotes)
+                    return impact.impact_projects(args, projects, out, err)
                 if len(projects) > 1:  # (several builds under the paths: each run on its own, and named)
                     return _each(args, projects, out, err)
                 if not projects:

@@ -117,7 +117,10 @@ def _projects(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]:
 
     # (make, show and symbols name a file under the root: the project is the current folder's)
     found = find_projects([Path(p) for p in getattr(args, "paths", None) or ["."]])
-    if len(found) > 1 and (args.command not in ("check", "update", "pin") or getattr(args, "format", None) in ("json", "sarif")):
+    several = ("check", "update", "pin", "impact")  # (impact reports them together, in any format)
+    if len(found) > 1 and (
+        args.command not in several or (args.command != "impact" and getattr(args, "format", None) in ("json", "sarif"))
+    ):
         names = ", ".join(_shown(p.config.path) for p in found)
         raise TextFragError(
             f"the paths hold {len(found)} projects ({names}): {args.command}"

@@ -14,6 +14,7 @@ from ._base import OK, STALE, _common, _shown, nothing_checked
 if TYPE_CHECKING:
     from ..impact.changes import Changes
     from ..impact.predict import Impact, Sides
+    from ..project.config import BuildConfig
     from ..verdict.judging import Verdict
 
 
@@ -72,32 +73,51 @@ def add_parser(sub: Any) -> None:
 
 
 def _impact(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    return _impact_of([args], out, err)
+
+
+def impact_projects(args: argparse.Namespace, projects: list[tuple[BuildConfig, list[str]]], out: TextIO, err: TextIO) -> int:
+    """impact over several projects under the paths (a site per language, a book beside a manual): the
+    change read once, each project's quotes judged with its settings, one report."""
+    from ._base import _settle
+
+    runs = []
+    for config, paths in projects:
+        each = argparse.Namespace(**{**vars(args), "paths": paths})
+        _settle(each, err, config)
+        runs.append(each)
+    return _impact_of(runs, out, err)
+
+
+def _impact_of(runs: list[argparse.Namespace], out: TextIO, err: TextIO) -> int:
     from ..impact.changes import read_changes
     from ..impact.predict import Sides
     from ._base import _cache
 
-    args.paths = args.paths or ["."]
-    cache = _cache(args)  # (a bad --charset fails here)
-    changes = read_changes(Path(args.root), args.range, staged=args.staged)
-    sides = Sides(changes, args.root, charset=cache.charset, max_size=args.max_size, pdi_map=cache.pdi_map)
+    first = runs[0]
+    changes = read_changes(Path(first.root), first.range, staged=first.staged)
     impacts: list[Impact] = []
     counts = [0, 0, 0]  # quotes of changed files; those stale before the change; those re-pinned with it
-    quoting = 0  # (documents that hold a reference, scanned or not)
-    if sides.by_root:
-        names = sorted(sides.names())
-        args.mentions = lambda text: any(name in text for name in names)  # (only these documents are read closely)
-        quoting = _references(args, sides, impacts, counts)
-        _includes(args, sides, impacts, counts)
-    config = getattr(args, "build_config", None)
-    if config is None and not quoting:  # (never "no quote names them" for a tree with nothing to quote)
-        quoting, docs = _quoting_documents(args)
-        if not quoting:
-            raise nothing_checked(args, docs)
+    for args in runs:
+        args.paths = args.paths or ["."]
+        cache = _cache(args)  # (a bad --charset fails here)
+        sides = Sides(changes, args.root, charset=cache.charset, max_size=args.max_size, pdi_map=cache.pdi_map)
+        quoting = 0  # (documents that hold a reference, scanned or not)
+        if sides.by_root:
+            names = sorted(sides.names())
+            args.mentions = lambda text, names=names: any(name in text for name in names)  # (only these are read closely)
+            quoting = _references(args, sides, impacts, counts)
+            _includes(args, sides, impacts, counts)
+        config = getattr(args, "build_config", None)
+        if config is None and not quoting:  # (never "no quote names them" for a tree with nothing to quote)
+            quoting, docs = _quoting_documents(args)
+            if not quoting:
+                raise nothing_checked(args, docs)
     impacts.sort(key=lambda i: (i.doc, i.line, i.column))
-    _say(args, changes, impacts, counts, out, err)
-    if args.fail_on == "any" and impacts:
+    _say(first, changes, impacts, counts, out, err)
+    if first.fail_on == "any" and impacts:
         return STALE
-    if args.fail_on == "changed" and any(i.needs_review for i in impacts):
+    if first.fail_on == "changed" and any(i.needs_review for i in impacts):
         return STALE
     return OK
 
