@@ -25,7 +25,7 @@ export PYTHONSAFEPATH := 1
 UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode
 PIP_INSTALL := $(BIN)/python -m pip install --quiet
 
-.PHONY: test example docs lint dist bench clean catalogs pictures
+.PHONY: test test-deps example docs lint dist bench clean catalogs pictures
 .DELETE_ON_ERROR:
 
 $(BIN)/python:
@@ -80,7 +80,14 @@ WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 
 # the type check runs beside the tests (it reads the sources, the tests run the wheel; the tests leave a
 # core idle now and then): both must pass, and its report is shown after theirs
-test: $(VENV)/.test-$(SUM) $(VENV)/.wheel $(NODE_STAMP)
+# what the suite needs: the wheel built and the test environment installed while npm installs the engines
+# beside them (two jobs: a fresh clone waits for the longer, not for both); then the wheel itself reinstalled
+# (alone: two installers never write one venv at once)
+test-deps:
+	$(MAKE) -j2 $(VENV)/.test-$(SUM) $(NODE_STAMP)
+	$(MAKE) $(VENV)/.wheel
+
+test: test-deps
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & typed=$$!; \
 	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=20; tested=$$?; \
 	wait $$typed; typing=$$?; cat $(VENV)/mypy.log; test $$tested -eq 0 && test $$typing -eq 0
