@@ -16,6 +16,8 @@ import pytest
 
 from textfrag.cli import main
 
+from .effects import effect
+
 APP = "".join(f"value_{i} = {i}\n" for i in range(1, 31))
 TOOL = '''\
 """Tools."""
@@ -140,24 +142,10 @@ def _textfrag(root: Path, *args: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def _outcome(result: dict[str, object]) -> str | None:
-    """What check says of one quote, in impact's words (None: current)."""
-    if result["status"] == "current":
-        return None
-    drift = result["drift"]
-    if drift in ("moved", "invisible"):
-        return "renamed" if "no such file" in str(result["message"]) else "moved"
-    if drift in ("changed", "unknown"):
-        return str(drift)
-    if result["kind"] == "missing":
-        return "renamed" if "renamed" in str(result["message"]) else "deleted"
-    return "changed"  # (the quote no longer resolves: an intent that names nothing now, an empty excerpt)
-
-
 def _checked(root: Path) -> dict[tuple[str, int], str | None]:
     code, out, err = _textfrag(root, "check", "--format", "json")
     assert code in (0, 1, 2), err
-    return {(r["document"], r["line"]): _outcome(r) for r in json.loads(out)["results"]}
+    return {(r["document"], r["line"]): effect(r) for r in json.loads(out)["results"]}
 
 
 @pytest.fixture(scope="module")

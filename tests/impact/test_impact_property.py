@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from textfrag.cli import main
 
-LINES = [f"value_{i} = {i}\n" for i in range(1, 21)]
+from .effects import LINES, edited, effect
 
 
 def _main(root: Path, *argv: str) -> dict:
@@ -64,16 +64,7 @@ def test_impact_names_exactly_what_check_then_finds_stale(tmp_path_factory, edit
     _git(root, "config", "core.autocrlf", "false")
     _git(root, "add", "-A")
     _git(root, "commit", "-qm", "start")
-    lines = list(LINES)
-    for n, (op, at, count) in enumerate(edits):
-        at = min(at, len(lines))
-        if op == "insert":
-            lines[at:at] = [f"new_{n}_{k} = 0\n" for k in range(count)]
-        elif op == "delete":
-            del lines[at : at + count]
-        else:
-            lines[at : at + count] = [f"changed_{n}_{k} = 1\n" for k in range(min(count, len(lines) - at))]
-    (root / "src" / "app.py").write_text("".join(lines), encoding="utf-8")
+    (root / "src" / "app.py").write_text("".join(edited(LINES, edits)), encoding="utf-8")
     if rename:
         _git(root, "mv", "src/app.py", "src/main.py")
     if staged:  # (the index, as a pre-commit hook sees it: the work tree is the same here)
@@ -81,18 +72,8 @@ def test_impact_names_exactly_what_check_then_finds_stale(tmp_path_factory, edit
     which = ["--staged"] if staged else []
     report = _main(root, "impact", *which, "--root", ".", "--docs", "docs", "--format", "json")
     predicted = {q["line"]: q["effect"] for q in report["quotes"]}
-    said = {}
-    for r in _main(root, "check", "--root", ".", "--format", "json", "docs")["results"]:
-        if r["status"] == "current":
-            continue
-        drift = r["drift"]
-        if drift in ("moved", "invisible"):
-            said[r["line"]] = "renamed" if "no such file" in r["message"] else "moved"
-        elif drift in ("changed", "unknown"):
-            said[r["line"]] = drift
-        else:
-            said[r["line"]] = "deleted" if r["kind"] == "missing" and "renamed" not in r["message"] else "changed"
-    assert predicted == said
+    results = _main(root, "check", "--root", ".", "--format", "json", "docs")["results"]
+    assert predicted == {r["line"]: effect(r) for r in results if effect(r) is not None}
 
 
 CONF = 'textfrag_root = ".."\ntextfrag_guard = True\nexclude_patterns = ["_build"]\n'
@@ -114,29 +95,10 @@ def test_impact_names_exactly_the_guarded_includes_check_then_finds_stale(tmp_pa
     _git(root, "add", "-A")
     _git(root, "commit", "-qm", "start")
     _main(root / "docs", "pin", "--write", "--format", "json")
-    lines = list(LINES)
-    for n, (op, at, count) in enumerate(edits):
-        at = min(at, len(lines))
-        if op == "insert":
-            lines[at:at] = [f"new_{n}_{k} = 0\n" for k in range(count)]
-        elif op == "delete":
-            del lines[at : at + count]
-        else:
-            lines[at : at + count] = [f"changed_{n}_{k} = 1\n" for k in range(min(count, len(lines) - at))]
-    (root / "src" / "app.py").write_text("".join(lines), encoding="utf-8")
+    (root / "src" / "app.py").write_text("".join(edited(LINES, edits)), encoding="utf-8")
     if rename:
         _git(root, "mv", "src/app.py", "src/main.py")
     report = _main(root / "docs", "impact", "--format", "json")
     predicted = {q["line"]: q["effect"] for q in report["quotes"]}
-    said = {}
-    for r in _main(root / "docs", "check", "--format", "json")["results"]:
-        if r["status"] == "current":
-            continue
-        drift = r["drift"]
-        if drift in ("moved", "invisible"):
-            said[r["line"]] = "renamed" if "no such file" in r["message"] else "moved"
-        elif drift in ("changed", "unknown"):
-            said[r["line"]] = drift
-        else:
-            said[r["line"]] = "renamed" if "renamed" in r["message"] else "deleted" if r["kind"] == "missing" else "changed"
-    assert predicted == said
+    results = _main(root / "docs", "check", "--format", "json")["results"]
+    assert predicted == {r["line"]: effect(r) for r in results if effect(r) is not None}

@@ -12,7 +12,7 @@ from ..errors import PathError, TextFragError
 from ._base import OK, STALE, _common, _shown, nothing_checked
 
 if TYPE_CHECKING:
-    from ..impact.changes import Changes
+    from ..impact.changes import Change, Changes
     from ..impact.predict import Impact, Sides
     from ..project.config import BuildConfig
     from ..verdict.judging import Verdict
@@ -96,8 +96,7 @@ def _impact_of(runs: list[argparse.Namespace], out: TextIO, err: TextIO) -> int:
 
     first = runs[0]
     changes = read_changes(Path(first.root), first.range, staged=first.staged)
-    impacts: list[Impact] = []
-    counts = [0, 0, 0]  # quotes of changed files; those stale before the change; those re-pinned with it
+    found = _Found(first.max_size)
     for args in runs:
         args.paths = args.paths or ["."]
         cache = _cache(args)  # (a bad --charset fails here)
@@ -106,29 +105,30 @@ def _impact_of(runs: list[argparse.Namespace], out: TextIO, err: TextIO) -> int:
         if sides.by_root:
             names = sorted(sides.names())
             args.mentions = lambda text, names=names: any(name in text for name in names)  # (only these are read closely)
-            quoting = _references(args, sides, impacts, counts)
-            _includes(args, sides, impacts, counts)
+            quoting = _references(args, sides, found)
+            _includes(args, sides, found)
         config = getattr(args, "build_config", None)
         if config is None and not quoting:  # (never "no quote names them" for a tree with nothing to quote)
             quoting, docs = _quoting_documents(args)
             if not quoting:
                 raise nothing_checked(args, docs)
-    impacts.sort(key=lambda i: (i.doc, i.line, i.column))
-    _say(first, changes, impacts, counts, out, err)
-    if first.fail_on == "any" and impacts:
+    found.impacts.sort(key=lambda i: (i.doc, i.line, i.column))
+    _say(first, changes, found, out, err)
+    if first.fail_on == "any" and found.impacts:
         return STALE
-    if first.fail_on == "changed" and any(i.needs_review for i in impacts):
+    if first.fail_on == "changed" and any(i.needs_review for i in found.impacts):
         return STALE
     return OK
 
 
-def _say(args: argparse.Namespace, changes: Changes, impacts: list[Impact], counts: list[int], out: TextIO, err: TextIO) -> None:
+def _say(args: argparse.Namespace, changes: Changes, found: _Found, out: TextIO, err: TextIO) -> None:
     from ..impact import report
 
-    said = report.summary(changes, impacts, counts[0], counts[1], counts[2])
+    impacts = found.impacts
+    said = report.summary(changes, impacts, found.quotes, found.stale_before, found.follows)
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if fmt == "json":
-        print(report.impact_json(changes, impacts, said, counts[1], counts[2]), file=out)
+        print(report.impact_json(changes, impacts, said, found.stale_before, found.follows), file=out)
     elif fmt == "sarif":
         print(report.impact_sarif(changes, impacts), file=out)
     elif fmt == "markdown":
@@ -143,26 +143,65 @@ def _say(args: argparse.Namespace, changes: Changes, impacts: list[Impact], coun
             print(said, file=out)
 
 
-def _count(found: Impact | str | None, impacts: list[Impact], counts: list[int]) -> None:
-    if found == "stale before":
-        counts[1] += 1
-    elif found == "follows":
-        counts[2] += 1
-    elif found is not None and not isinstance(found, str):
-        impacts.append(found)
+class _Found:
+    """What impact found: the touched quotes, and what the summary counts (the quotes of the changed files,
+    those stale on both sides, those re-pinned with the change)."""
 
+    def __init__(self, max_size: int) -> None:
+        self.impacts: list[Impact] = []
+        self.quotes = self.stale_before = self.follows = 0
+        self.max_size = max_size
+        self._titles: dict[str, list[tuple[int, str]]] = {}
 
-def _headings(doc: Path, cache: dict[str, list[tuple[int, str]]], max_size: int) -> list[tuple[int, str]]:
-    from ..documents.files import read_text
-    from ..documents.headings import headings
+    def add(
+        self,
+        sides: Sides,
+        change: Change,
+        judged: tuple[Verdict, Verdict, tuple[int, int]],
+        doc_path: Path,
+        where: tuple[str, int, int],
+        text: str,
+        kind: str,
+    ) -> None:
+        """One quote of a changed file (``judged``: its verdicts before and after the change, and the lines it
+        quoted before it), written at ``where`` (the document as shown, line, column) in ``doc_path``."""
+        from ..documents.headings import heading_above
+        from ..impact.predict import impact_of
 
-    key = str(doc)
-    if key not in cache:
-        try:
-            cache[key] = headings(read_text(doc, _shown(doc), max_size), doc.suffix)
-        except TextFragError:
-            cache[key] = []
-    return cache[key]
+        doc, line, column = where
+        before, after, lines = judged
+        heading = heading_above(self._headings(doc_path), line)
+        found = impact_of(
+            change,
+            before,
+            after,
+            lines,
+            doc=doc,
+            line=line,
+            column=column,
+            heading=heading,
+            text=text,
+            kind=kind,
+            new_path=sides.new_path(change),
+        )
+        if found == "stale before":
+            self.stale_before += 1
+        elif found == "follows":
+            self.follows += 1
+        elif found is not None and not isinstance(found, str):
+            self.impacts.append(found)
+
+    def _headings(self, doc: Path) -> list[tuple[int, str]]:
+        from ..documents.files import read_text
+        from ..documents.headings import headings
+
+        key = str(doc)
+        if key not in self._titles:
+            try:
+                self._titles[key] = headings(read_text(doc, _shown(doc), self.max_size), doc.suffix)
+            except TextFragError:
+                self._titles[key] = []
+        return self._titles[key]
 
 
 def _quoting_documents(args: argparse.Namespace) -> tuple[int, int]:
@@ -180,18 +219,15 @@ def _quoting_documents(args: argparse.Namespace) -> tuple[int, int]:
     return 0, docs
 
 
-def _references(args: argparse.Namespace, sides: Sides, impacts: list[Impact], counts: list[int]) -> int:
+def _references(args: argparse.Namespace, sides: Sides, found: _Found) -> int:
     """The pinned references of the changed files: each judged before and after the change. How many
     documents write a reference (those scanned, and those skipped that name ``txtfrag``)."""
-    from ..documents.headings import heading_above
-    from ..impact.predict import impact_of
     from ..verdict.judging import judge
     from ..verdict.quoting import quote, quoted_path
     from ._scan import _scan
 
     scan = _scan(args)
     quoting = scan.mentioning + len({f.file for f, _ in scan.entries}) + len(scan.problems)
-    titles: dict[str, list[tuple[int, str]]] = {}
     judged: dict[tuple[str, object, str | None], tuple[Verdict, Verdict, tuple[int, int]]] = {}
     for f, ref in scan.entries:
         try:
@@ -201,7 +237,7 @@ def _references(args: argparse.Namespace, sides: Sides, impacts: list[Impact], c
         change = sides.changed(path)
         if change is None:
             continue
-        counts[0] += 1
+        found.quotes += 1
         (raw, syntax, form), said = scan.written_at(f)
         key = (ref.text, said, scan.charsets.get((f.file, f.start)))
         if key not in judged:  # (a reference written the same way again is judged once, as check judges it)
@@ -216,40 +252,22 @@ def _references(args: argparse.Namespace, sides: Sides, impacts: list[Impact], c
                 except TextFragError:
                     pass
             judged[key] = (before, after, lines)
-        before, after, lines = judged[key]
         doc = scan.docs.get(f.file, Path(f.file))
-        heading = heading_above(_headings(doc, titles, args.max_size), f.line)
-        found = impact_of(
-            change,
-            before,
-            after,
-            lines,
-            doc=f.file,
-            line=f.line,
-            column=f.column,
-            heading=heading,
-            text=ref.text,
-            kind="reference",
-            new_path=sides.new_path(change),
-        )
-        _count(found, impacts, counts)
+        found.add(sides, change, judged[key], doc, (f.file, f.line, f.column), ref.text, "reference")
     return quoting
 
 
-def _includes(args: argparse.Namespace, sides: Sides, impacts: list[Impact], counts: list[int]) -> None:
+def _includes(args: argparse.Namespace, sides: Sides, found: _Found) -> None:
     """Guard mode: the includes of the changed files, each judged before and after the change."""
     config = getattr(args, "build_config", None)
     if config is None or not config.guard:
         return
-    from ..documents.headings import heading_above
     from ..guard import Shown
     from ..guard.judge import Explainer
     from ..guard.shown import resolve
-    from ..impact.predict import impact_of
     from ._guard import GuardRun
 
     before_run, after_run = GuardRun(config, sides.before), GuardRun(config, sides.after)
-    titles: dict[str, list[tuple[int, str]]] = {}
     for doc, _, _, includes in before_run.includes(args.paths, args.max_size, args.mentions):
         if isinstance(includes, TextFragError):
             continue
@@ -264,24 +282,10 @@ def _includes(args: argparse.Namespace, sides: Sides, impacts: list[Impact], cou
             change = sides.changed(path) if path else None
             if change is None:
                 continue
-            counts[0] += 1
+            found.quotes += 1
             before, shown = before_run.judge(inc, doc)
             after, _ = after_run.judge(inc, doc)
             lines = (0, 0)
             if isinstance(shown, Shown) and shown.lines:
                 lines = (min(shown.lines), max(shown.lines))
-            heading = heading_above(_headings(doc, titles, args.max_size), inc.line)
-            found = impact_of(
-                change,
-                before,
-                after,
-                lines,
-                doc=inc.doc,
-                line=inc.line,
-                column=inc.column,
-                heading=heading,
-                text=inc.text,
-                kind="include",
-                new_path=sides.new_path(change),
-            )
-            _count(found, impacts, counts)
+            found.add(sides, change, (before, after, lines), doc, (inc.doc, inc.line, inc.column), inc.text, "include")

@@ -10,9 +10,8 @@ from collections import Counter
 from collections.abc import Sequence
 from urllib.parse import quote
 
-from .._version import __version__
 from ..errors import inert_json, spell, spell_lines
-from ..report.formats import _escape_data, _escape_property
+from ..report.formats import _escape_data, _escape_property, sarif_document
 from .changes import Changes
 from .predict import EFFECTS, Impact
 
@@ -230,24 +229,7 @@ def impact_sarif(changes: Changes, impacts: Sequence[Impact]) -> str:
                 "relatedLocations": [{"id": 0, "physicalLocation": doc, "message": {"text": i.heading or i.doc}}],
             }
         )
-    log = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "textfrag",
-                        "version": __version__,
-                        "informationUri": "https://pypi.org/project/textfrag/",
-                        "rules": rules,
-                    }
-                },
-                "results": results,
-            }
-        ],
-    }
-    return inert_json(json.dumps(log, ensure_ascii=False, indent=2))
+    return sarif_document(rules, results)
 
 
 def _md(text: str) -> str:

@@ -5,14 +5,14 @@ commands, or JSON (the manual's reference/cli page). One list of findings, sever
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal, NamedTuple
 from urllib.parse import quote
 
 from .._version import __version__
 from ..errors import StaleError, TextFragError, UnpinnedError, inert_json, spell, spell_lines
 
-__all__ = ["FORMATS", "Finding", "github_commands", "json_results", "sarif_log", "SCHEMA_VERSION"]
+__all__ = ["FORMATS", "Finding", "github_commands", "json_results", "sarif_document", "sarif_log", "SCHEMA_VERSION"]
 
 FORMATS = ("text", "github", "json", "sarif")
 SCHEMA_VERSION = 1
@@ -252,6 +252,11 @@ def sarif_log(findings: Iterable[Finding]) -> str:
                     "locations": [{"physicalLocation": location}],
                 }
             )
+    return sarif_document(rules, results)
+
+
+def sarif_document(rules: Sequence[Mapping[str, object]], results: Sequence[Mapping[str, object]]) -> str:
+    """A SARIF 2.1.0 log of one run of textfrag, with its rules and results (``check``, ``impact``)."""
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
