@@ -80,16 +80,25 @@ WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 
 # the type check runs beside the tests (it reads the sources, the tests run the wheel; the tests leave a
 # core idle now and then): both must pass, and its report is shown after theirs
+# the VS Code extension's node modules, from its lock file (npm ci), beside the venv: tests/editors packages the
+# extension with them instead of installing them itself while the suite runs
+VSCODE := $(VENV)/vscode/.installed-$(shell cksum < editors/vscode/package-lock.json | cut -d' ' -f1)
+$(VSCODE): | $(BIN)/python
+	rm -rf $(VENV)/vscode && mkdir -p $(VENV)/vscode
+	cp editors/vscode/package.json editors/vscode/package-lock.json $(VENV)/vscode/
+	cd $(VENV)/vscode && npm ci --silent --no-audit --no-fund >/dev/null
+	touch $@
+
 # what the suite needs: the wheel built and the test environment installed while npm installs the engines
 # beside them (two jobs: a fresh clone waits for the longer, not for both); then the wheel itself reinstalled
 # (alone: two installers never write one venv at once)
 test-deps:
-	$(MAKE) -j2 $(VENV)/.test-$(SUM) $(NODE_STAMP)
+	$(MAKE) -j2 $(VENV)/.test-$(SUM) $(NODE_STAMP) $(VSCODE)
 	$(MAKE) $(VENV)/.wheel
 
 test: test-deps
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & typed=$$!; \
-	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=20; tested=$$?; \
+	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) TEXTFRAG_VSCODE=$(CURDIR)/$(VENV)/vscode $(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=20; tested=$$?; \
 	wait $$typed; typing=$$?; cat $(VENV)/mypy.log; test $$tested -eq 0 && test $$typing -eq 0
 	$(BIN)/ruff check $(PACKAGES) tests bench tools docs/_ext
 	$(BIN)/lint-imports
