@@ -23,6 +23,7 @@ from bs4 import BeautifulSoup
 from textfrag.cli import main
 
 from ..conftest import DATA
+from .shared import git
 
 APP = "".join(f"value_{i} = {i}\n" for i in range(1, 31))
 MD5 = hashlib.md5(APP.encode()).hexdigest()
@@ -43,19 +44,6 @@ PAGE = f"""\
 
 ![]({ref(19, 22)})
 """
-
-
-def git(root: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@t",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@t",
-    }
-    r = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, env=env, timeout=60)
-    assert r.returncode == 0, r.stderr
-    return r.stdout
 
 
 def run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import pytest
 
 from textfrag.cli import main
 
-from .effects import effect
+from .shared import effect, git
 
 APP = "".join(f"value_{i} = {i}\n" for i in range(1, 31))
 TOOL = '''\
@@ -88,22 +87,9 @@ def _edit(name: str, change: Callable[[list[str]], list[str]]) -> Callable[[Path
     return step
 
 
-def _git(root: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@t",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@t",
-    }
-    r = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, env=env, timeout=60)
-    assert r.returncode == 0, r.stderr
-    return r.stdout
-
-
 def _mv(old: str, new: str, then: Callable[[list[str]], list[str]] | None = None) -> Callable[[Path], None]:
     def step(root: Path) -> None:
-        _git(root, "mv", f"src/{old}", f"src/{new}")
+        git(root, "mv", f"src/{old}", f"src/{new}")
         if then is not None:
             _edit(new, then)(root)
 
@@ -111,7 +97,7 @@ def _mv(old: str, new: str, then: Callable[[list[str]], list[str]] | None = None
 
 
 def _rm(name: str) -> Callable[[Path], None]:
-    return lambda root: _git(root, "rm", "-q", f"src/{name}")
+    return lambda root: git(root, "rm", "-q", f"src/{name}")
 
 
 #: each commit of the history: its name and what it does to the quoted files
@@ -161,11 +147,11 @@ def history(
     (root / "src" / "notes.txt").write_text(NOTES, encoding="utf-8")
     (root / "docs" / "conf.py").write_text(CONF, encoding="utf-8")
     (root / "docs" / "index.rst").write_text(_index(), encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "config", "core.autocrlf", "false")
+    git(root, "init", "-q")
+    git(root, "config", "core.autocrlf", "false")
     (root / ".git" / "info" / "exclude").write_text("docs/\n", encoding="utf-8")  # (the documents stay as they are)
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "start")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "start")
     steps = []
     for name, step in STEPS:
         # the documents current at the parent: references re-pinned, includes recorded again
@@ -173,15 +159,15 @@ def history(
         (root / "docs" / "textfrag.lock").unlink(missing_ok=True)
         code, _, err = _textfrag(root, "pin", "--write")
         step(root)
-        _git(root, "add", "-A")
-        _git(root, "commit", "-qm", name)
-        head = _git(root, "rev-parse", "HEAD").strip()
-        _git(root, "checkout", "-q", "HEAD~1")
+        git(root, "add", "-A")
+        git(root, "commit", "-qm", name)
+        head = git(root, "rev-parse", "HEAD").strip()
+        git(root, "checkout", "-q", "HEAD~1")
         before = _checked(root)
         code, out, err = _textfrag(root, "impact", f"HEAD..{head}", "--format", "json")
         assert code == 0, err
         predicted = {(q["document"], q["line"]): q["effect"] for q in json.loads(out)["quotes"]}
-        _git(root, "checkout", "-q", head)
+        git(root, "checkout", "-q", head)
         after = {place: said for place, said in _checked(root).items() if before.get(place) is None and place in before}
         steps.append((name, predicted, after))
     return steps

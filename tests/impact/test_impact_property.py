@@ -9,7 +9,6 @@ import hashlib
 import io
 import json
 import os
-import subprocess
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 
 from textfrag.cli import main
 
-from .effects import LINES, edited, effect
+from .shared import LINES, committed, edited, effect, git
 
 
 def _main(root: Path, *argv: str) -> dict:
@@ -32,17 +31,6 @@ def _main(root: Path, *argv: str) -> dict:
     return json.loads(out.getvalue())
 
 
-def _git(root: Path, *args: str) -> None:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@t",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@t",
-    }
-    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, env=env)
-
-
 edits = st.lists(
     st.tuples(st.sampled_from(["insert", "delete", "replace"]), st.integers(0, 19), st.integers(1, 3)), min_size=1, max_size=3
 )
@@ -52,23 +40,15 @@ ranges = st.lists(st.tuples(st.integers(0, 17), st.integers(1, 4)), min_size=1, 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edits=edits, ranges=ranges, rename=st.booleans(), staged=st.booleans())
 def test_impact_names_exactly_what_check_then_finds_stale(tmp_path_factory, edits, ranges, rename, staged) -> None:  # type: ignore[no-untyped-def]
-    root = tmp_path_factory.mktemp("property")
-    (root / "src").mkdir()
-    (root / "docs").mkdir()
     text = "".join(LINES)
-    (root / "src" / "app.py").write_text(text, encoding="utf-8")
     pin = f"length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}"
     refs = [f"![](txtfrag:src/app.py#line={a},{min(a + n, 20)};{pin})\n\n" for a, n in ranges]
-    (root / "docs" / "index.md").write_text("# Quotes\n\n" + "".join(refs), encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "config", "core.autocrlf", "false")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "start")
+    root = committed(tmp_path_factory.mktemp("property"), {"src/app.py": text, "docs/index.md": "# Quotes\n\n" + "".join(refs)})
     (root / "src" / "app.py").write_text("".join(edited(LINES, edits)), encoding="utf-8")
     if rename:
-        _git(root, "mv", "src/app.py", "src/main.py")
+        git(root, "mv", "src/app.py", "src/main.py")
     if staged:  # (the index, as a pre-commit hook sees it: the work tree is the same here)
-        _git(root, "add", "-A")
+        git(root, "add", "-A")
     which = ["--staged"] if staged else []
     report = _main(root, "impact", *which, "--root", ".", "--docs", "docs", "--format", "json")
     predicted = {q["line"]: q["effect"] for q in report["quotes"]}
@@ -83,21 +63,13 @@ CONF = 'textfrag_root = ".."\ntextfrag_guard = True\nexclude_patterns = ["_build
 @given(edits=edits, ranges=ranges, rename=st.booleans())
 def test_impact_names_exactly_the_guarded_includes_check_then_finds_stale(tmp_path_factory, edits, ranges, rename) -> None:  # type: ignore[no-untyped-def]
     """The same for literalincludes a Sphinx project guards (what each shows recorded in textfrag.lock)."""
-    root = tmp_path_factory.mktemp("property-guard")
-    (root / "src").mkdir()
-    (root / "docs").mkdir()
-    (root / "src" / "app.py").write_text("".join(LINES), encoding="utf-8")
-    (root / "docs" / "conf.py").write_text(CONF, encoding="utf-8")
     includes = [f".. literalinclude:: ../src/app.py\n   :lines: {a + 1}-{min(a + n, 20)}\n\n" for a, n in ranges]
-    (root / "docs" / "index.rst").write_text("Quotes\n======\n\n" + "".join(includes), encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "config", "core.autocrlf", "false")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "start")
+    files = {"src/app.py": "".join(LINES), "docs/conf.py": CONF, "docs/index.rst": "Quotes\n======\n\n" + "".join(includes)}
+    root = committed(tmp_path_factory.mktemp("property-guard"), files)
     _main(root / "docs", "pin", "--write", "--format", "json")
     (root / "src" / "app.py").write_text("".join(edited(LINES, edits)), encoding="utf-8")
     if rename:
-        _git(root, "mv", "src/app.py", "src/main.py")
+        git(root, "mv", "src/app.py", "src/main.py")
     report = _main(root / "docs", "impact", "--format", "json")
     predicted = {q["line"]: q["effect"] for q in report["quotes"]}
     results = _main(root / "docs", "check", "--format", "json")["results"]
