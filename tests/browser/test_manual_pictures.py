@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from ..sphinx_process import run_sphinx
 from .conftest import SHOWN
 
 REPO = Path(__file__).resolve().parents[2]
@@ -32,9 +32,7 @@ def _site(tmp: Path, extra: str) -> Path:
 
 def _build(work: Path) -> Path:
     out = work / "_build" / "sphinx"
-    r = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(work / "sphinx"), str(out)], capture_output=True, text=True
-    )
+    r = run_sphinx("-E", "-q", "-b", "html", str(work / "sphinx"), str(out))
     assert r.returncode == 0, r.stderr
     return out
 

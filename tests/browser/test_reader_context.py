@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from ..sphinx_process import run_sphinx
+
 SRC = "".join(f"value_{n} = {n}  # line {n}\n" for n in range(1, 81))
 PAGE_PATH = "_textfrag/src/app.py.html"
 
@@ -35,7 +37,7 @@ def sphinx_site(root: Path) -> Path:
     )
     (docs / "sub" / "page.rst").write_text("Sub\n===\n\n.. txtfrag:: src/app.py#line=59,60\n", encoding="utf-8")
     out = root / "html"
-    r = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(docs), str(out)], capture_output=True, text=True)
+    r = run_sphinx("-q", "-b", "html", str(docs), str(out))
     assert r.returncode == 0, r.stderr
     return out
 
@@ -127,14 +129,10 @@ def test_a_context_page_is_rewritten_only_when_what_it_shows_changed(tmp_path: P
     page = site / PAGE_PATH
     before = page.stat().st_mtime_ns
     docs = tmp_path / "p" / "docs"
-    again = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(docs), str(site)], capture_output=True, text=True
-    )
+    again = run_sphinx("-q", "-b", "html", str(docs), str(site))
     assert again.returncode == 0 and page.stat().st_mtime_ns == before
     (tmp_path / "p" / "src" / "app.py").write_text(SRC.replace("line 35", "line thirty-five"), encoding="utf-8")
-    third = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(docs), str(site)], capture_output=True, text=True
-    )
+    third = run_sphinx("-q", "-b", "html", str(docs), str(site))
     assert third.returncode == 0 and page.stat().st_mtime_ns != before
     assert "thirty-five" in page.read_text(encoding="utf-8")
 
@@ -143,7 +141,7 @@ def test_an_e_book_gets_no_context_pages_nor_links_to_them(tmp_path: Path) -> No
     """An EPUB lists its files: pages outside its manifest would be links to nothing in a reader."""
     sphinx_site(tmp_path / "p")
     docs, out = tmp_path / "p" / "docs", tmp_path / "epub"
-    r = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "epub", str(docs), str(out)], capture_output=True, text=True)
+    r = run_sphinx("-q", "-b", "epub", str(docs), str(out))
     assert r.returncode == 0, r.stderr
     assert not (out / "_textfrag").exists()
     assert "txtfrag-context-link" not in (out / "index.xhtml").read_text(encoding="utf-8")

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from ..sphinx_process import run_sphinx
 from .conftest import SHOWN
 
 REPO = Path(__file__).resolve().parents[2]
@@ -17,11 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def example_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("example") / "html"
-    r = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(REPO / "example_site" / "sphinx"), str(out)],
-        capture_output=True,
-        text=True,
-    )
+    r = run_sphinx("-E", "-q", "-b", "html", str(REPO / "example_site" / "sphinx"), str(out))
     assert r.returncode == 0, r.stderr
     return out
 

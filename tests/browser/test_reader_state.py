@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from ..sphinx_process import run_sphinx
 from .conftest import SHOWN
 
 SRC = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(1, 8))
@@ -55,9 +56,7 @@ def sphinx_site(root: Path, theme: str = "alabaster") -> Path:
         f"Inline :txtfrag:`{stale}` here, and :txtfrag:`{current.replace('line=0,1', 'char=0,4')}` in a sentence.\n"
     )
     out = root / "html"
-    r = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(docs), str(out)], capture_output=True, text=True
-    )
+    r = run_sphinx("-E", "-q", "-b", "html", str(docs), str(out))
     assert r.returncode != 0 and "no such file: src/gone.py" in r.stderr  # the broken one fails the build
     assert (out / "index.html").exists()
     return out

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import made_once
+from ..sphinx_process import run_sphinx
 from .conftest import until_shown
 from .test_reader_state import MKDOCS_THEMES, mkdocs_site, sphinx_site
 
@@ -109,8 +110,6 @@ def test_each_theme_shows_excerpts_their_state_and_their_links(
 def _captionless_site(root: Path, theme: str) -> Path:
     """A page with a caption-less txtfrag block and the literalinclude it replaces, in ``theme``."""
     import hashlib
-    import subprocess
-    import sys
 
     text = "def f():\n    return 1\n"
     (root / "src").mkdir(parents=True)
@@ -124,9 +123,7 @@ def _captionless_site(root: Path, theme: str) -> Path:
         f".. txtfrag:: src/a.py#line=0,;{pin}\n   :caption:\n   :language: default\n\nAfter.\n"
     )
     out = root / "html"
-    r = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(docs), str(out)], capture_output=True, text=True
-    )
+    r = run_sphinx("-E", "-q", "-b", "html", str(docs), str(out))
     assert r.returncode == 0, r.stderr
     return out
 

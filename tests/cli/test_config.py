@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import new_project
+from ..sphinx_process import run_sphinx
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 REF = f"src/app.py#line=2,4;length={len(APP)};md5={hashlib.md5(APP.encode()).hexdigest()}"
@@ -145,12 +146,7 @@ def test_a_build_that_requires_pins_makes_check_require_them(sphinx_project: Pat
     r = run("check", cwd=sphinx_project / "docs")
     assert r.returncode == 1
     assert "index.rst:4: src/app.py#line=2,4: unpinned: the reference has no md5" in r.stderr
-    build = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", "docs", "docs/_build"],
-        cwd=sphinx_project,
-        capture_output=True,
-        text=True,
-    )
+    build = run_sphinx("-E", "-q", "-b", "html", "docs", "docs/_build", cwd=sphinx_project)
     assert build.returncode == 1 and "unpinned" in build.stderr
 
 

@@ -21,6 +21,8 @@ from textfrag.reference.resolving import resolve
 from textfrag.source.cache import Source
 from textfrag.source.charsets import Digest
 
+from ..sphinx_process import run_sphinx
+
 TEXT = "".join(f"line {i}\n" for i in range(1, 43))  # 42 lines
 PIN = f"length={len(TEXT)};md5={hashlib.md5(TEXT.encode()).hexdigest()}"
 
@@ -110,12 +112,7 @@ def test_a_large_file_kept_by_the_store_is_refused_alike(tmp_path: Path, monkeyp
 def test_the_sphinx_build_fails_on_an_empty_excerpt_as_check_does(tmp_path: Path) -> None:
     root = _project(tmp_path, [f"f.txt#line=100,120;{PIN}"])
     (root / "docs" / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
-    b = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(root / "docs"), str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    b = run_sphinx("-E", "-q", "-b", "html", str(root / "docs"), str(tmp_path / "out"), timeout=120)
     assert b.returncode != 0 and "index.rst:4" in b.stderr and "the excerpt is empty" in b.stderr, b.stderr
     assert "[textfrag.empty]" in b.stderr
 

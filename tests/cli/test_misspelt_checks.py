@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import new_project
+from ..sphinx_process import run_sphinx
 
 APP = "".join(f"line {i}\n" for i in range(1, 11))
 MD5 = hashlib.md5(APP.encode()).hexdigest()
@@ -63,8 +64,6 @@ def test_pin_corrects_a_misspelt_check_instead_of_appending_after_it(root: Path)
 def test_the_sphinx_build_warns_and_goes_on(root: Path) -> None:
     (root / "docs" / "conf.py").write_text('extensions = ["sphinx_textfrag"]\ntextfrag_root = ".."\n', encoding="utf-8")
     (root / "docs" / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: src/app.txt#line=1,2;lenght=9;md5={MD5}\n", encoding="utf-8")
-    r = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-b", "html", "docs", "out"], cwd=root, capture_output=True, text=True, timeout=300
-    )
+    r = run_sphinx("-q", "-b", "html", "docs", "out", cwd=root, timeout=300)
     assert r.returncode == 0, r.stderr
     assert "index.rst:4: WARNING: " in r.stderr and "did you mean length=?" in r.stderr and "[textfrag.integrity]" in r.stderr

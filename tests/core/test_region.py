@@ -15,6 +15,8 @@ from textfrag import TextFragError
 from textfrag.cli import main
 from textfrag.intents.intent import Intent, intent_lines, region_lines
 
+from ..sphinx_process import run_sphinx
+
 CASES = [
     # Google's samples
     ("# [START upload]\nblob.upload()\n# [END upload]\n", "upload", [2]),
@@ -88,15 +90,15 @@ def test_a_sphinx_build_checks_the_region_against_the_pin(tmp_path: Path) -> Non
     ref = out.getvalue().splitlines()[0]
     (tmp_path / "docs" / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
     (tmp_path / "docs" / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: {ref}\n   :region: Body\n")
-    build = [sys.executable, "-m", "sphinx", "-E", "-b", "html", str(tmp_path / "docs"), str(tmp_path / "out")]
-    ok = subprocess.run(build, capture_output=True, text=True)
+    build = ["-E", "-b", "html", str(tmp_path / "docs"), str(tmp_path / "out")]
+    ok = run_sphinx(*build)
     assert ok.returncode == 0, ok.stderr
     from bs4 import BeautifulSoup
 
     pre = BeautifulSoup((tmp_path / "out" / "index.html").read_text(), "html.parser").select_one("div.txtfrag pre")
     assert pre is not None and pre.get_text() == "  int x;\n"
     (tmp_path / "docs" / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: {ref}\n   :region: Other\n")
-    bad = subprocess.run(build, capture_output=True, text=True)
+    bad = run_sphinx(*build)
     assert bad.returncode == 1 and "no region named 'Other'" in bad.stderr
 
 

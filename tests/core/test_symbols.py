@@ -7,8 +7,6 @@ intent, and drift follows it."""
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 import sysconfig
 from pathlib import Path
 
@@ -20,6 +18,8 @@ from textfrag import TextFragError
 from textfrag.cli import main
 from textfrag.intents.intent import Intent, intent_lines, python_objects, splitlines_agree
 from textfrag.intents.symbols import definitions, find_symbol, language_of
+
+from ..sphinx_process import run_sphinx
 
 # (file name, text, name -> (first, last)): nested definitions, decorators/attributes/annotations
 TABLE = {
@@ -164,8 +164,8 @@ def test_make_symbols_and_a_sphinx_build_with_the_intent(tmp_path: Path) -> None
     assert ref.startswith("src/app.go#line=5,7;") and option == "   :symbol: S.M"
     (tmp_path / "docs" / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
     (tmp_path / "docs" / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: {ref}\n   :symbol: S.M\n")
-    build = [sys.executable, "-m", "sphinx", "-E", "-b", "html", str(tmp_path / "docs"), str(tmp_path / "out")]
-    ok = subprocess.run(build, capture_output=True, text=True)
+    build = ["-E", "-b", "html", str(tmp_path / "docs"), str(tmp_path / "out")]
+    ok = run_sphinx(*build)
     assert ok.returncode == 0, ok.stderr
     from bs4 import BeautifulSoup
 
@@ -173,7 +173,7 @@ def test_make_symbols_and_a_sphinx_build_with_the_intent(tmp_path: Path) -> None
     [block] = page.select("[data-txtfrag-ref]")
     assert block.select_one("pre").get_text() == "func (s *S) M() {\n}\n"  # what the reader sees: the method
     (tmp_path / "docs" / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: {ref}\n   :symbol: S.N\n")
-    bad = subprocess.run(build, capture_output=True, text=True)
+    bad = run_sphinx(*build)
     assert bad.returncode == 1 and "no definition named 'S.N' in the file; did you mean S.M" in bad.stderr
 
 

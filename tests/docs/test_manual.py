@@ -13,6 +13,7 @@ from bs4 import BeautifulSoup
 from textfrag.verdict.option_table import OPTIONS
 
 from ..conftest import REPO
+from ..sphinx_process import run_sphinx
 
 DOCS = REPO / "docs"
 
@@ -33,12 +34,7 @@ def test_every_quote_of_the_manual_is_pinned_and_current() -> None:
 
 
 def test_the_manual_builds_without_a_warning_and_has_its_four_parts(tmp_path: Path) -> None:
-    r = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS), str(tmp_path / "html")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    r = run_sphinx("-W", "--keep-going", "-q", "-b", "html", str(DOCS), str(tmp_path / "html"), timeout=300)
     assert r.returncode == 0, r.stderr
     html = tmp_path / "html"
     index = BeautifulSoup((html / "index.html").read_text(encoding="utf-8"), "html.parser")

@@ -11,6 +11,7 @@ from bs4 import BeautifulSoup
 
 from markdown_textfrag.extension import TextfragExtension
 
+from ..sphinx_process import run_sphinx
 from .conftest import MD5, engine, myst_content, myst_project, nodes, project, run
 
 BLOCK = f"src/app.py#line=0,2;md5={MD5}"
@@ -56,7 +57,7 @@ def test_every_engine_shows_the_same_excerpts(tmp_path: Path) -> None:
     (root / "docs" / "index.rst").write_text(
         f"Page\n====\n\n.. txtfrag:: {BLOCK}\n\nInline :txtfrag:`{INLINE}` here.\n", encoding="utf-8"
     )
-    r = run([sys.executable, "-m", "sphinx", "-b", "html", "-q", "docs", "out"], root)
+    r = run_sphinx("-b", "html", "-q", "docs", "out", cwd=root)
     assert r.returncode == 0, r.stderr
     seen["sphinx"] = _from_html((root / "out" / "index.html").read_text(encoding="utf-8"))
     # mystmd, with textfrag-myst

@@ -22,6 +22,7 @@ from pytest_lsp import LanguageClient
 from textfrag.cli import main
 
 from ..lsp.conftest import client, open_doc, start  # noqa: F401 (the pytest-lsp fixture)
+from ..sphinx_process import run_sphinx
 
 APP = """\
 import os
@@ -141,12 +142,7 @@ def sarif_kinds(argv: list[str], cwd: Path | None = None) -> dict[str, set[str]]
 
 def sphinx_kinds(root: Path) -> dict[str, set[str]]:
     """Document -> the kinds a real ``sphinx-build -E`` reports in it (its warnings' subtypes)."""
-    r = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "--no-color", "-b", "html", str(root / "sphinx"), str(root / "_build")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    r = run_sphinx("-E", "-q", "--no-color", "-b", "html", str(root / "sphinx"), str(root / "_build"), timeout=300)
     out: dict[str, set[str]] = {}
     # (a message may run over indented lines: a syntax error draws a caret under the reference; its kind
     # ends it, and a line that is not indented starts another message)
@@ -236,12 +232,7 @@ def test_the_same_problem_has_the_same_words_in_check_and_the_build(project: Pat
     assert r.returncode == 2
     said = "unknown option :emphasise-lines:; did you mean :emphasize-lines:?"
     assert said in r.stderr and "misspelt_option.rst:4:" in r.stderr
-    built = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "--no-color", "-b", "html", str(project / "sphinx"), str(project / "_b2")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    built = run_sphinx("-E", "-q", "--no-color", "-b", "html", str(project / "sphinx"), str(project / "_b2"), timeout=300)
     assert said in built.stderr
 
 
@@ -319,12 +310,7 @@ def test_an_option_written_twice_fails_check_as_docutils_refuses_the_directive(t
         f"T\n=\n\n.. toctree::\n\n   mine\n\n.. txtfrag:: {GREET}\n   :caption: one\n   :caption: two\n", encoding="utf-8"
     )
     (tmp_path / "mine.md").write_text(f"# M\n\n```{{txtfrag}} {GREET}\n:caption: one\n:caption: two\n```\n", encoding="utf-8")
-    built = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(tmp_path), str(tmp_path / "_build")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    built = run_sphinx("-E", "-q", "-b", "html", str(tmp_path), str(tmp_path / "_build"), timeout=300)
     assert 'index.rst:8: ERROR: Error in "txtfrag" directive' in built.stderr
     assert "duplicate option" in built.stderr
     assert "mine.md" not in built.stderr  # (MyST-Parser: the last one)

@@ -5,10 +5,10 @@ and mystmd. Each engine run as its users run it."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
+from ..sphinx_process import run_sphinx
 from .conftest import MD5, engine, myst_project, project, run
 from .test_zensical_properdocs import CONFIG
 
@@ -22,12 +22,12 @@ def test_sphinx_counts_unpinned_references_and_requires_pins_on_demand(tmp_path:
         {},
     )
     (root / "docs" / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
-    build = [sys.executable, "-m", "sphinx", "-E", "-b", "html", str(root / "docs"), str(tmp_path / "out")]
-    ok = subprocess.run(build, capture_output=True, text=True)
+    build = ["-E", "-b", "html", str(root / "docs"), str(tmp_path / "out")]
+    ok = run_sphinx(*build)
     assert ok.returncode == 0, ok.stderr
     assert "textfrag: 1 reference is not protected against drift (no md5): `textfrag pin --write` pins them" in ok.stdout
     assert "index.rst" not in ok.stderr  # counted, not listed
-    required = subprocess.run([*build, "-D", "textfrag_require_pin=1"], capture_output=True, text=True)
+    required = run_sphinx(*build, "-D", "textfrag_require_pin=1")
     assert required.returncode == 1
     assert "index.rst:4: WARNING: src/app.py#line=0,2: unpinned: the reference has no md5" in required.stderr
     assert "[textfrag.unpinned]" in required.stderr

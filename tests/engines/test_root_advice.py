@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from ..conftest import new_project
+from ..sphinx_process import run_sphinx
 
 APP = "one\ntwo\n"
 
@@ -17,9 +18,7 @@ def test_each_says_its_own_setting(tmp_path: Path) -> None:
     root = new_project(tmp_path / "p", "app.txt", APP)
     (root / "docs" / "conf.py").write_text('extensions = ["sphinx_textfrag"]\n', encoding="utf-8")  # (root: docs/)
     (root / "docs" / "index.rst").write_text("T\n=\n\n.. txtfrag:: src/app.txt#line=0,1\n", encoding="utf-8")
-    build = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-b", "html", "docs", "out"], cwd=root, capture_output=True, text=True, timeout=300
-    )
+    build = run_sphinx("-q", "-b", "html", "docs", "out", cwd=root, timeout=300)
     assert build.returncode != 0
     assert "is that the root (textfrag_root = '..' in conf.py)?" in build.stderr, build.stderr
     assert "--root" not in build.stderr

@@ -15,6 +15,7 @@ from bs4 import BeautifulSoup
 from textfrag.cli import main
 
 from ..conftest import Project
+from ..sphinx_process import run_sphinx
 
 APP = "".join(f"line {i}: value_{i} = {i} * 2\n" for i in range(1, 31))
 
@@ -75,10 +76,10 @@ class Repo(Project):
     def sphinx(self, *, conf: str | None = None, out: str = "html") -> tuple[subprocess.CompletedProcess[str], Path]:
         """A real ``sphinx-build -E`` of docs/ (with another conf.py folder: ``conf``)."""
         target = self.root / "_out" / out
-        args = [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html"]
+        args = ["-E", "-q", "-b", "html"]
         if conf is not None:
             args += ["-c", str(self.root / conf)]
-        r = subprocess.run([*args, str(self.root / "docs"), str(target)], capture_output=True, text=True, timeout=300)
+        r = run_sphinx(*args, str(self.root / "docs"), str(target), timeout=300)
         return r, target
 
     def mkdocs(

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import commit_all
+from ..sphinx_process import run_sphinx
 
 APP = "".join(f"line {i}\n" for i in range(1, 21))
 ENV = {k: v for k, v in os.environ.items() if k != "TEXTFRAG_GUARD"}
@@ -47,14 +48,7 @@ def test_one_switch_guards_check_and_the_sphinx_build(tmp_path: Path, switch: tu
     checked = textfrag(root, "check", "docs")
     assert checked.returncode == 1
     said = next(line for line in checked.stderr.splitlines() if line.startswith("docs/index.rst:4: "))
-    build = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", "docs", "_out"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=300,
-    )
+    build = run_sphinx("-E", "-q", "-b", "html", "docs", "_out", cwd=root, env=ENV, timeout=300)
     assert build.returncode != 0 and said.split(": ", 2)[2][:80] in build.stderr, build.stderr
 
 

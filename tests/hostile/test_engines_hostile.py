@@ -14,6 +14,7 @@ from ..mkdocs.conftest import APP
 from ..mkdocs.conftest import Site as MkSite
 from ..sphinx.conftest import CONF
 from ..sphinx.conftest import Site as SphinxSite
+from ..sphinx_process import run_sphinx
 
 MK = """\
 site_name: t
@@ -265,11 +266,5 @@ def test_a_file_tree_sitter_would_search_for_minutes_is_the_same_clear_problem_i
     assert r.returncode == 2, r.stderr
     said = "the file leaves more than 2,000 '<' open"
     assert "index.rst:4:" in r.stderr and said in r.stderr and "Traceback" not in r.stderr
-    b = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(docs), str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    b = run_sphinx("-E", "-q", "-b", "html", str(docs), str(tmp_path / "out"), env=env, timeout=120)
     assert b.returncode != 0 and said in b.stderr and "index.rst:4" in b.stderr

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import commit_all, new_project
+from ..sphinx_process import run_sphinx
 from .conftest import Run, no_traceback, textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
@@ -232,8 +233,6 @@ def test_a_percent_encoded_path_works_in_the_builds(tmp_path: Path) -> None:
     assert "line 1" in (root / "site" / "index.html").read_text()
     (root / "docs" / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
     (root / "docs" / "index.rst").write_text("T\n=\n\n.. txtfrag:: src/my%20file.txt#line=0,1\n")
-    s = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", str(root / "docs"), str(tmp_path / "out")], capture_output=True, text=True
-    )
+    s = run_sphinx("-b", "html", str(root / "docs"), str(tmp_path / "out"))
     assert s.returncode == 0, s.stderr
     assert "line 1" in (tmp_path / "out" / "index.html").read_text()

@@ -14,6 +14,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from ..conftest import new_project
+from ..sphinx_process import run_sphinx
 from .conftest import textfrag
 
 # the classic: a comment that seems to end a line early (RLO ... PDI)
@@ -62,7 +63,7 @@ def test_sphinx_warns_marks_each_character_and_can_be_silenced(tmp_path: Path) -
     (docs / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
     (docs / "index.rst").write_text("T\n=\n\n.. txtfrag:: src/auth.py#line=1,2\n\nInline :txtfrag:`src/auth.py#line=1,2`.\n")
     out = tmp_path / "html"
-    r = subprocess.run([sys.executable, "-m", "sphinx", "-E", "-b", "html", str(docs), str(out)], capture_output=True, text=True)
+    r = run_sphinx("-E", "-b", "html", str(docs), str(out))
     assert r.returncode == 0, r.stderr
     assert r.stderr.count("[textfrag.bidi]") == 2 and "index.rst:4" in r.stderr
     soup = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
@@ -76,9 +77,7 @@ def test_sphinx_warns_marks_each_character_and_can_be_silenced(tmp_path: Path) -
     (docs / "conf.py").write_text(
         "extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\nsuppress_warnings = ['textfrag.bidi']\n"
     )
-    r = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-W", "-b", "html", str(docs), str(out)], capture_output=True, text=True
-    )
+    r = run_sphinx("-E", "-W", "-b", "html", str(docs), str(out))
     assert r.returncode == 0 and "bidi" not in r.stderr, r.stderr
 
 

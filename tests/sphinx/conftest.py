@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from io import StringIO
@@ -13,6 +12,7 @@ from bs4 import BeautifulSoup
 from sphinx.testing.util import SphinxTestApp
 
 from ..conftest import Project
+from ..sphinx_process import run_sphinx
 
 APP = "".join(f"line {i}: value_{i} = {i} * 2\n" for i in range(1, 41))
 
@@ -48,12 +48,7 @@ class Site(Project):
 
     def sphinx_build(self, *args: str, builder: str = "html") -> subprocess.CompletedProcess[str]:
         out = self.docs / "_build" / builder
-        return subprocess.run(
-            [sys.executable, "-m", "sphinx", "-b", builder, *args, str(self.docs), str(out)],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        return run_sphinx("-b", builder, *args, str(self.docs), str(out), timeout=300)
 
 
 @dataclass

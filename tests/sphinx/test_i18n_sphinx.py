@@ -4,11 +4,9 @@ that leads nowhere."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
+from ..sphinx_process import run_sphinx
 from .conftest import Site, md5
 
 SRC = "".join(f"line {i}\n" for i in range(1, 11))
@@ -41,11 +39,7 @@ def test_captions_and_labels_follow_the_project_language(site: Site, language: s
     assert blocks[1]["data-txtfrag-state"] == "stale"
     assert blocks[1].select_one(".txtfrag-stale .admonition-title").get_text() == stale
 
-    text = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "text", str(site.docs), str(site.docs / "_build" / "text")],
-        capture_output=True,
-        text=True,
-    )
+    text = run_sphinx("-E", "-q", "-b", "text", str(site.docs), str(site.docs / "_build" / "text"))
     assert (site.docs / "_build" / "text" / "index.txt").exists(), text.stderr
     out = (site.docs / "_build" / "text" / "index.txt").read_text(encoding="utf-8")
     assert "https://example.org/src/a.txt#L4" in out and link not in out, text.stderr

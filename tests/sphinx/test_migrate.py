@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+from ..sphinx_process import run_sphinx
 from .conftest import Site
 from .test_literalinclude_parity import shown
 
@@ -307,9 +308,5 @@ def test_migrating_a_project_not_yet_set_up_says_which_textfrag_root_its_build_n
         [sys.executable, "-m", "textfrag", "check", "docs/source"], cwd=tmp_path, capture_output=True, text=True
     )
     assert checked.returncode == 0 and "all current" in checked.stdout, checked.stderr
-    built = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(docs), str(tmp_path / "_build")],
-        capture_output=True,
-        text=True,
-    )
+    built = run_sphinx("-W", "-q", "-b", "html", str(docs), str(tmp_path / "_build"))
     assert built.returncode == 0, built.stderr

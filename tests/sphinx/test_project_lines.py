@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ..sphinx_process import run_sphinx
 from .test_project_verdict import CONF, STALE, _project
 
 ROLE = f":txtfrag:`{STALE}`"
@@ -110,13 +111,7 @@ def _places(output: str) -> list[str]:
 def test_the_build_and_check_report_every_reference_at_its_own_line(tmp_path: Path) -> None:
     conf = CONF.replace('"sphinx_textfrag"', '"sphinx_textfrag", "myst_parser"') + 'myst_enable_extensions = ["colon_fence"]\n'
     root = _project(tmp_path, {"index.rst": RST, "m.md": MYST}, conf)
-    built = subprocess.run(
-        [sys.executable, "-m", "sphinx", "--no-color", "-E", "-q", "-b", "html", "docs", "out"],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        timeout=120,
-    )
+    built = run_sphinx("--no-color", "-E", "-q", "-b", "html", "docs", "out", cwd=root, timeout=120)
     checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=120)
     assert built.returncode != 0 and checked.returncode == 1, checked.stderr
     lines = RST.split("\n")

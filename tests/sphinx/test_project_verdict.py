@@ -16,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ..sphinx_process import run_sphinx
+
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 STALE = f"src/app.txt#line=2,4;length={len(APP)};md5={'0' * 32}"
 GOOD = f"src/app.txt#line=2,4;length={len(APP)};md5={hashlib.md5(APP.encode()).hexdigest()}"
@@ -45,13 +47,7 @@ def _check(root: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _sphinx(root: Path, *flags: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "sphinx", "--no-color", "-E", "-q", *flags, "-b", "html", "docs", "out"],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        timeout=120,
-    )
+    return run_sphinx("--no-color", "-E", "-q", *flags, "-b", "html", "docs", "out", cwd=root, timeout=120)
 
 
 def _both(root: Path) -> tuple[tuple[int, list[str]], tuple[int, list[str]]]:
