@@ -5,14 +5,12 @@ and highlight it, with no request leaving the site. Built by both engines, read 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_mkdocs, run_sphinx
 
 SRC = "".join(f"value_{n} = {n}  # line {n}\n" for n in range(1, 81))
 PAGE_PATH = "_textfrag/src/app.py.html"
@@ -56,7 +54,7 @@ def mkdocs_site(root: Path) -> Path:
         encoding="utf-8",
     )
     (root / "docs" / "sub" / "page.md").write_text("# Sub\n\n![](txtfrag:src/app.py#line=59,60)\n", encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root, capture_output=True, text=True)
+    r = run_mkdocs("build", "-q", cwd=root)
     assert r.returncode == 0, r.stderr
     return root / "site"
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from ..engine_process import run_mkdocs
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -16,12 +16,8 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def example_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("mkdocs") / "site"
-    r = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(out)],
-        cwd=REPO / "example_site" / "mkdocs",
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+    r = run_mkdocs(
+        "build", "-q", "-d", str(out), cwd=REPO / "example_site" / "mkdocs", env=dict(os.environ, NO_MKDOCS_2_WARNING="1")
     )
     assert r.returncode == 0, r.stderr
     return out
@@ -83,7 +79,7 @@ def test_excerpts_sit_where_material_puts_its_own_code_blocks(
         f'# T\n\n```python\n{text}```\n\n![](txtfrag:{ref}){{ .python title="" }}\n\n'
         f'```python title="a.py"\n{text}```\n\n![](txtfrag:{ref}){{ .python title="a.py" }}\n'
     )
-    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=tmp_path, capture_output=True, text=True)
+    r = run_mkdocs("build", "-q", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     page = browser.new_page(viewport={"width": width, "height": 900})  # type: ignore[attr-defined]
     page.goto(f"{serve(tmp_path / 'site')}/index.html")
@@ -113,7 +109,7 @@ def test_without_a_highlighter_numbered_and_plain_excerpts_look_alike(
     (root / "docs" / "index.md").write_text(
         "# T\n\n![](txtfrag:src/app.py#line=0,2)\n\n![](txtfrag:src/app.py#line=0,2){ linenums }\n", encoding="utf-8"
     )
-    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root, capture_output=True, text=True)
+    r = run_mkdocs("build", "-q", cwd=root)
     assert r.returncode == 0, r.stderr
     page = browser.new_page(viewport={"width": 1100, "height": 800})  # type: ignore[attr-defined]
     page.goto(f"{serve(root / 'site')}/index.html")
@@ -147,7 +143,7 @@ def test_a_numbered_excerpt_with_a_title_has_a_line_number_column_as_narrow_as_a
         f'# T\n\n![](txtfrag:src/app.py#line=3,8){{ linenums title="{title}" }}\n\n```python linenums="4" title="{title}"\n{fence}```\n',
         encoding="utf-8",
     )
-    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root, capture_output=True, text=True)
+    r = run_mkdocs("build", "-q", cwd=root)
     assert r.returncode == 0, r.stderr
     page = browser.new_page(viewport={"width": 1200, "height": 800})  # type: ignore[attr-defined]
     page.goto(f"{serve(root / 'site')}/index.html")

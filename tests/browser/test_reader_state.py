@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_mkdocs, run_sphinx
 from .conftest import SHOWN
 
 SRC = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(1, 8))
@@ -82,7 +81,7 @@ def mkdocs_site(root: Path, theme: str = "material") -> Path:
         f"# T\n\n![](txtfrag:{stale})\n\n![](txtfrag:{current})\n\n![](txtfrag:src/gone.py#line=0,1)\n\n"
         f"Inline ![](txtfrag:{stale}) here, and ![](txtfrag:{current.replace('line=0,1', 'char=0,4')}) in a sentence.\n"
     )
-    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root, capture_output=True, text=True)
+    r = run_mkdocs("build", "-q", cwd=root)
     assert r.returncode != 0 and "no such file: src/gone.py" in r.stderr + r.stdout
     assert (root / "site" / "index.html").exists()
     return root / "site"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import new_project
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_sphinx
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 REF = f"src/app.py#line=2,4;length={len(APP)};md5={hashlib.md5(APP.encode()).hexdigest()}"

@@ -21,7 +21,7 @@ from textfrag.reference.resolving import resolve
 from textfrag.source.cache import Source
 from textfrag.source.charsets import Digest
 
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_sphinx
 
 TEXT = "".join(f"line {i}\n" for i in range(1, 43))  # 42 lines
 PIN = f"length={len(TEXT)};md5={hashlib.md5(TEXT.encode()).hexdigest()}"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import new_project
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_sphinx
 
 APP = "".join(f"line {i}\n" for i in range(1, 11))
 MD5 = hashlib.md5(APP.encode()).hexdigest()

@@ -5,8 +5,6 @@ not at all is an error that says so, never a guess."""
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ from textfrag import TextFragError
 from textfrag.cli import main
 from textfrag.intents.intent import Intent, intent_lines, region_lines
 
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_mkdocs, run_sphinx
 
 CASES = [
     # Google's samples
@@ -134,7 +132,7 @@ def test_migrate_says_a_marker_pair_as_its_region_and_mkdocs_reads_the_attribute
         f'# T\n\n![](txtfrag:{ref}){{ region="use" }}\n\n![](txtfrag:{ref}){{ region="nope" }}\n'
     )
     (tmp_path / "mkdocs.yml").write_text("site_name: t\nmarkdown_extensions: [attr_list]\nplugins:\n  - textfrag\n")
-    r = subprocess.run([sys.executable, "-m", "mkdocs", "build"], cwd=tmp_path, capture_output=True, text=True)
+    r = run_mkdocs("build", cwd=tmp_path)
     assert r.returncode == 1 and "no region named 'nope'" in r.stderr, r.stderr
     html = BeautifulSoup((tmp_path / "site" / "index.html").read_text(), "html.parser")
     assert html.select_one("div.txtfrag pre").get_text() == "os.getcwd()\n"

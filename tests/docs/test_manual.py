@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup
 from textfrag.verdict.option_table import OPTIONS
 
 from ..conftest import REPO
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_sphinx
 
 DOCS = REPO / "docs"
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import sys
+import os
 from pathlib import Path
 
 import markdown
@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup
 
 from markdown_textfrag.extension import TextfragExtension
 
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_mkdocs, run_sphinx
 from .conftest import MD5, engine, myst_content, myst_project, nodes, project, run
 
 BLOCK = f"src/app.py#line=0,2;md5={MD5}"
@@ -48,7 +48,7 @@ def test_every_engine_shows_the_same_excerpts(tmp_path: Path) -> None:
     # MkDocs, with the plugin
     config = "site_name: t\nmarkdown_extensions:\n  - attr_list\nplugins:\n  - textfrag\n"
     root = project(tmp_path / "mkdocs", {"index.md": MARKDOWN}, {"mkdocs.yml": config})
-    assert run([sys.executable, "-m", "mkdocs", "build"], root).returncode == 0
+    assert run_mkdocs("build", cwd=root, env=dict(os.environ, NO_MKDOCS_2_WARNING="1")).returncode == 0
     seen["mkdocs"] = _from_html((root / "site" / "index.html").read_text(encoding="utf-8"))
     # Sphinx, with the directive and the role
     root = project(tmp_path / "sphinx", {}, {})
@@ -57,7 +57,7 @@ def test_every_engine_shows_the_same_excerpts(tmp_path: Path) -> None:
     (root / "docs" / "index.rst").write_text(
         f"Page\n====\n\n.. txtfrag:: {BLOCK}\n\nInline :txtfrag:`{INLINE}` here.\n", encoding="utf-8"
     )
-    r = run_sphinx("-b", "html", "-q", "docs", "out", cwd=root)
+    r = run_sphinx("-b", "html", "-q", "docs", "out", cwd=root, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
     assert r.returncode == 0, r.stderr
     seen["sphinx"] = _from_html((root / "out" / "index.html").read_text(encoding="utf-8"))
     # mystmd, with textfrag-myst

@@ -14,6 +14,7 @@ from bs4 import BeautifulSoup
 from markdown_textfrag.extension import MarkdownProblems, TextfragExtension
 from textfrag import TextFragError
 
+from ..engine_process import run_mkdocs
 from .conftest import APP, MD5, STALE, project
 
 PAGE = f"""# Title
@@ -108,8 +109,6 @@ def test_mkdocs_anchor_validation_knows_the_extensions_excerpts(tmp_path: Path) 
     """Issue 33 (4): the Markdown extension alone (the Zensical and ProperDocs way) in MkDocs with
     `validation: anchors: warn` and --strict: a same-page link to an excerpt passes, as with the plugin."""
     import os
-    import subprocess
-    import sys
 
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "app.py").write_text("def f():\n    return 1\n")
@@ -120,14 +119,7 @@ def test_mkdocs_anchor_validation_knows_the_extensions_excerpts(tmp_path: Path) 
     (tmp_path / "mkdocs.yml").write_text(
         "site_name: t\nvalidation:\n  anchors: warn\nmarkdown_extensions:\n  - attr_list\n  - textfrag:\n      root: .\n"
     )
-    r = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
-    )
+    r = run_mkdocs("build", "--strict", "-q", cwd=tmp_path, timeout=300, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
     assert r.returncode == 0, r.stderr
     html = (tmp_path / "site" / "index.html").read_text()
     assert 'href="#txtfrag-src-app-py-line-0-2"' in html and 'id="txtfrag-src-app-py-line-0-2"' in html

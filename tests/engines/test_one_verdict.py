@@ -21,8 +21,8 @@ from pytest_lsp import LanguageClient
 
 from textfrag.cli import main
 
+from ..engine_process import run_mkdocs, run_sphinx
 from ..lsp.conftest import client, open_doc, start  # noqa: F401 (the pytest-lsp fixture)
-from ..sphinx_process import run_sphinx
 
 APP = """\
 import os
@@ -154,13 +154,8 @@ def sphinx_kinds(root: Path) -> dict[str, set[str]]:
 
 def mkdocs_failing(root: Path) -> tuple[set[str], str]:
     """The pages a real ``mkdocs build`` reports a textfrag problem in, and its log."""
-    r = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(root / "_site")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=root / "mkdocs",
-        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+    r = run_mkdocs(
+        "build", "-q", "-d", str(root / "_site"), timeout=300, cwd=root / "mkdocs", env=dict(os.environ, NO_MKDOCS_2_WARNING="1")
     )
     return set(re.findall(r"ERROR\s+-\s+(\w+\.md):\d+:", r.stderr)), r.stderr
 
@@ -628,11 +623,12 @@ def test_a_link_with_no_target_fails_check_as_it_fails_a_strict_mkdocs_build(tmp
     (docs / "alone.md").write_text(f"# Case\n\nSee [greet](txtfrag:{GREET}).\n", encoding="utf-8")
     (docs / "defined.md").write_text(f"# Case\n\nSee [greet][r].\n\n[r]: txtfrag:{GREET}\n", encoding="utf-8")
     (docs / "elsewhere.md").write_text(f"# Case\n\nSee [the shelf](txtfrag:{SHELF}).\n", encoding="utf-8")
-    r = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "_site")],
+    r = run_mkdocs(
+        "build",
+        "--strict",
+        "-d",
+        str(tmp_path / "_site"),
         cwd=tmp_path / "mkdocs",
-        capture_output=True,
-        text=True,
         timeout=300,
         env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
     )

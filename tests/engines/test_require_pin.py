@@ -5,10 +5,10 @@ and mystmd. Each engine run as its users run it."""
 
 from __future__ import annotations
 
-import sys
+import os
 from pathlib import Path
 
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_mkdocs, run_sphinx
 from .conftest import MD5, engine, myst_project, project, run
 from .test_zensical_properdocs import CONFIG
 
@@ -35,11 +35,11 @@ def test_sphinx_counts_unpinned_references_and_requires_pins_on_demand(tmp_path:
 
 def test_the_mkdocs_plugin_counts_and_requires(tmp_path: Path) -> None:
     root = project(tmp_path / "m", {"index.md": PAGE}, {"mkdocs.yml": "site_name: t\nplugins:\n  - textfrag\n"})
-    ok = run([sys.executable, "-m", "mkdocs", "build"], root)
+    ok = run_mkdocs("build", cwd=root, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
     assert ok.returncode == 0, ok.stderr
     assert "textfrag: 1 reference is not protected against drift (no md5): `textfrag pin --write` pins them" in ok.stderr
     (root / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - textfrag:\n      require_pin: true\n")
-    required = run([sys.executable, "-m", "mkdocs", "build"], root)
+    required = run_mkdocs("build", cwd=root, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
     assert required.returncode == 1
     assert "index.md:3: txtfrag:src/app.py#L1-L2: unpinned: the reference has no md5" in required.stderr
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from ..conftest import new_project
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_mkdocs, run_sphinx
 
 APP = "one\ntwo\n"
 
@@ -31,8 +31,6 @@ def test_each_says_its_own_setting(tmp_path: Path) -> None:
     (root / "mkdocs.yml").write_text("site_name: T\nplugins:\n  - textfrag:\n      root: docs\n", encoding="utf-8")
     (root / "docs" / "index.md").write_text("# T\n\n![](txtfrag:src/app.txt#line=0,1)\n", encoding="utf-8")
     (root / "docs" / "index.rst").unlink()
-    mkdocs = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root, capture_output=True, text=True, timeout=300
-    )
+    mkdocs = run_mkdocs("build", "-q", cwd=root, timeout=300)
     assert mkdocs.returncode != 0
     assert "is that the root (root: . under the textfrag plugin in mkdocs.yml)?" in mkdocs.stderr, mkdocs.stderr

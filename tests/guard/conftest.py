@@ -3,7 +3,6 @@ from __future__ import annotations
 import io
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from bs4 import BeautifulSoup
 from textfrag.cli import main
 
 from ..conftest import Project
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_mkdocs, run_sphinx
 
 APP = "".join(f"line {i}: value_{i} = {i} * 2\n" for i in range(1, 31))
 
@@ -86,11 +85,14 @@ class Repo(Project):
         self, *, config: str = "mkdocs.yml", out: str = "site", quiet: bool = True
     ) -> tuple[subprocess.CompletedProcess[str], Path]:
         target = self.root / "_out" / out
-        r = subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", *(["-q"] if quiet else []), "-f", config, "-d", str(target)],
+        r = run_mkdocs(
+            "build",
+            *(["-q"] if quiet else []),
+            "-f",
+            config,
+            "-d",
+            str(target),
             cwd=self.root,
-            capture_output=True,
-            text=True,
             timeout=300,
             env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         )

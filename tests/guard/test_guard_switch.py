@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import commit_all
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_sphinx
 
 APP = "".join(f"line {i}\n" for i in range(1, 21))
 ENV = {k: v for k, v in os.environ.items() if k != "TEXTFRAG_GUARD"}

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from ..engine_process import run_mkdocs
+
 pytest.importorskip("markdown_include_variants")
 pytest.importorskip("mdx_include")
 
@@ -96,11 +98,12 @@ def test_the_mkdocs_build_fails_an_include_whose_tab_changed_as_check_does(site:
     assert _textfrag(site, "pin", "--write", "docs").returncode == 0
 
     def build() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site / "out")],
+        return run_mkdocs(
+            "build",
+            "--strict",
+            "-d",
+            str(site / "out"),
             cwd=site / "en",
-            capture_output=True,
-            text=True,
             timeout=120,
             env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         )

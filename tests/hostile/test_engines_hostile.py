@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from ..engine_process import run_sphinx
 from ..mkdocs.conftest import APP
 from ..mkdocs.conftest import Site as MkSite
 from ..sphinx.conftest import CONF
 from ..sphinx.conftest import Site as SphinxSite
-from ..sphinx_process import run_sphinx
 
 MK = """\
 site_name: t

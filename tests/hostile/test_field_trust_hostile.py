@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import commit_all, new_project
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_mkdocs, run_sphinx
 from .conftest import Run, no_traceback, textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
@@ -228,7 +228,7 @@ def test_a_percent_encoded_path_works_in_the_builds(tmp_path: Path) -> None:
     root = new_project(tmp_path / "p", "my file.txt", APP)
     (root / "docs" / "index.md").write_text("# T\n\n![](txtfrag:src/my%20file.txt#line=0,1)\n")
     (root / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - textfrag\n")
-    r = subprocess.run([sys.executable, "-m", "mkdocs", "build"], cwd=root, capture_output=True, text=True)
+    r = run_mkdocs("build", cwd=root)
     assert r.returncode == 0, r.stderr
     assert "line 1" in (root / "site" / "index.html").read_text()
     (root / "docs" / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")

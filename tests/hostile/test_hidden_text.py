@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from bs4 import BeautifulSoup
 
 from ..conftest import new_project
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_mkdocs, run_sphinx
 from .conftest import textfrag
 
 # the classic: a comment that seems to end a line early (RLO ... PDI)
@@ -86,13 +84,13 @@ def test_mkdocs_warns_and_marks_each_character(tmp_path: Path) -> None:
     (root / "docs" / "index.md").write_text("# T\n\n![](txtfrag:src/auth.py#line=1,2)\n")
     (root / "docs" / "a.md").unlink()
     (root / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - textfrag\n")
-    r = subprocess.run([sys.executable, "-m", "mkdocs", "build"], cwd=root, capture_output=True, text=True)
+    r = run_mkdocs("build", cwd=root)
     assert r.returncode == 0, r.stderr
     assert "index.md:3: txtfrag:src/auth.py#line=1,2: the excerpt holds 4 bidirectional control characters" in r.stderr
     soup = BeautifulSoup((root / "site" / "index.html").read_text(encoding="utf-8"), "html.parser")
     assert len(soup.select("div.txtfrag pre .txtfrag-bidi")) == 4
-    strict = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=root, capture_output=True, text=True)
+    strict = run_mkdocs("build", "--strict", cwd=root)
     assert strict.returncode != 0  # a warning, as any: --strict fails on it
     (root / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - textfrag:\n      warn_bidi: false\n")
-    quiet = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=root, capture_output=True, text=True)
+    quiet = run_mkdocs("build", "--strict", cwd=root)
     assert quiet.returncode == 0 and "bidirectional" not in quiet.stderr, quiet.stderr

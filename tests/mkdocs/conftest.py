@@ -4,7 +4,6 @@ import hashlib
 import logging
 import os
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from ..conftest import Project
+from ..engine_process import run_mkdocs
 
 APP = "".join(f"line {i}: value_{i} = {i} * 2\n" for i in range(1, 41))
 
@@ -74,9 +74,7 @@ class Site(Project):
 
     def mkdocs(self, *args: str) -> subprocess.CompletedProcess[str]:
         env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-        return subprocess.run(
-            [sys.executable, "-m", "mkdocs", *args], capture_output=True, text=True, cwd=self.root, timeout=300, env=env
-        )
+        return run_mkdocs(*args, cwd=self.root, timeout=300, env=env)
 
     def soup(self, page: str = "index.html") -> BeautifulSoup:
         return BeautifulSoup((self.root / "site" / page).read_text(encoding="utf-8"), "html.parser")

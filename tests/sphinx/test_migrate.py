@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_sphinx
 from .conftest import Site
 from .test_literalinclude_parity import shown
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_sphinx
 from .test_project_verdict import CONF, STALE, _project
 
 ROLE = f":txtfrag:`{STALE}`"

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ..sphinx_process import run_sphinx
+from ..engine_process import run_sphinx
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 STALE = f"src/app.txt#line=2,4;length={len(APP)};md5={'0' * 32}"

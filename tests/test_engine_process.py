@@ -1,0 +1,80 @@
+"""The tests' Sphinx and MkDocs builds (tests/engine_process.py), forked from a process that imported the
+engines, answer as ``python -m sphinx`` and ``python -m mkdocs`` do: the same exit status and the same words,
+in the test's folder and environment."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .engine_process import run_mkdocs, run_sphinx
+
+
+def test_a_forked_build_answers_as_python_m_sphinx_does(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.txt").write_text("one\ntwo\n", encoding="utf-8")
+    (tmp_path / "docs" / "conf.py").write_text(
+        "import os\nextensions = ['sphinx_textfrag']\ntextfrag_root = '..'\nproject = os.environ['PROJECT_NAME']\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "docs" / "index.rst").write_text(
+        "T\n=\n\n.. txtfrag:: src/a.txt#line=0,1\n\n.. txtfrag:: src/gone.txt#line=0,1\n", encoding="utf-8"
+    )
+    env = dict(os.environ, PROJECT_NAME="Forked")
+    args = ["-E", "-q", "--no-color", "-b", "html", "docs"]
+    forked = run_sphinx(*args, "out-forked", cwd=tmp_path, env=env)
+    spawned = subprocess.run(
+        [sys.executable, "-m", "sphinx", *args, "out-spawned"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert forked.returncode == spawned.returncode == 1
+    assert "no such file: src/gone.txt" in forked.stderr
+    assert forked.stderr.replace("out-forked", "out-spawned") == spawned.stderr
+    assert (forked.stdout, forked.args[1:]) == (spawned.stdout, ["-m", "sphinx", *args, "out-forked"])
+    assert "Forked" in (tmp_path / "out-forked" / "index.html").read_text(encoding="utf-8")
+    assert (
+        run_sphinx("--version").stdout
+        == subprocess.run([sys.executable, "-m", "sphinx", "--version"], capture_output=True, text=True).stdout
+    )
+
+
+def test_a_forked_mkdocs_build_answers_as_python_m_mkdocs_does(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.txt").write_text("one\ntwo\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: !ENV SITE_NAME\nplugins:\n  - textfrag\n", encoding="utf-8")
+    (tmp_path / "docs" / "index.md").write_text(
+        "# T\n\n![](txtfrag:src/a.txt#line=0,1)\n\n![](txtfrag:src/gone.txt#line=0,1)\n", encoding="utf-8"
+    )
+    env = dict(os.environ, SITE_NAME="Forked", NO_MKDOCS_2_WARNING="1")
+    forked = run_mkdocs("build", "-d", "out-forked", cwd=tmp_path, env=env)
+    spawned = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-d", "out-spawned"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert forked.returncode == spawned.returncode == 1
+    assert "no such file: src/gone.txt" in forked.stderr
+
+    def timeless(text: str) -> str:  # (MkDocs says how long the build took)
+        return re.sub(r"in [0-9.]+ seconds", "in N seconds", text).replace("out-forked", "out-spawned")
+
+    assert timeless(forked.stderr) == timeless(spawned.stderr) and forked.stdout == spawned.stdout
+    assert "Forked" in (tmp_path / "out-forked" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_forked_build_past_its_time_is_ended_as_subprocess_ends_it(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text("import time\ntime.sleep(30)\n", encoding="utf-8")
+    with pytest.raises(subprocess.TimeoutExpired):
+        run_sphinx("-b", "html", str(tmp_path), str(tmp_path / "out"), timeout=0.5)
+    assert run_sphinx("--version").returncode == 0  # (the next build is served)
+
+
+def test_an_environment_python_reads_as_it_starts_gets_a_new_process(tmp_path: Path) -> None:
+    (tmp_path / "sitecustomize.py").write_text("import sys\nsys.stderr.write('started afresh\\n')\n", encoding="utf-8")
+    started = run_sphinx("--version", env=dict(os.environ, PYTHONPATH=str(tmp_path)))
+    assert started.returncode == 0 and started.stderr == "started afresh\n"
+    assert run_sphinx("--version").stderr == ""
