@@ -6,8 +6,8 @@ and resolves per second on a loaded source.
 
 Generates (once per shape, into bench/.tree-*/) a tree of source files of --mb megabytes in total and
 docs with references to them, then alternates runs of `textfrag check` and `md5sum` over the same
-files (page cache warm for both) and prints the median ratio. Targets: check at most 1.0x md5sum on a
-2-core machine for 160 MB in 40 files (md5sum uses one core, check hashes on all of them),
+files (page cache warm for both) and prints the median ratio. Targets: check at most 0.7x md5sum on a
+2-core machine for 160 MB in 40 files with an empty store (md5sum uses one core, check hashes on all of them),
 peak memory under 150 MB, at least 100,000 resolves per second.
 """
 
@@ -117,7 +117,7 @@ def bench_check(tree: Path, runs: int) -> dict[str, float]:
     print(f"tree: {len(files)} files, {total / 1e6:.0f} MB, {nrefs} references in {ndocs} docs")
     print(f"md5sum:         median {m_md5:.3f} s over {runs} runs")
     print(f"textfrag check: median {m_check:.3f} s over {runs} runs (every file read and hashed), peak memory {max(rss):.0f} MB")
-    print(f"ratio check/md5sum: {m_check / m_md5:.2f}  (target <= 0.6 on 2 cores; this machine has {os.cpu_count()})")
+    print(f"ratio check/md5sum: {m_check / m_md5:.2f}  (target <= 0.7 on 2 cores; this machine has {os.cpu_count()})")
     print(f"  with the digests an earlier run kept: {m_warm:.3f} s, {m_warm / m_md5:.2f}x md5sum")
     # what is left between check and the floor: the hashing (md5sum's work shared by the cores) and the rest,
     # which a run with every digest kept still pays (the interpreter, the imports, the scan, the verdicts)
