@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import os
 import re
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from urllib.parse import unquote
 
 import markdown
 
+from ..impact.shared import committed, git
 from .test_manual_pictures import PICTURES, REPO, _shoot
 
 APP = "".join(f"value_{i} = {i}\n" for i in range(1, 31))
@@ -45,25 +45,8 @@ tr.note td { white-space: normal; padding: 8px 12px; }
 """
 
 
-def _git(cwd: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@t",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@t",
-    }
-    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env, check=True).stdout
-
-
 def _sample(root: Path) -> None:
-    (root / "src").mkdir(parents=True)
-    (root / "docs").mkdir()
-    (root / "src" / "app.py").write_text(APP, encoding="utf-8")
-    (root / "docs" / "index.md").write_text(PAGE, encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "start")
+    committed(root, {"src/app.py": APP, "docs/index.md": PAGE})
     lines = APP.splitlines(True)
     lines[20] = "value_21 = 2100\n"
     (root / "src" / "app.py").write_text("".join(["import os\n", *lines]), encoding="utf-8")
@@ -122,7 +105,7 @@ def test_the_pictures_of_impact_in_review(browser: object, tmp_path: Path) -> No
     _sample(root)
     notes = _notes(_impact(root, "github"))
     assert sorted(notes) == [1, 22]  # the line put in above both quotes, the quoted line changed
-    diff = _git(root, "diff", "-U3")
+    diff = git(root, "diff", "-U3")
     page = tmp_path / "files-changed.html"
     page.write_text(f"<!doctype html><style>{STYLE}</style>{_files_changed(diff, notes)}", encoding="utf-8")
     _shoot(browser, page, "#diff", "impact-annotations.png")

@@ -37,19 +37,25 @@ def _pre_commit(sample: Path, home: Path, hook: str, repo: Path) -> subprocess.C
     )
 
 
-@pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
-def test_textfrag_check_hook_passes_then_fails_on_drift(tmp_path: Path, hooks: tuple[Path, Path]) -> None:
-    if not (REPO / ".git").exists():
-        pytest.fail("try-repo needs this checkout to be a git repository")
+def _sample(tmp_path: Path, heading: str = "") -> Path:
+    """A committed project whose page quotes lines 3-4 of src/app.py, pinned (under ``heading``, if any)."""
     sample = tmp_path / "sample"
     (sample / "src").mkdir(parents=True)
     (sample / "docs").mkdir()
     (sample / "src" / "app.py").write_text(APP, encoding="utf-8")
     md5 = hashlib.md5(APP.encode()).hexdigest()
     (sample / "docs" / "index.md").write_text(
-        f"# Sample\n\n![](txtfrag:src/app.py#line=2,4;length={len(APP)};md5={md5})\n", encoding="utf-8"
+        f"# Sample\n\n{heading}![](txtfrag:src/app.py#line=2,4;length={len(APP)};md5={md5})\n", encoding="utf-8"
     )
     commit_all(sample)
+    return sample
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+def test_textfrag_check_hook_passes_then_fails_on_drift(tmp_path: Path, hooks: tuple[Path, Path]) -> None:
+    if not (REPO / ".git").exists():
+        pytest.fail("try-repo needs this checkout to be a git repository")
+    sample = _sample(tmp_path)
     repo, home = hooks
 
     ok = _pre_commit(sample, home, "textfrag-check", repo)
@@ -70,14 +76,8 @@ def test_textfrag_check_hook_passes_then_fails_on_drift(tmp_path: Path, hooks: t
 def test_textfrag_update_hook_rewrites_moved_references_and_fails_as_a_formatter_does(
     tmp_path: Path, hooks: tuple[Path, Path]
 ) -> None:
-    sample = tmp_path / "sample"
-    (sample / "src").mkdir(parents=True)
-    (sample / "docs").mkdir()
-    (sample / "src" / "app.py").write_text(APP, encoding="utf-8")
-    md5 = hashlib.md5(APP.encode()).hexdigest()
+    sample = _sample(tmp_path)
     doc = sample / "docs" / "index.md"
-    doc.write_text(f"# Sample\n\n![](txtfrag:src/app.py#line=2,4;length={len(APP)};md5={md5})\n", encoding="utf-8")
-    commit_all(sample)
     (sample / "src" / "app.py").write_text("# a new first line\n" + APP, encoding="utf-8")
     commit_all(sample, "edit the quoted file")
     repo, home = hooks
@@ -96,15 +96,7 @@ def test_textfrag_update_hook_rewrites_moved_references_and_fails_as_a_formatter
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
 def test_textfrag_impact_hook_says_what_the_staged_change_does_and_never_fails(tmp_path: Path, hooks: tuple[Path, Path]) -> None:
-    sample = tmp_path / "sample"
-    (sample / "src").mkdir(parents=True)
-    (sample / "docs").mkdir()
-    (sample / "src" / "app.py").write_text(APP, encoding="utf-8")
-    md5 = hashlib.md5(APP.encode()).hexdigest()
-    (sample / "docs" / "index.md").write_text(
-        f"# Sample\n\n## Values\n\n![](txtfrag:src/app.py#line=2,4;length={len(APP)};md5={md5})\n", encoding="utf-8"
-    )
-    commit_all(sample)
+    sample = _sample(tmp_path, heading="## Values\n\n")
     (sample / "src" / "app.py").write_text(APP.replace("value_3 = 3", "value_3 = 33"), encoding="utf-8")
     subprocess.run(["git", "add", "src/app.py"], cwd=sample, check=True, capture_output=True)
     repo, home = hooks
@@ -112,6 +104,9 @@ def test_textfrag_impact_hook_says_what_the_staged_change_does_and_never_fails(t
     said = _pre_commit(sample, home, "textfrag-impact", repo)
     assert said.returncode == 0, said.stdout + said.stderr
     assert "Passed" in said.stdout
-    assert f"docs/index.md:5: changes quoted text: txtfrag:src/app.py#line=2,4;length={len(APP)};md5={md5}" in said.stdout
+    assert (
+        f"docs/index.md:5: changes quoted text: txtfrag:src/app.py#line=2,4;length={len(APP)};md5={hashlib.md5(APP.encode()).hexdigest()}"
+        in said.stdout
+    )
     assert "  shown under 'Values'" in said.stdout and "  +value_3 = 33" in said.stdout
     assert "textfrag impact: the index changes 1 file, 1 quoted file: 1 quote touched (1 changed)" in said.stdout
