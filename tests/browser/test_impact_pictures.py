@@ -11,14 +11,13 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import unquote
 
 import markdown
 
 from ..impact.shared import committed, git
+from ..processes import run_textfrag
 from .test_manual_pictures import PICTURES, REPO, _shoot
 
 APP = "".join(f"value_{i} = {i}\n" for i in range(1, 31))
@@ -53,13 +52,7 @@ def _sample(root: Path) -> None:
 
 
 def _impact(root: Path, fmt: str) -> str:
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "impact", "--root", ".", "--docs", "docs", "--format", fmt],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    r = run_textfrag("impact", "--root", ".", "--docs", "docs", "--format", fmt, cwd=root, check=True)
     return r.stdout
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx
 from .conftest import SHOWN
 
 REPO = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ..engine_process import run_mkdocs, run_sphinx
+from ..processes import run_mkdocs, run_sphinx
 
 SRC = "".join(f"value_{n} = {n}  # line {n}\n" for n in range(1, 81))
 PAGE_PATH = "_textfrag/src/app.py.html"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ..engine_process import run_mkdocs
+from ..processes import run_mkdocs
 
 REPO = Path(__file__).resolve().parents[2]
 

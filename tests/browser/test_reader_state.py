@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ..engine_process import run_mkdocs, run_sphinx
+from ..processes import run_mkdocs, run_sphinx
 from .conftest import SHOWN
 
 SRC = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(1, 8))

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import made_once
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx
 from .conftest import until_shown
 from .test_reader_state import MKDOCS_THEMES, mkdocs_site, sphinx_site
 

@@ -9,8 +9,6 @@ import hashlib
 import io
 import json
 import os
-import subprocess
-import sys
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ import pytest
 from textfrag.cli import main
 
 from ..conftest import commit_all, new_project
+from ..processes import run_textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 11))
 MD5 = hashlib.md5(APP.encode()).hexdigest()
@@ -35,15 +34,7 @@ def batch(request: Any, cwd: Path, *, env: dict[str, str] | None = None) -> tupl
     text = request if isinstance(request, str) else json.dumps(request)
     if not isinstance(request, str):
         jsonschema.validate(request, _schema("request"))
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "batch"],
-        input=text,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        timeout=60,
-    )
+    r = run_textfrag("batch", input=text, cwd=cwd, env={**os.environ, **(env or {})}, timeout=60)
     assert "Traceback" not in r.stderr
     answer = json.loads(r.stdout) if r.stdout else None
     if answer is not None:
@@ -83,9 +74,7 @@ def test_a_document_answered_as_check_judges_it(project: Path) -> None:
     assert link["state"] == "broken" and link["excerpt"] is None
     assert link["problems"][0]["kind"] == "missing"
     assert link["problems"][0]["said"].startswith("docs/page.md:5: txtfrag:src/gone.txt: ")
-    check = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "docs"], cwd=project, capture_output=True, text=True, timeout=60
-    )
+    check = run_textfrag("check", "docs", cwd=project, timeout=60)
     assert link["problems"][0]["said"] in check.stderr  # (the same words as check)
 
 
@@ -158,7 +147,7 @@ def test_guard_mode_judges_a_books_includes_against_the_lock_file(tmp_path: Path
         "# Ch\n\n```rust\n{{#include app.rs:2:3}}\n```\n\n{{#include app.rs:gone}}\n", encoding="utf-8"
     )
     commit_all(book)
-    subprocess.run([sys.executable, "-m", "textfrag", "pin", "--write", "src"], cwd=book, capture_output=True, timeout=60)
+    run_textfrag("pin", "--write", "src", cwd=book, timeout=60, text=False)
     commit_all(book, "pinned")
     (book / "src" / "app.rs").write_text("// moved\nfn a() {}\n// ANCHOR: b\nfn b() {}\n// ANCHOR_END: b\n", encoding="utf-8")
     code, answer, _ = batch({"protocol": 1, "documents": [{"path": "src/ch.md"}]}, book)

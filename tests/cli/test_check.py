@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from ..processes import run_textfrag
+
 TEXT = "".join(f"line {i}\n" for i in range(1, 31))
 MD5 = hashlib.md5(TEXT.encode()).hexdigest()
 
@@ -17,7 +19,7 @@ UNPINNED = "; {} unpinned (not protected against drift: `textfrag pin --write` p
 
 
 def run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "textfrag", *argv], capture_output=True, text=True, cwd=cwd, timeout=60)
+    return run_textfrag(*argv, cwd=cwd, timeout=60)
 
 
 @pytest.fixture
@@ -217,8 +219,6 @@ def test_a_large_tree_is_checked_in_parts_on_every_core_with_the_same_result(
     """Issue 32: from 1,000 documents check scans and judges in forked parts; what it says (every format)
     is what one process says, in the same order."""
     import hashlib
-    import subprocess
-    import sys
 
     import textfrag.cli.check
     from textfrag.cli import main
@@ -237,13 +237,7 @@ def test_a_large_tree_is_checked_in_parts_on_every_core_with_the_same_result(
             refs.append("![](txtfrag:src/gone.txt#line=0,1)")  # missing
         (docs / f"d{d:04}.md").write_text("# D\n\n" + "\n\n".join(refs) + "\n")
     for fmt in ("text", "json", "sarif"):
-        parts = subprocess.run(
-            [sys.executable, "-m", "textfrag", "check", "--root", str(tmp_path), "--format", fmt, str(docs)],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            cwd=tmp_path,
-        )
+        parts = run_textfrag("check", "--root", str(tmp_path), "--format", fmt, str(docs), timeout=300, cwd=tmp_path)
         monkeypatch.setattr(textfrag.cli.check, "PARALLEL_DOCS", 10**9)
         monkeypatch.chdir(tmp_path)
         out, err = io.StringIO(), io.StringIO()
@@ -252,10 +246,5 @@ def test_a_large_tree_is_checked_in_parts_on_every_core_with_the_same_result(
         assert parts.returncode == code == 2
         assert parts.stdout == out.getvalue()
         assert parts.stderr == err.getvalue()
-    text_run = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--root", str(tmp_path), str(docs)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
+    text_run = run_textfrag("check", "--root", str(tmp_path), str(docs), cwd=tmp_path)
     assert "1219 references in 1200 documents: 13 stale, 6 bad" in text_run.stdout, text_run.stdout

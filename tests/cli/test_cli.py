@@ -6,7 +6,6 @@ import hashlib
 import io
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,12 +13,13 @@ import pytest
 from textfrag.cli import main
 
 from ..conftest import conformance_cases
+from ..processes import run_textfrag
 
 TEXT = "".join(f"line {i}\n" for i in range(1, 31))
 
 
 def run(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "textfrag", *argv], capture_output=True, cwd=cwd, timeout=60)
+    return run_textfrag(*argv, cwd=cwd, timeout=60, text=False)
 
 
 def call(*argv: str) -> tuple[int, str, str]:

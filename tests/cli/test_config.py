@@ -6,13 +6,12 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from ..conftest import new_project
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx, run_textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 REF = f"src/app.py#line=2,4;length={len(APP)};md5={hashlib.md5(APP.encode()).hexdigest()}"
@@ -20,7 +19,7 @@ REF = f"src/app.py#line=2,4;length={len(APP)};md5={hashlib.md5(APP.encode()).hex
 
 def run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
-    return subprocess.run([sys.executable, "-m", "textfrag", *argv], capture_output=True, text=True, cwd=cwd, env=env, timeout=60)
+    return run_textfrag(*argv, cwd=cwd, env=env, timeout=60)
 
 
 @pytest.fixture

@@ -15,15 +15,14 @@ import pytest
 from textfrag.cli import main
 
 from ..conftest import commit_all
+from ..processes import run_textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 21))
 
 
 def run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
-    return subprocess.run(
-        [sys.executable, "-m", "textfrag", *argv], capture_output=True, text=True, cwd=cwd, env=environ, timeout=120
-    )
+    return run_textfrag(*argv, cwd=cwd, env=environ, timeout=120)
 
 
 def _quickstart(repo: Path) -> Path:

@@ -14,12 +14,13 @@ import io
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 from textfrag import SourceCache, quote
 from textfrag.cli import main
 from textfrag.drift.diffs import visible_diff
+
+from ..processes import run_textfrag
 
 # the same repository as the first drift tests: src/mod.py (30 lines) committed, an empty docs/
 from . import test_update
@@ -29,9 +30,7 @@ repo = test_update.repo  # the fixture
 
 
 def run(repo: Path, *argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "textfrag", *argv], cwd=repo, capture_output=True, text=True, timeout=120, env=env
-    )
+    return run_textfrag(*argv, cwd=repo, timeout=120, env=env)
 
 
 def commit(repo: Path, message: str = "edit") -> None:
@@ -48,7 +47,7 @@ def ref_for(data: bytes, first: int, last: int | None, path: str = "src/mod.py")
 
 
 def show(repo: Path, ref: str) -> bytes:
-    r = subprocess.run([sys.executable, "-m", "textfrag", "show", ref], cwd=repo, capture_output=True, timeout=60)
+    r = run_textfrag("show", ref, cwd=repo, timeout=60, text=False)
     assert r.returncode == 0, r.stderr
     return r.stdout
 

@@ -21,7 +21,7 @@ from textfrag.reference.resolving import resolve
 from textfrag.source.cache import Source
 from textfrag.source.charsets import Digest
 
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx, run_textfrag
 
 TEXT = "".join(f"line {i}\n" for i in range(1, 43))  # 42 lines
 PIN = f"length={len(TEXT)};md5={hashlib.md5(TEXT.encode()).hexdigest()}"
@@ -71,20 +71,10 @@ def test_check_and_pin_refuse_a_range_past_the_end_with_its_lines(tmp_path: Path
     assert said.count("the excerpt is empty") == 2 and "(lines 101-120)" in said and "which has 42 lines" in said, said
     assert "index.rst:4:" in said and "index.rst:6:" in said and "index.rst:8:" not in said
     before = (root / "docs" / "index.rst").read_text()
-    pinned = subprocess.run(
-        [sys.executable, "-m", "textfrag", "pin", "--write", "--root", str(root), str(root / "docs")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    pinned = run_textfrag("pin", "--write", "--root", str(root), str(root / "docs"), timeout=60)
     assert pinned.returncode == 2 and "the excerpt is empty" in pinned.stderr
     assert (root / "docs" / "index.rst").read_text() == before  # (nothing pinned: the excerpt would show nothing)
-    js = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--format", "json", "--root", str(root), str(root / "docs")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    js = run_textfrag("check", "--format", "json", "--root", str(root), str(root / "docs"), timeout=60)
     kinds = [r["kind"] for r in json.loads(js.stdout)["results"]]
     assert kinds.count("empty") == 2
 

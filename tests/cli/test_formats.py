@@ -8,7 +8,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from importlib.resources import files
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import jsonschema
 import pytest
 
 from ..conftest import commit_all, new_project
+from ..processes import run_textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 MD5 = hashlib.md5(APP.encode()).hexdigest()
@@ -24,9 +24,7 @@ MD5 = hashlib.md5(APP.encode()).hexdigest()
 def run(*argv: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
     environ.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "textfrag", *argv], capture_output=True, text=True, cwd=cwd, env=environ, timeout=60
-    )
+    return run_textfrag(*argv, cwd=cwd, env=environ, timeout=60)
 
 
 @pytest.fixture

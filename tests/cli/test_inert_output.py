@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ import pytest
 from textfrag.errors import spell, spell_lines
 
 from ..conftest import commit_all
+from ..processes import run_textfrag
 
 HOSTILE = [
     "::error file=README.md,line=1::forged",
@@ -63,14 +62,7 @@ def _stale_project(tmp_path: Path) -> Path:
 def test_under_github_actions_only_textfrags_own_annotations_are_commands(tmp_path: Path, argv: list[str]) -> None:
     root = _stale_project(tmp_path)
     env = {**os.environ, "GITHUB_ACTIONS": "true"}
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", *argv, "--root", ".", "docs"],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        env=env,
-        timeout=60,
-    )
+    r = run_textfrag(*argv, "--root", ".", "docs", cwd=root, env=env, timeout=60)
     assert r.returncode in (0, 1, 2) and "Traceback" not in r.stderr, r.stderr
     said = commands(r.stdout) + commands(r.stderr)
     own = [c for c in said if c.startswith(("::error file=", "::warning file="))]
@@ -84,13 +76,7 @@ def test_under_github_actions_only_textfrags_own_annotations_are_commands(tmp_pa
 @pytest.mark.parametrize("fmt", ["json", "sarif"])
 def test_json_and_sarif_hold_the_same_values_and_no_command(tmp_path: Path, fmt: str) -> None:
     root = _stale_project(tmp_path)
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--format", fmt, "--root", ".", "docs"],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        timeout=60,
-    )
+    r = run_textfrag("check", "--format", fmt, "--root", ".", "docs", cwd=root, timeout=60)
     assert commands(r.stdout) == [] and r.stdout, r.stderr
     document = json.loads(r.stdout)
     exact = json.dumps(document, ensure_ascii=False)

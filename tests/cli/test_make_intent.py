@@ -4,7 +4,6 @@ and print the options that say why; ``make --batch`` answers many requests in on
 from __future__ import annotations
 
 import io
-import subprocess
 import sys
 from pathlib import Path
 
@@ -13,6 +12,8 @@ import pytest
 from textfrag import Source, quote
 from textfrag.cli import main
 from textfrag.source.cache import SourceCache
+
+from ..processes import run_textfrag
 
 MODULE = "import os\n\n\n@wraps\ndef one():\n    return 1\n\n\nclass Two:\n    def method(self):\n        return 2\n"
 SECTIONS = "a = 0\n# --8<-- [start:part]\n\nb = 1\n\n# --8<-- [end:part]\n"
@@ -89,14 +90,10 @@ def test_make_batch_answers_every_request_in_order_and_reads_each_file_once(root
 def test_make_batch_as_a_process(root: Path) -> None:
     source = Source("mod.py", MODULE.encode())
     requests = "".join(f"mod.py --lines {n}-{n}\n" for n in range(1, 12))
-    result = subprocess.run(
-        [sys.executable, "-m", "textfrag", "make", "--batch"], input=requests, capture_output=True, text=True, cwd=root
-    )
+    result = run_textfrag("make", "--batch", input=requests, cwd=root)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         f"mod.py#line={n - 1},{n};length={source.length};md5={source.md5}" for n in range(1, 12)
     ]
-    refused = subprocess.run(
-        [sys.executable, "-m", "textfrag", "make", "--batch", "mod.py"], input="", capture_output=True, text=True, cwd=root
-    )
+    refused = run_textfrag("make", "--batch", "mod.py", input="", cwd=root)
     assert refused.returncode == 2 and "give none on the command line" in refused.stderr

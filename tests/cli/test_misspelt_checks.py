@@ -7,20 +7,19 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from ..conftest import new_project
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx, run_textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 11))
 MD5 = hashlib.md5(APP.encode()).hexdigest()
 
 
 def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "textfrag", *args], cwd=root, capture_output=True, text=True, timeout=60)
+    return run_textfrag(*args, cwd=root, timeout=60)
 
 
 @pytest.fixture

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from textfrag import SourceCache, quote
 from textfrag.cli import main
 
 from ..conftest import commit_all, new_project
+from ..processes import run_textfrag
 
 TEXT = "one\ntwo\nthree\n"
 MD5 = hashlib.md5(TEXT.encode()).hexdigest()
@@ -88,13 +87,7 @@ def test_a_grown_whole_file_is_changed_not_moved_and_an_open_end_that_moved_stay
     commit_all(project)
     (project / "src" / "a.txt").write_text(TEXT + "four\n")  # appended: the quote runs to the end, so it grew
     (project / "src" / "b.txt").write_text("new\nx\ny\n")  # inserted above: the open end only moved
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "update", "--write", "--root", ".", "docs"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    r = run_textfrag("update", "--write", "--root", ".", "docs", cwd=project, timeout=60)
     assert r.returncode == 1, r.stderr
     assert "changed: the quote runs to the end of the file (lines 1-3" in r.stderr
     assert "+four" in r.stderr  # the diff shows what was appended

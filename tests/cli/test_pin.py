@@ -10,7 +10,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ import pytest
 from textfrag.cli import main
 
 from ..conftest import commit_all
+from ..processes import run_textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 21))
 MD5 = hashlib.md5(APP.encode()).hexdigest()
@@ -26,9 +26,7 @@ ENV = {**os.environ, "NO_COLOR": "1", "GITHUB_ACTIONS": ""}
 
 
 def run(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "textfrag", *argv], cwd=root, capture_output=True, text=True, timeout=120, env=ENV
-    )
+    return run_textfrag(*argv, cwd=root, timeout=120, env=ENV)
 
 
 def call(*argv: str) -> tuple[int, str, str]:

@@ -11,7 +11,6 @@ import io
 import os
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,6 +19,8 @@ import pytest
 from textfrag.cli import main
 from textfrag.intents import intent, symbols
 from textfrag.intents import python_outline as pyoutline
+
+from ..processes import run_textfrag
 
 MODULE = "".join(f"def f{i}(x):\n    y = x + {i}\n    return y\n\n\n" for i in range(5))
 
@@ -57,13 +58,7 @@ def _check(root: Path, cache: Path, **env: str) -> subprocess.CompletedProcess[s
     import os
 
     environment = {**os.environ, "TEXTFRAG_CACHE_DIR": str(cache), **env}
-    return subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--root", str(root), str(root / "docs")],
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=120,
-    )
+    return run_textfrag("check", "--root", str(root), str(root / "docs"), env=environment, timeout=120)
 
 
 def _rows(cache: Path) -> dict[str, str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import new_project
+from ..processes import run_textfrag
 
 ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 APP = "".join(f"line {i}\n" for i in range(1, 11))
@@ -62,9 +63,7 @@ def test_problems_are_coloured_on_a_terminal_with_the_same_words(project: Path) 
     assert code == 2
     assert "\x1b[1mdocs/index.md:3\x1b[0m" in err  # the place in bold
     assert "\x1b[33m" in err and "\x1b[31m" in err  # stale in yellow, broken in red
-    piped = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--root", ".", "docs"], cwd=project, capture_output=True, text=True
-    )
+    piped = run_textfrag("check", "--root", ".", "docs", cwd=project)
     assert "\x1b[" not in piped.stderr + piped.stdout  # a pipe gets no colour
     shown = ESCAPE.sub("", err)
     # a person reads the verdict first, the place and the reference beside it, the details wrapped below
@@ -88,13 +87,7 @@ def test_no_color_and_a_dumb_terminal_get_none(project: Path, env: dict[str, str
 
 def test_force_color_colours_a_pipe_and_an_empty_no_color_is_unset(project: Path) -> None:
     environ = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--root", ".", "docs"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env={**environ, "FORCE_COLOR": "1", "NO_COLOR": ""},
-    )
+    r = run_textfrag("check", "--root", ".", "docs", cwd=project, env={**environ, "FORCE_COLOR": "1", "NO_COLOR": ""})
     assert "\x1b[1mdocs/index.md:3\x1b[0m" in r.stderr
     assert r.stdout.startswith("\x1b[31mtextfrag check: 2 references in 1 document")
 

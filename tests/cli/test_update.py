@@ -17,6 +17,8 @@ import pytest
 from textfrag import SourceCache, quote
 from textfrag.cli import main
 
+from ..processes import run_textfrag
+
 SRC = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(1, 11))  # 30 lines
 
 
@@ -26,7 +28,7 @@ def git(repo: Path, *args: str) -> str:
 
 
 def run(repo: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "textfrag", *argv], cwd=repo, capture_output=True, text=True, timeout=120)
+    return run_textfrag(*argv, cwd=repo, timeout=120)
 
 
 def ref_for(text: str, first: int, last: int, path: str = "src/mod.py") -> str:

@@ -13,7 +13,7 @@ from textfrag import TextFragError
 from textfrag.cli import main
 from textfrag.intents.intent import Intent, intent_lines, region_lines
 
-from ..engine_process import run_mkdocs, run_sphinx
+from ..processes import run_mkdocs, run_sphinx
 
 CASES = [
     # Google's samples

@@ -20,7 +20,7 @@ from textfrag.cli import main
 from textfrag.intents.intent import Intent, intent_lines, python_objects, splitlines_agree
 from textfrag.intents.symbols import definitions, find_symbol, language_of
 
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx
 
 # (file name, text, name -> (first, last)): nested definitions, decorators/attributes/annotations
 TABLE = {

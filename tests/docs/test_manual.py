@@ -4,8 +4,6 @@ tutorials, how-to guides, reference and explanation, its reference generated fro
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 from bs4 import BeautifulSoup
@@ -13,7 +11,7 @@ from bs4 import BeautifulSoup
 from textfrag.verdict.option_table import OPTIONS
 
 from ..conftest import REPO
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx, run_textfrag
 
 DOCS = REPO / "docs"
 
@@ -21,13 +19,7 @@ DOCS = REPO / "docs"
 def test_every_quote_of_the_manual_is_pinned_and_current() -> None:
     """`make docs` runs this first: the manual fails its own build when a quote of this repository drifts
     (then `textfrag update --write docs`, or `--accept` after review)."""
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--require-pin", "docs"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    r = run_textfrag("check", "--require-pin", "docs", cwd=REPO, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     m = re.search(r"(\d+) references in (\d+) documents: all current", r.stdout)
     assert m is not None and int(m.group(1)) >= 20, r.stdout

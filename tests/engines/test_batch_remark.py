@@ -16,6 +16,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from ..conftest import REPO, commit_all, new_project
+from ..processes import run_textfrag
 
 MODULES = Path(os.environ.get("TEXTFRAG_MYST", ".venv/node/node_modules/.bin/myst")).absolute().parent.parent  # (.bin: a link)
 PLUGIN = REPO / "docs" / "examples" / "remark-textfrag.mjs"
@@ -80,9 +81,7 @@ def test_remark_renders_the_cores_excerpt(site: Path) -> None:
 def test_remark_fails_on_a_stale_quote_with_checks_words(site: Path) -> None:
     (site / "src" / "app.js").write_text("// new\n" + APP, encoding="utf-8")
     r = _remark(site)
-    check = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "docs"], cwd=site, capture_output=True, text=True, timeout=60
-    )
+    check = run_textfrag("check", "docs", cwd=site, timeout=60)
     assert r.returncode == 1 and check.returncode == 1
     said = next(line for line in check.stderr.splitlines() if line.startswith("docs/page.md:3: "))
     assert said in r.stderr and "moved" in r.stderr

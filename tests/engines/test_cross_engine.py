@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup
 
 from markdown_textfrag.extension import TextfragExtension
 
-from ..engine_process import run_mkdocs, run_sphinx
+from ..processes import run_mkdocs, run_sphinx
 from .conftest import MD5, engine, myst_content, myst_project, nodes, project, run
 
 BLOCK = f"src/app.py#line=0,2;md5={MD5}"

@@ -14,7 +14,7 @@ from bs4 import BeautifulSoup
 from markdown_textfrag.extension import MarkdownProblems, TextfragExtension
 from textfrag import TextFragError
 
-from ..engine_process import run_mkdocs
+from ..processes import run_mkdocs
 from .conftest import APP, MD5, STALE, project
 
 PAGE = f"""# Title

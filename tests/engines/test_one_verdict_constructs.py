@@ -15,6 +15,7 @@ from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
 from ..lsp.conftest import client, open_doc, start  # noqa: F401 (the pytest-lsp fixture)
+from ..processes import run_textfrag
 from .test_one_verdict import APP, GREET, STALE, check_kinds, mkdocs_failing, mkdocs_site, sarif_kinds, site_kinds, sphinx_kinds
 
 ROLE = f":txtfrag:`{STALE}`"
@@ -109,9 +110,7 @@ def test_eval_rst_under_mystmd_is_a_form_it_does_not_render(tmp_path: Path) -> N
     (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  plugins:\n    - type: executable\n      path: textfrag-myst\n")
     (tmp_path / "rst.md").write_text(f"# C\n\n{F}{{eval-rst}}\n.. txtfrag:: {GREET}\n{F}\n\nSee {ROLE}.\n", encoding="utf-8")
     (tmp_path / "myst.md").write_text(f"# C\n\n{F}{{txtfrag}} {GREET}\n{F}\n", encoding="utf-8")
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--format", "sarif", "."], cwd=tmp_path, capture_output=True, text=True
-    )
+    r = run_textfrag("check", "--format", "sarif", ".", cwd=tmp_path)
     results = json.loads(r.stdout)["runs"][0]["results"]
     found = sorted((x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], x["ruleId"]) for x in results)
     assert found == [("rst.md", "textfrag/form")], r.stdout
@@ -197,9 +196,7 @@ def test_markdown_a_page_includes_with_snippets_is_checked_as_the_page_it_is_par
     (docs / "other.md").write_text("# O\n\n--8<--\nparts/stale.md\n--8<--\n", encoding="utf-8")
     failing, log = mkdocs_failing(tmp_path)
     assert failing == {"index.md", "other.md"}, log  # (MkDocs says where the page includes it)
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "docs"], cwd=tmp_path / "mkdocs", capture_output=True, text=True
-    )
+    r = run_textfrag("check", "docs", cwd=tmp_path / "mkdocs")
     assert r.returncode == 1, r.stderr
     assert [line.split(": ", 1)[0] for line in r.stderr.splitlines() if "stale (RFC" in line] == ["../parts/stale.md:1"]
 

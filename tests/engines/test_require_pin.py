@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..engine_process import run_mkdocs, run_sphinx
+from ..processes import run_mkdocs, run_sphinx
 from .conftest import MD5, engine, myst_project, project, run
 from .test_zensical_properdocs import CONFIG
 

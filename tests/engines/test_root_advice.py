@@ -4,12 +4,10 @@ its own setting (Sphinx's ``textfrag_root``, the MkDocs plugin's ``root:``), the
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from ..conftest import new_project
-from ..engine_process import run_mkdocs, run_sphinx
+from ..processes import run_mkdocs, run_sphinx, run_textfrag
 
 APP = "one\ntwo\n"
 
@@ -22,9 +20,7 @@ def test_each_says_its_own_setting(tmp_path: Path) -> None:
     assert build.returncode != 0
     assert "is that the root (textfrag_root = '..' in conf.py)?" in build.stderr, build.stderr
     assert "--root" not in build.stderr
-    check = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "docs"], cwd=root, capture_output=True, text=True, timeout=60
-    )
+    check = run_textfrag("check", "docs", cwd=root, timeout=60)
     assert "is that the root (--root .)?" in check.stderr, check.stderr
 
     (root / "docs" / "conf.py").unlink()

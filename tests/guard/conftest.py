@@ -14,7 +14,7 @@ from bs4 import BeautifulSoup
 from textfrag.cli import main
 
 from ..conftest import Project
-from ..engine_process import run_mkdocs, run_sphinx
+from ..processes import run_mkdocs, run_sphinx
 
 APP = "".join(f"line {i}: value_{i} = {i} * 2\n" for i in range(1, 31))
 

@@ -10,11 +10,11 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from ..processes import run_textfrag
 from .test_guard_asciidoc import CORE, SHOWN, _engine, _git
 
 APP = "require 'x'\ndef call\n  :ok\nend\n"
@@ -62,9 +62,7 @@ def site(tmp_path: Path) -> Path:
 
 def _textfrag(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TEXTFRAG_GUARD": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "textfrag", *args], cwd=site, capture_output=True, text=True, env=env, timeout=120
-    )
+    return run_textfrag(*args, cwd=site, env=env, timeout=120)
 
 
 def _asciidoctor(site: Path, page: Path) -> list[str]:

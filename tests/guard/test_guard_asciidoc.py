@@ -11,10 +11,11 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from ..processes import run_textfrag
 
 MODULES = Path(os.environ.get("TEXTFRAG_MYST", ".venv/node/node_modules/.bin/myst")).absolute().parent.parent  # (.bin: a link)
 CORE = MODULES / "@asciidoctor" / "core"
@@ -95,9 +96,7 @@ def _shown(project: Path) -> list[str]:
 
 def _textfrag(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TEXTFRAG_GUARD": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "textfrag", *args], cwd=project, capture_output=True, text=True, env=env, timeout=120
-    )
+    return run_textfrag(*args, cwd=project, env=env, timeout=120)
 
 
 def test_every_include_form_is_recorded_as_asciidoctor_shows_it(project: Path) -> None:

@@ -10,10 +10,11 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from ..processes import run_textfrag
 
 MODULES = Path(os.environ.get("TEXTFRAG_MYST", ".venv/node/node_modules/.bin/myst")).absolute().parent.parent  # (.bin: a link)
 
@@ -77,9 +78,7 @@ def _shown(site: Path) -> list[str]:
 
 def _textfrag(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TEXTFRAG_GUARD": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "textfrag", *args], cwd=site, capture_output=True, text=True, env=env, timeout=120
-    )
+    return run_textfrag(*args, cwd=site, env=env, timeout=120)
 
 
 def test_every_block_is_recorded_as_remark_code_import_fills_it(site: Path) -> None:

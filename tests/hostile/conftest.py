@@ -4,11 +4,10 @@ engine build), with a time limit where it could hang and a memory limit where it
 from __future__ import annotations
 
 import os
-import resource
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..processes import run_textfrag
 
 #: generous for a correct run on a slow machine, far below what the old stalls took
 TIME_LIMIT = 30
@@ -30,18 +29,7 @@ def textfrag(
     env: dict[str, str] | None = None,
 ) -> Run:
     """The installed command line as a process, under a time and a memory limit."""
-
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", *args],
-        capture_output=True,
-        cwd=cwd,
-        timeout=timeout,
-        preexec_fn=limit,
-        env=env if env is not None else dict(os.environ),
-    )
+    r = run_textfrag(*args, cwd=cwd, timeout=timeout, memory=memory, env=env if env is not None else dict(os.environ), text=False)
     return Run(r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace"))
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ..engine_process import run_sphinx
 from ..mkdocs.conftest import APP
 from ..mkdocs.conftest import Site as MkSite
+from ..processes import run_sphinx, run_textfrag
 from ..sphinx.conftest import CONF
 from ..sphinx.conftest import Site as SphinxSite
 
@@ -241,8 +241,6 @@ def test_a_file_tree_sitter_would_search_for_minutes_is_the_same_clear_problem_i
     depend on the machine's speed), at once, and nothing is left running."""
     import hashlib
     import os
-    import subprocess
-    import sys
     import time
 
     data = ("a<" * 20000).encode()
@@ -255,13 +253,7 @@ def test_a_file_tree_sitter_would_search_for_minutes_is_the_same_clear_problem_i
     (docs / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: src/evil.cs#line=0,1;{pin}\n   :symbol: A.f\n")
     env = dict(os.environ, TEXTFRAG_PARSE_SECONDS=seconds, TEXTFRAG_NO_CACHE="1")
     started = time.monotonic()
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--root", str(tmp_path), str(docs)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    r = run_textfrag("check", "--root", str(tmp_path), str(docs), env=env, timeout=60)
     assert time.monotonic() - started < 20
     assert r.returncode == 2, r.stderr
     said = "the file leaves more than 2,000 '<' open"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import commit_all, new_project
-from ..engine_process import run_mkdocs, run_sphinx
+from ..processes import run_mkdocs, run_sphinx
 from .conftest import Run, no_traceback, textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))

@@ -12,7 +12,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from ..conftest import new_project
-from ..engine_process import run_mkdocs, run_sphinx
+from ..processes import run_mkdocs, run_sphinx
 from .conftest import textfrag
 
 # the classic: a comment that seems to end a line early (RLO ... PDI)

@@ -11,7 +11,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from importlib.resources import files
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from bs4 import BeautifulSoup
 from textfrag.cli import main
 
 from ..conftest import DATA
+from ..processes import run_textfrag
 from .shared import git
 
 APP = "".join(f"value_{i} = {i}\n" for i in range(1, 31))
@@ -48,9 +48,7 @@ PAGE = f"""\
 
 def run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
-    return subprocess.run(
-        [sys.executable, "-m", "textfrag", *argv], capture_output=True, text=True, cwd=cwd, env=env, timeout=120
-    )
+    return run_textfrag(*argv, cwd=cwd, env=env, timeout=120)
 
 
 @pytest.fixture

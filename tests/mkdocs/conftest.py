@@ -11,7 +11,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from ..conftest import Project
-from ..engine_process import run_mkdocs
+from ..processes import run_mkdocs
 
 APP = "".join(f"line {i}: value_{i} = {i} * 2\n" for i in range(1, 41))
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from ..processes import run_textfrag
+
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 STALE = f"![](txtfrag:src/app.txt#line=2,4;length={len(APP)};md5={'0' * 32})"
 GOOD = "![](txtfrag:src/app.txt#line=2,4)"
@@ -34,8 +36,6 @@ def test_check_judges_the_pages_mkdocs_builds(tmp_path: Path, case: str) -> None
         (tmp_path / "docs" / name).write_text(f"# Page\n\n{body}\n")
     mkdocs = Path(sys.executable).parent / "mkdocs"
     built = subprocess.run([str(mkdocs), "build"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
-    checked = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=tmp_path, timeout=60
-    )
+    checked = run_textfrag("check", cwd=tmp_path, timeout=60)
     assert (0 if built.returncode == 0 else 1) == code, built.stderr
     assert checked.returncode == code, checked.stdout + checked.stderr

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from textfrag.documents.scan import raw_html_references
 
+from ..processes import run_textfrag
+
 PAGE = """\
 # T
 
@@ -45,9 +47,7 @@ def test_the_mkdocs_build_and_check_report_the_same_lines(tmp_path: Path) -> Non
     (tmp_path / "docs" / "index.md").write_text(PAGE)
     mkdocs = Path(sys.executable).parent / "mkdocs"
     built = subprocess.run([str(mkdocs), "build", "-q"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
-    checked = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=tmp_path, timeout=60
-    )
+    checked = run_textfrag("check", cwd=tmp_path, timeout=60)
     said = "a txtfrag: reference in raw HTML is not rendered"
     assert built.returncode != 0 and checked.returncode == 2
     assert re.findall(r"index\.md:(\d+): txtfrag:\S+: " + said, built.stderr) == ["12", "15"], built.stderr

@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from sphinx.testing.util import SphinxTestApp
 
 from ..conftest import Project
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx
 
 APP = "".join(f"line {i}: value_{i} = {i} * 2\n" for i in range(1, 41))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx
 from .conftest import Site, md5
 
 SRC = "".join(f"line {i}\n" for i in range(1, 11))

@@ -5,13 +5,11 @@ emphasized lines, caption and language. What cannot look the same is listed and 
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx, run_textfrag
 from .conftest import Site
 from .test_literalinclude_parity import shown
 
@@ -178,12 +176,7 @@ def test_migrate_without_write_prints_a_diff_and_changes_nothing(site: Site, tmp
     site.page("index.rst", _page("T", [":pyobject: helper"]))
     page = site.docs / "index.rst"
     before = page.read_bytes()
-    result = subprocess.run(
-        [sys.executable, "-m", "textfrag", "migrate", "--root", str(site.root), "--srcdir", str(site.docs), str(page)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
+    result = run_textfrag("migrate", "--root", str(site.root), "--srcdir", str(site.docs), str(page), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert page.read_bytes() == before
     assert "-.. literalinclude:: ../src/mod.py" in result.stdout
@@ -296,17 +289,13 @@ def test_migrating_a_project_not_yet_set_up_says_which_textfrag_root_its_build_n
     docs.mkdir(parents=True)
     (docs / "conf.py").write_text("extensions = []\n", encoding="utf-8")
     (docs / "index.rst").write_text("T\n=\n\n.. literalinclude:: ../../src/app.py\n   :lines: 1-2\n", encoding="utf-8")
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "migrate", "--write", "docs/source"], cwd=tmp_path, capture_output=True, text=True
-    )
+    r = run_textfrag("migrate", "--write", "docs/source", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     said = 'docs/source/conf.py would read them from docs/source: set textfrag_root = "../.." there'
     assert said in r.stderr, r.stderr
     with (docs / "conf.py").open("a", encoding="utf-8") as conf:
         conf.write('extensions.append("sphinx_textfrag")\ntextfrag_root = "../.."\n')
-    checked = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "docs/source"], cwd=tmp_path, capture_output=True, text=True
-    )
+    checked = run_textfrag("check", "docs/source", cwd=tmp_path)
     assert checked.returncode == 0 and "all current" in checked.stdout, checked.stderr
     built = run_sphinx("-W", "-q", "-b", "html", str(docs), str(tmp_path / "_build"))
     assert built.returncode == 0, built.stderr

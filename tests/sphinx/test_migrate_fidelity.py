@@ -6,12 +6,11 @@ name exactly (no smart quotes). Real Sphinx builds, read with BeautifulSoup."""
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 from textfrag.cli import main
 
+from ..processes import run_textfrag
 from .conftest import Site
 from .test_literalinclude_parity import shown
 
@@ -50,12 +49,7 @@ def test_migrate_with_root_keeps_the_projects_language_and_writes_only_what_diff
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     # --root says where paths start; the language is still the conf.py's (found above the document)
-    r = subprocess.run(
-        [sys.executable, "-m", "textfrag", "migrate", "--root", str(site.root), "--write", str(site.docs)],
-        capture_output=True,
-        text=True,
-        cwd=elsewhere,
-    )
+    r = run_textfrag("migrate", "--root", str(site.root), "--write", str(site.docs), cwd=elsewhere)
     assert r.returncode == 0, r.stderr
     page = (site.docs / "index.rst").read_text()
     assert page.count(".. txtfrag::") == 4

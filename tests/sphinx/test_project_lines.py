@@ -6,11 +6,9 @@ in ``::::{note}``, a MyST table row, and a reference a ``:diff:`` option holds (
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx, run_textfrag
 from .test_project_verdict import CONF, STALE, _project
 
 ROLE = f":txtfrag:`{STALE}`"
@@ -112,7 +110,7 @@ def test_the_build_and_check_report_every_reference_at_its_own_line(tmp_path: Pa
     conf = CONF.replace('"sphinx_textfrag"', '"sphinx_textfrag", "myst_parser"') + 'myst_enable_extensions = ["colon_fence"]\n'
     root = _project(tmp_path, {"index.rst": RST, "m.md": MYST}, conf)
     built = run_sphinx("--no-color", "-E", "-q", "-b", "html", "docs", "out", cwd=root, timeout=120)
-    checked = subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=120)
+    checked = run_textfrag("check", cwd=root, timeout=120)
     assert built.returncode != 0 and checked.returncode == 1, checked.stderr
     lines = RST.split("\n")
     expected = sorted(

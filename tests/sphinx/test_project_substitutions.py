@@ -7,11 +7,11 @@ with the reference to write there. Each case is a small project run through ``ch
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from ..processes import run_textfrag
 from .test_project_verdict import CONF, GOOD, STALE, _both, _check, _project, _sphinx
 
 MYST = CONF.replace('"sphinx_textfrag"', '"sphinx_textfrag", "myst_parser"') + 'myst_enable_extensions = ["substitution"]\n'
@@ -66,9 +66,7 @@ def test_check_judges_a_substitution_where_the_build_renders_it(tmp_path: Path, 
 
 
 def _pin(root: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "textfrag", "pin", "--write"], capture_output=True, text=True, cwd=root, timeout=60
-    )
+    return run_textfrag("pin", "--write", cwd=root, timeout=60)
 
 
 def test_pin_writes_a_front_matter_value_once_however_often_it_is_used(tmp_path: Path) -> None:

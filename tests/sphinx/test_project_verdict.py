@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ..engine_process import run_sphinx
+from ..processes import run_sphinx, run_textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 STALE = f"src/app.txt#line=2,4;length={len(APP)};md5={'0' * 32}"
@@ -43,7 +43,7 @@ def _places(output: str) -> list[str]:
 
 
 def _check(root: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "textfrag", "check"], capture_output=True, text=True, cwd=root, timeout=120)
+    return run_textfrag("check", cwd=root, timeout=120)
 
 
 def _sphinx(root: Path, *flags: str) -> subprocess.CompletedProcess[str]:
@@ -120,9 +120,7 @@ def test_the_text_names_the_setting_that_relaxed_a_verdict(tmp_path: Path) -> No
     assert r.returncode == 0, r.stderr
     assert "1 not failing, as in the build (textfrag_on_stale = 'warning' in docs/conf.py)" in r.stdout
     assert "docs/index.rst:4:" in r.stderr and "warning: stale" in r.stderr
-    strict = subprocess.run(
-        [sys.executable, "-m", "textfrag", "check", "--strict"], capture_output=True, text=True, cwd=root, timeout=60
-    )
+    strict = run_textfrag("check", "--strict", cwd=root, timeout=60)
     assert strict.returncode == 1 and _sphinx(root, "-W").returncode != 0  # (as sphinx-build -W fails it)
 
 
@@ -221,9 +219,7 @@ def test_a_fence_myst_makes_a_directive_is_judged_and_pinned_as_the_build_runs_i
     checked, built = _both(root)
     assert checked == built == (1, ["index.md:3"]), (checked, built)
     (root / "docs" / "index.md").write_text(page.replace(STALE, "src/app.txt#line=2,4", 1))
-    pinned = subprocess.run(
-        [sys.executable, "-m", "textfrag", "pin", "--write"], capture_output=True, text=True, cwd=root, timeout=60
-    )
+    pinned = run_textfrag("pin", "--write", cwd=root, timeout=60)
     assert pinned.returncode == 0 and "pinned 1 reference" in pinned.stdout, pinned.stdout + pinned.stderr
     assert _check(root).returncode == 0 and _sphinx(root, "-W").returncode == 0
 

@@ -1,6 +1,7 @@
-"""The tests' Sphinx and MkDocs builds (tests/engine_process.py), forked from a process that imported the
-engines, answer as ``python -m sphinx`` and ``python -m mkdocs`` do: the same exit status and the same words,
-in the test's folder and environment."""
+"""The tests' Sphinx and MkDocs builds and textfrag runs (tests/processes.py), forked from a process that
+imported the engines or the command line, answer as ``python -m sphinx``, ``python -m mkdocs`` and ``python
+-m textfrag`` do: the same exit status and the same words, in the test's folder and environment, with its
+standard input and its memory limit."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .engine_process import run_mkdocs, run_sphinx
+from .processes import _run, run_mkdocs, run_sphinx, run_textfrag
 
 
 def test_a_forked_build_answers_as_python_m_sphinx_does(tmp_path: Path) -> None:
@@ -78,3 +79,55 @@ def test_an_environment_python_reads_as_it_starts_gets_a_new_process(tmp_path: P
     started = run_sphinx("--version", env=dict(os.environ, PYTHONPATH=str(tmp_path)))
     assert started.returncode == 0 and started.stderr == "started afresh\n"
     assert run_sphinx("--version").stderr == ""
+
+
+def _textfrag_project(root: Path) -> None:
+    (root / "docs").mkdir()
+    (root / "src").mkdir()
+    (root / "src" / "a.txt").write_text("one\ntwo\n", encoding="utf-8")
+    (root / "docs" / "index.md").write_text(
+        "# T\n\n![](txtfrag:src/a.txt#line=0,1)\n\n![](txtfrag:src/gone.txt#line=0,1)\n", encoding="utf-8"
+    )
+
+
+@pytest.mark.parametrize("text", [True, False], ids=["text", "bytes"])
+def test_a_forked_textfrag_run_answers_as_python_m_textfrag_does(tmp_path: Path, text: bool) -> None:
+    _textfrag_project(tmp_path)
+    env = dict(os.environ, COLUMNS="61", GITHUB_ACTIONS="true")  # (the environment, read as it runs)
+    args = ["check", "--root", ".", "docs"]
+    forked = run_textfrag(*args, cwd=tmp_path, env=env, text=text)
+    spawned = subprocess.run([sys.executable, "-m", "textfrag", *args], cwd=tmp_path, env=env, capture_output=True, text=text)
+    assert forked.returncode == spawned.returncode == 2  # (a file that is not there)
+    assert (forked.stdout, forked.stderr) == (spawned.stdout, spawned.stderr)
+    assert forked.args == [sys.executable, "-m", "textfrag", *args]
+    assert ("::error" in forked.stdout + forked.stderr) if text else (b"::error" in forked.stdout + forked.stderr)
+    with pytest.raises(subprocess.CalledProcessError):
+        run_textfrag(*args, cwd=tmp_path, check=True)
+
+
+def test_a_forked_run_reads_its_standard_input_and_keeps_its_memory_limit(tmp_path: Path) -> None:
+    # (two modules of the standard library that python -m runs: one reads its standard input, one allocates)
+    given = '{"quoted": [1, 2]}'
+    forked = _run("textfrag", "json.tool", (), cwd=tmp_path, env=None, timeout=60, input=given)
+    spawned = subprocess.run([sys.executable, "-m", "json.tool"], input=given, capture_output=True, text=True)
+    assert (
+        (forked.returncode, forked.stdout)
+        == (spawned.returncode, spawned.stdout)
+        == (0, '{\n    "quoted": [\n        1,\n        2\n    ]\n}\n')
+    )
+    two_gib = ("-n", "1", "-r", "1", "bytearray(2 ** 31)")
+    assert _run("textfrag", "timeit", two_gib, cwd=tmp_path, env=None, timeout=60).returncode == 0
+    starved = _run("textfrag", "timeit", two_gib, cwd=tmp_path, env=None, timeout=60, memory=1024**3)
+    assert starved.returncode == 1 and "MemoryError" in starved.stderr
+
+
+def test_an_encoding_python_reads_as_it_starts_gets_a_new_textfrag_process(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("caf\u00e9\n", encoding="utf-8")
+    r = run_textfrag("show", "--root", str(tmp_path), "a.txt#line=0,1", env=dict(os.environ, PYTHONIOENCODING="ascii"))
+    spawned = subprocess.run(
+        [sys.executable, "-m", "textfrag", "show", "--root", str(tmp_path), "a.txt#line=0,1"],
+        env=dict(os.environ, PYTHONIOENCODING="ascii"),
+        capture_output=True,
+        text=True,
+    )
+    assert (r.returncode, r.stdout, r.stderr) == (spawned.returncode, spawned.stdout, spawned.stderr)
