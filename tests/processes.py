@@ -54,10 +54,15 @@ def _startup(env: Mapping[str, str]) -> dict[str, str]:
 
 
 def run_sphinx(
-    *args: str, cwd: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None, timeout: float | None = None
+    *args: str,
+    cwd: str | os.PathLike[str] | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float | None = None,
+    memory: int | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """``python -m sphinx ARGS`` in ``cwd`` with ``env`` (default: this process's), its output captured."""
-    return _run("engines", "sphinx", args, cwd=cwd, env=env, timeout=timeout)  # type: ignore[return-value]
+    """``python -m sphinx ARGS`` in ``cwd`` with ``env`` (default: this process's), its output captured, under
+    ``memory`` bytes of address space when given."""
+    return _run("engines", "sphinx", args, cwd=cwd, env=env, timeout=timeout, memory=memory)  # type: ignore[return-value]
 
 
 def run_mkdocs(

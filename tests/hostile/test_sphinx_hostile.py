@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import resource
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from ..processes import run_sphinx
 from ..sphinx.conftest import APP, CONF, Site
 
 MEMORY = 2 * 1024 * 1024 * 1024
@@ -24,15 +23,8 @@ def site(tmp_path: Path) -> Site:
 
 
 def sphinx_build(site: Site, *args: str) -> subprocess.CompletedProcess[str]:
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-
-    return subprocess.run(
-        [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", *args, str(site.docs), str(site.docs / "_build" / "html")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        preexec_fn=limit,
+    return run_sphinx(
+        "-E", "-q", "-b", "html", *args, str(site.docs), str(site.docs / "_build" / "html"), timeout=120, memory=MEMORY
     )
 
 
