@@ -7,8 +7,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,7 @@ from textfrag.reference.resolving import resolve
 from textfrag.source.cache import Source
 from textfrag.source.charsets import Digest
 
-from ..processes import run_sphinx, run_textfrag
+from ..processes import run_mkdocs, run_sphinx, run_textfrag
 
 TEXT = "".join(f"line {i}\n" for i in range(1, 43))  # 42 lines
 PIN = f"length={len(TEXT)};md5={hashlib.md5(TEXT.encode()).hexdigest()}"
@@ -115,12 +113,11 @@ def test_the_mkdocs_build_fails_on_an_empty_excerpt(tmp_path: Path) -> None:
     (root / "docs" / "index.md").write_text(
         f"# S\n\n![](txtfrag:f.txt#line=41,42;{PIN})\n\n![](txtfrag:f.txt#line=50,60;{PIN})\n"
     )
-    mkdocs = Path(sys.executable).parent / "mkdocs"
-    b = subprocess.run([str(mkdocs), "build", "--strict", "-q"], capture_output=True, text=True, cwd=root, timeout=120)
+    b = run_mkdocs("build", "--strict", "-q", cwd=root, timeout=120)
     assert b.returncode != 0 and "the excerpt is empty" in b.stderr, b.stderr
     ok = f"# S\n\n![](txtfrag:f.txt#line=41,42;{PIN})\n"
     (root / "docs" / "index.md").write_text(ok)
-    b = subprocess.run([str(mkdocs), "build", "--strict", "-q"], capture_output=True, text=True, cwd=root, timeout=120)
+    b = run_mkdocs("build", "--strict", "-q", cwd=root, timeout=120)
     assert b.returncode == 0, b.stderr
     soup = BeautifulSoup((root / "site" / "index.html").read_text(), "html.parser")
     assert "line 42" in soup.select_one("[data-txtfrag-ref]").get_text()

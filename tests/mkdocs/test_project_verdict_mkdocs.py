@@ -4,13 +4,11 @@ and the Markdown they include with pymdownx.snippets, are judged. Each case agai
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from ..processes import run_textfrag
+from ..processes import run_mkdocs, run_textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 STALE = f"![](txtfrag:src/app.txt#line=2,4;length={len(APP)};md5={'0' * 32})"
@@ -34,8 +32,7 @@ def test_check_judges_the_pages_mkdocs_builds(tmp_path: Path, case: str) -> None
     for name, body in pages.items():
         (tmp_path / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "docs" / name).write_text(f"# Page\n\n{body}\n")
-    mkdocs = Path(sys.executable).parent / "mkdocs"
-    built = subprocess.run([str(mkdocs), "build"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    built = run_mkdocs("build", cwd=tmp_path, timeout=120)
     checked = run_textfrag("check", cwd=tmp_path, timeout=60)
     assert (0 if built.returncode == 0 else 1) == code, built.stderr
     assert checked.returncode == code, checked.stdout + checked.stderr

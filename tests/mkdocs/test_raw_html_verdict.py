@@ -5,13 +5,11 @@ span, an HTML comment or an indented code block is text, for all three."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 from textfrag.documents.scan import raw_html_references
 
-from ..processes import run_textfrag
+from ..processes import run_mkdocs, run_textfrag
 
 PAGE = """\
 # T
@@ -45,8 +43,7 @@ def test_the_mkdocs_build_and_check_report_the_same_lines(tmp_path: Path) -> Non
     (tmp_path / "src" / "app.txt").write_text("".join(f"line {i}\n" for i in range(1, 10)))
     (tmp_path / "mkdocs.yml").write_text("site_name: s\nplugins: [textfrag]\nmarkdown_extensions: [attr_list]\n")
     (tmp_path / "docs" / "index.md").write_text(PAGE)
-    mkdocs = Path(sys.executable).parent / "mkdocs"
-    built = subprocess.run([str(mkdocs), "build", "-q"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    built = run_mkdocs("build", "-q", cwd=tmp_path, timeout=120)
     checked = run_textfrag("check", cwd=tmp_path, timeout=60)
     said = "a txtfrag: reference in raw HTML is not rendered"
     assert built.returncode != 0 and checked.returncode == 2

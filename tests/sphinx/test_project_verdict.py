@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ..processes import run_sphinx, run_textfrag
+from ..processes import run_mkdocs, run_sphinx, run_textfrag
 
 APP = "".join(f"line {i}\n" for i in range(1, 31))
 STALE = f"src/app.txt#line=2,4;length={len(APP)};md5={'0' * 32}"
@@ -134,8 +134,7 @@ def test_mkdocs_strict_true_keeps_a_stale_quote_failing_where_on_stale_warns(tmp
     assert _check(tmp_path).returncode == 0
     (tmp_path / "mkdocs.yml").write_text(config + "strict: true\n")
     assert _check(tmp_path).returncode == 1
-    mkdocs = Path(sys.executable).parent / "mkdocs"
-    assert subprocess.run([str(mkdocs), "build"], capture_output=True, cwd=tmp_path, timeout=120).returncode != 0
+    assert run_mkdocs("build", cwd=tmp_path, timeout=120).returncode != 0
 
 
 REFUSED = {
