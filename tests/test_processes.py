@@ -115,7 +115,7 @@ def test_a_forked_run_reads_its_standard_input_and_keeps_its_memory_limit(tmp_pa
         == (spawned.returncode, spawned.stdout)
         == (0, '{\n    "quoted": [\n        1,\n        2\n    ]\n}\n')
     )
-    two_gib = ("-n", "1", "-r", "1", "bytearray(2 ** 31)")
+    two_gib = ("-n", "1", "-r", "1", "bytes(2 ** 31)")  # (calloc: pages never touched)
     assert _run("textfrag", "timeit", two_gib, cwd=tmp_path, env=None, timeout=60).returncode == 0
     starved = _run("textfrag", "timeit", two_gib, cwd=tmp_path, env=None, timeout=60, memory=1024**3)
     assert starved.returncode == 1 and "MemoryError" in starved.stderr
