@@ -1,18 +1,20 @@
-"""The engines' builds and textfrag's command line for the tests, each in a process of its own, forked from
-one that has imported them.
+"""The engines' builds, textfrag's command line and its language server for the tests, each in a process of
+its own, forked from one that has imported them.
 
 ``python -m sphinx`` spends about half of a small build starting Python and importing Sphinx, docutils and
 the extension (0.8 s for a one-page site, 0.45 s of it before the build starts); ``python -m mkdocs``
-about a third; ``python -m textfrag`` about 60 ms of its 80 ms on a small project. The suite makes about
-130 Sphinx builds, 60 MkDocs builds and 550 runs of the command line. Each worker of the suite starts two
-processes, one that imports the engines and the plugins, one that imports the command line only (so that
-a run under a memory limit starts from what ``python -m textfrag`` has), each once (this file, run as a
-script), and forks one of them for every run: each run is still a process of its own, running the
-``__main__`` module as ``python -m`` does (``runpy``), with the test's arguments, working folder,
-environment and standard input, from a state no other run touched. :func:`run_sphinx`,
-:func:`run_mkdocs` and :func:`run_textfrag` answer as ``subprocess.run(..., capture_output=True)`` does.
-Where processes do not fork, or the environment changes what Python reads as it starts (``PYTHONPATH``: a
-``sitecustomize`` a test plants; ``PYTHONIOENCODING``), they are ``python -m`` itself.
+about a third; ``python -m textfrag`` about 60 ms of its 80 ms on a small project; ``textfrag lsp`` about
+0.4 s importing pygls and lsprotocol. The suite makes about 130 Sphinx builds, 60 MkDocs builds, 550 runs
+of the command line and 25 language servers. Each worker of the suite starts, when first asked, one
+process that imports the engines and the plugins, one that imports the command line only (so that a run
+under a memory limit starts from what ``python -m textfrag`` has), and one that imports the language
+server (this file, run as a script), and forks one of them for every run: each run is still a process of
+its own, running the ``__main__`` module as ``python -m`` does (``runpy``), with the test's arguments,
+working folder, environment and standard input, from a state no other run touched. :func:`run_sphinx`,
+:func:`run_mkdocs` and :func:`run_textfrag` answer as ``subprocess.run(..., capture_output=True)`` does;
+:func:`attached` is a command for a client that starts its server itself. Where processes do not fork, or
+the environment changes what Python reads as it starts (``PYTHONPATH``: a ``sitecustomize`` a test plants;
+``PYTHONIOENCODING``), they are ``python -m`` itself.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ _IMPORTS = {
         "sphinx_textfrag",
     ),
     "textfrag": ("textfrag.cli", "textfrag.project.discovery"),
+    "lsp": ("textfrag.cli", "lsp_textfrag.server"),
 }
 
 
@@ -89,6 +92,111 @@ def run_textfrag(
     if check:
         done.check_returncode()
     return done
+
+
+def attached(*args: str) -> list[str]:
+    """The command that runs ``python -m textfrag ARGS`` as a process forked from one that imported the
+    language server, for a client that starts the server itself with this command (pytest-lsp): the
+    command is a small process that hands its standard streams, folder and environment to the forked
+    process and ends with its status. Call :func:`serve_attached` in this process before the client starts
+    it; without that it starts ``python -m textfrag ARGS`` itself."""
+    return [sys.executable, __file__, "attach", _socket(), *args]
+
+
+def serve_attached() -> None:
+    """Start, once, the process the commands of :func:`attached` are forked from."""
+    with _LOCK:
+        server = _SERVERS.get("lsp")
+        if server is not None and server.poll() is None:
+            return
+        server = _SERVERS["lsp"] = subprocess.Popen(
+            [sys.executable, __file__, "listen", _socket()],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            env=_STARTED_WITH,
+        )
+        assert server.stdout is not None
+        if server.stdout.readline() != "listening\n":
+            raise RuntimeError(f"the process that forks the tests' language servers ended (status {server.wait()})")
+
+
+def _socket() -> str:
+    """Where this process's forked-from language server listens (a Unix socket of this worker's)."""
+    return os.path.join(tempfile.gettempdir(), f"textfrag-tests-{os.getpid()}-lsp.sock")
+
+
+def _attach(path: str, args: list[str]) -> None:
+    """The command of :func:`attached`: hand this process's standard streams, folder and environment to the
+    process listening at ``path``, wait for the forked run to end, and end with its status."""
+    import socket
+
+    command = [sys.executable, "-m", "textfrag", *args]
+    try:
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        connection.connect(path)
+    except OSError:  # (nobody listens: the run is a process of its own)
+        os.execv(sys.executable, command)
+    request = {"module": "textfrag", "argv": args, "cwd": os.getcwd(), "env": dict(os.environ)}
+    socket.send_fds(connection, [json.dumps(request).encode() + b"\n"], [0, 1, 2])
+    answer = b""
+    while not answer.endswith(b"\n"):
+        got = connection.recv(4096)
+        if not got:
+            sys.exit(1)
+        answer += got
+    sys.exit(int(json.loads(answer)["rc"]) & 0xFF)
+
+
+def _listen(path: str) -> None:
+    """Import what a language server loads, then, for each command of :func:`attached` that connects to
+    ``path``, fork the run on that command's standard streams, and tell the command its status when it
+    ends; end when standard input does (the worker that started this process ended)."""
+    import importlib
+    import select
+    import signal
+    import socket
+
+    for name in _IMPORTS["lsp"]:
+        importlib.import_module(name)
+    if os.path.exists(path):
+        os.unlink(path)
+    listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listening.bind(path)
+    listening.listen(8)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # (the watchers below are not waited for)
+    sys.stdout.write("listening\n")
+    sys.stdout.flush()
+    try:
+        while True:
+            ready = select.select([listening, sys.stdin], [], [])[0]
+            if sys.stdin in ready and not sys.stdin.readline():
+                return
+            if listening not in ready:
+                continue
+            connection, _ = listening.accept()
+            message, streams, _, _ = socket.recv_fds(connection, 1 << 20, 3)
+            while not message.endswith(b"\n"):
+                message += connection.recv(1 << 20)
+            if os.fork() == 0:  # a watcher: forks the run, waits for it, and tells the command its status
+                listening.close()
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                pid = os.fork()
+                if pid == 0:
+                    connection.close()
+                    _child(json.loads(message), streams)
+                for fd in streams:
+                    os.close(fd)
+                status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+                connection.sendall(json.dumps({"rc": status}).encode() + b"\n")
+                os._exit(0)
+            connection.close()
+            for fd in streams:
+                os.close(fd)
+    finally:
+        listening.close()
+        os.unlink(path)
 
 
 def _run(
@@ -176,20 +284,22 @@ def _ask(kind: str, request: dict[str, object]) -> dict[str, object]:
     return answer
 
 
-def _child(request: dict[str, object]) -> None:
+def _child(request: dict[str, object], streams: list[int] | None = None) -> None:
     """In the forked child: become ``python -m MODULE`` with the request's arguments, folder, environment,
-    standard input and memory limit, its output in the request's files; exit with its status."""
+    standard input and memory limit, its output in the request's files (or on the standard streams
+    ``streams``, three file descriptors); exit with its status."""
     status = 1
     try:
         os.chdir(str(request["cwd"]))
         os.environ.clear()
         os.environ.update(request["env"])  # type: ignore[arg-type]
-        for fd, name, flags in (
-            (0, request["in"], os.O_RDONLY),
-            (1, request["out"], os.O_WRONLY),
-            (2, request["err"], os.O_WRONLY),
-        ):
-            opened = os.open(str(name), flags | (os.O_CREAT | os.O_TRUNC if fd else 0), 0o600)
+        if streams is None:
+            modes = ((request["in"], os.O_RDONLY), (request["out"], os.O_WRONLY), (request["err"], os.O_WRONLY))
+            streams = [
+                os.open(str(name), flags | (os.O_CREAT | os.O_TRUNC if fd else 0), 0o600)
+                for fd, (name, flags) in enumerate(modes)
+            ]
+        for fd, opened in enumerate(streams):
             os.dup2(opened, fd)
             os.close(opened)
         if request.get("memory"):
@@ -272,4 +382,9 @@ def _waited(pid: int, timeout: float | None) -> int | None:
 if __name__ == "__main__":
     if sys.path and os.path.realpath(sys.path[0]) == os.path.dirname(os.path.realpath(__file__)):
         del sys.path[0]  # (run as a file: tests/ is not where the engines are imported from; tests/sphinx would be)
-    _serve(sys.argv[1])
+    if sys.argv[1] == "attach":
+        _attach(sys.argv[2], sys.argv[3:])
+    elif sys.argv[1] == "listen":
+        _listen(sys.argv[2])
+    else:
+        _serve(sys.argv[1])

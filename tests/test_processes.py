@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .processes import _run, run_mkdocs, run_sphinx, run_textfrag
+from .processes import _run, attached, run_mkdocs, run_sphinx, run_textfrag, serve_attached
 
 
 def test_a_forked_build_answers_as_python_m_sphinx_does(tmp_path: Path) -> None:
@@ -131,3 +131,17 @@ def test_an_encoding_python_reads_as_it_starts_gets_a_new_textfrag_process(tmp_p
         text=True,
     )
     assert (r.returncode, r.stdout, r.stderr) == (spawned.returncode, spawned.stdout, spawned.stderr)
+
+
+def test_a_command_for_a_client_hands_its_streams_to_a_forked_run_and_ends_with_its_status(tmp_path: Path) -> None:
+    serve_attached()
+    (tmp_path / "a.txt").write_text("one\ntwo\n", encoding="utf-8")
+    for args, status in ((["show", "a.txt#line=1,2"], 0), (["show", "gone.txt#line=1,2"], 2), (["--version"], 0)):
+        spawned = subprocess.run([sys.executable, "-m", "textfrag", *args], cwd=tmp_path, capture_output=True, text=True)
+        forked = subprocess.run(attached(*args), cwd=tmp_path, capture_output=True, text=True, input="")
+        assert (forked.returncode, forked.stdout, forked.stderr) == (spawned.returncode, spawned.stdout, spawned.stderr)
+        assert forked.returncode == status
+    # where nothing listens, the command is python -m textfrag itself
+    alone = [*attached("--version")]
+    alone[3] = str(tmp_path / "nobody.sock")
+    assert subprocess.run(alone, capture_output=True, text=True).stdout == spawned.stdout

@@ -1,11 +1,11 @@
 """The language server as an editor meets it: ``textfrag lsp`` (the installed command) in a process,
-driven by pytest-lsp's client over standard input and output."""
+driven by pytest-lsp's client over standard input and output. The process is forked from one that
+imported the server (tests/processes.py): importing pygls and lsprotocol was most of each start."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +14,18 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from ..processes import attached, serve_attached
+
 APP = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(1, 8))  # 21 lines
 MD5 = hashlib.md5(APP.encode()).hexdigest()
 PIN = f"length={len(APP)};md5={MD5}"
 
-SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "textfrag", "lsp"])
+SERVER = ClientServerConfig(server_command=attached("lsp"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _forked_servers() -> None:
+    serve_attached()
 
 
 @pytest_lsp.fixture(config=SERVER)
