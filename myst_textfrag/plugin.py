@@ -28,14 +28,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, PREFIX, SourceCache, TextFragError
-from textfrag.documents.files import read_text
-from textfrag.documents.scan import scan_text
 from textfrag.errors import internal_error_report
 from textfrag.project.switch import guard_switched_on
 from textfrag.verdict.excerpt import Excerpt, failure_summary
@@ -89,6 +86,8 @@ def _settings() -> dict[str, Any]:
 
 def _ledger() -> Path:
     """Where this build's problems are kept: one build is one mystmd process, the parent of every call."""
+    import tempfile
+
     return Path(tempfile.gettempdir()) / f"textfrag-myst-{os.getuid() if hasattr(os, 'getuid') else 0}-{os.getppid()}.jsonl"
 
 
@@ -330,6 +329,9 @@ def _unrendered(tree: dict[str, Any]) -> list[str | None]:
 def _project_problems() -> list[str]:
     """Every problem of the project's ``txtfrag`` directives and roles, located as the directives locate
     theirs (``page.md:LINE: REF: problem``): the core's verdict on each, with this build's settings."""
+    from textfrag.documents.files import read_text  # (only the transform reads pages: each use is a process)
+    from textfrag.documents.scan import scan_text
+
     settings = _settings()
     cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
     judged = Settings(on_stale=settings["on_stale"], require_pin=settings["require_pin"], source_url=settings["source_url"])

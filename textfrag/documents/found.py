@@ -6,7 +6,11 @@ import re
 from bisect import bisect_right
 from typing import Literal, NamedTuple
 
-__all__ = ["Found", "FoundKind", "Directive", "LineIndex"]
+__all__ = ["Found", "FoundKind", "Directive", "LineIndex", "MD_SUFFIXES", "RST_SUFFIXES"]
+
+#: the documents each scanner reads, by suffix
+RST_SUFFIXES = frozenset({".rst", ".rest"})
+MD_SUFFIXES = frozenset({".md", ".markdown", ".myst"})
 
 FoundKind = Literal["directive", "role", "image", "link", "definition", "file", "include", "html", "image-directive"]
 

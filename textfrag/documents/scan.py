@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from .found import _CODE_DIRECTIVES, Directive, Found, FoundKind, LineIndex, _mask
+from .found import _CODE_DIRECTIVES, MD_SUFFIXES, RST_SUFFIXES, Directive, Found, FoundKind, LineIndex, _mask
 from .rst import _RST_PARSED_CAPTION, scan_rst
 
 __all__ = [
@@ -30,8 +30,6 @@ __all__ = [
     "MD_SUFFIXES",
 ]
 
-RST_SUFFIXES = frozenset({".rst", ".rest"})
-MD_SUFFIXES = frozenset({".md", ".markdown", ".myst"})
 SKIP_DIRS = frozenset({"_build", "site", "node_modules", "__pycache__", "venv"})
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..documents.scan import MD_SUFFIXES, Found
+from ..documents.found import MD_SUFFIXES, Found
 from ..errors import TextFragError
 from .written_options import colon_fenced
 

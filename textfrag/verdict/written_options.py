@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..documents.scan import Found, LineIndex
+from ..documents.found import Found, LineIndex
 from ..errors import TextFragError
 from ..reference.linespec import parse_line_list
 from .option_table import Form, Syntax
