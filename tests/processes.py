@@ -177,8 +177,16 @@ def _listen(path: str) -> None:
                 continue
             connection, _ = listening.accept()
             message, streams, _, _ = socket.recv_fds(connection, 1 << 20, 3)
-            while not message.endswith(b"\n"):
-                message += connection.recv(1 << 20)
+            while message and not message.endswith(b"\n"):
+                more = connection.recv(1 << 20)
+                if not more:  # (a command that ended half-way: dropped)
+                    break
+                message += more
+            if len(streams) != 3 or not message.endswith(b"\n"):
+                connection.close()
+                for fd in streams:
+                    os.close(fd)
+                continue
             if os.fork() == 0:  # a watcher: forks the run, waits for it, and tells the command its status
                 listening.close()
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)

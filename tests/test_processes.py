@@ -145,3 +145,15 @@ def test_a_command_for_a_client_hands_its_streams_to_a_forked_run_and_ends_with_
     alone = [*attached("--version")]
     alone[3] = str(tmp_path / "nobody.sock")
     assert subprocess.run(alone, capture_output=True, text=True).stdout == spawned.stdout
+
+
+def test_a_command_that_ends_before_it_asks_leaves_the_forked_from_process_serving() -> None:
+    import socket
+
+    serve_attached()
+    path = attached("--version")[3]
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as half:
+        half.connect(path)
+        half.sendall(b'{"module": "textf')  # (no descriptors, no end of line: then gone)
+    version = subprocess.run([sys.executable, "-m", "textfrag", "--version"], capture_output=True, text=True).stdout
+    assert subprocess.run(attached("--version"), capture_output=True, text=True, timeout=60).stdout == version
