@@ -143,8 +143,11 @@ def test_a_moved_include_fails_the_build_and_check_alike_and_update_repairs_it(r
     assert dry.code == 1
     assert "+   :lines: 6-8" in dry.out and '+      "literalinclude ../src/app.txt :lines: 6-8": ' in dry.out
     assert repo.read("docs/textfrag.lock") == lock and ":lines: 5-7" in repo.read("docs/index.rst")
+    # (only includes to repair: the summary counts documents and includes, no "0 moved references")
+    assert ": 2 documents would be rewritten (run with --write); 2 includes to repair (in textfrag.lock);" in dry.out
     updated = repo.textfrag("update", "--write")
     assert updated.code == 0, updated.err
+    assert ": rewrote 2 documents; 2 includes repaired (in textfrag.lock);" in updated.out
     rst = repo.read("docs/index.rst")
     assert "   :lines: 6-8\n   :lineno-start: 6\n   :emphasize-lines: 2\n" in rst  # (emphasis counts shown lines)
     assert ":lines: 11-12" in repo.read("docs/myst.md")

@@ -186,11 +186,19 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     bad = sum(e.exit_code != STALE for _, e in problems)
     remaining = left + (0 if args.write else len(rewritten) + len(repairs)) + (unpinned if args.require_pin else 0)
     files = len(written) if args.write else len([d for d in docs.values() if d.edits])
-    said = [_plural(moved, "moved reference")] if moved or not (repinned or accepted) else []
+    # (only includes repaired: the documents rewritten are theirs, and no reference is counted)
+    only_includes = guarded is not None and bool(repairs) and not (moved or repinned or accepted)
+    said = [_plural(moved, "moved reference")] if moved or not (repinned or accepted or only_includes) else []
     said += [f"{_plural(repinned, 'reference')} whose line endings, BOM or charset changed"] if repinned else []
     said += [_plural(accepted, "accepted reference")] if accepted else []
     what = " and ".join(said)
-    if args.write and not files:
+    if only_includes:
+        head = (
+            f"rewrote {_plural(files, 'document')}"
+            if args.write
+            else f"{_plural(files, 'document')} would be rewritten (run with --write)"
+        )
+    elif args.write and not files:
         head = f"rewrote {what}"  # (nothing: no document named)
     elif args.write:
         head = f"rewrote {what} in {_plural(files, 'document')}"
