@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 _LOCK = threading.Lock()
-#: the process forked from, for each kind of run ("engines", "textfrag")
+#: the process forked from, for each kind of run ("engines", "textfrag", "lsp")
 _SERVERS: dict[str, subprocess.Popen[str]] = {}
 #: the environment the forked-from processes start with (this process's, when first imported)
 _STARTED_WITH = dict(os.environ)
@@ -65,14 +65,14 @@ def run_sphinx(
 ) -> subprocess.CompletedProcess[str]:
     """``python -m sphinx ARGS`` in ``cwd`` with ``env`` (default: this process's), its output captured, under
     ``memory`` bytes of address space when given."""
-    return _run("engines", "sphinx", args, cwd=cwd, env=env, timeout=timeout, memory=memory)  # type: ignore[return-value]
+    return _run("engines", "sphinx", args, cwd=cwd, env=env, timeout=timeout, memory=memory)
 
 
 def run_mkdocs(
     *args: str, cwd: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None, timeout: float | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``python -m mkdocs ARGS`` in ``cwd`` with ``env`` (default: this process's), its output captured."""
-    return _run("engines", "mkdocs", args, cwd=cwd, env=env, timeout=timeout)  # type: ignore[return-value]
+    return _run("engines", "mkdocs", args, cwd=cwd, env=env, timeout=timeout)
 
 
 def run_textfrag(
@@ -153,13 +153,11 @@ def _listen(path: str) -> None:
     """Import what a language server loads, then, for each command of :func:`attached` that connects to
     ``path``, fork the run on that command's standard streams, and tell the command its status when it
     ends; end when standard input does (the worker that started this process ended)."""
-    import importlib
     import select
     import signal
     import socket
 
-    for name in _IMPORTS["lsp"]:
-        importlib.import_module(name)
+    _preload("lsp")
     if os.path.exists(path):
         os.unlink(path)
     listening = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -334,13 +332,18 @@ def _child(request: dict[str, object], streams: list[int] | None = None) -> None
         os._exit(status & 0xFF)
 
 
-def _serve(kind: str) -> None:
-    """Import what ``kind`` of run loads, then fork a run for each request read from standard input, and
-    answer each with its exit status (one JSON line each way)."""
+def _preload(kind: str) -> None:
+    """Import what ``kind`` of run loads, once, in the process its runs are forked from."""
     import importlib
 
     for name in _IMPORTS[kind]:
         importlib.import_module(name)
+
+
+def _serve(kind: str) -> None:
+    """Import what ``kind`` of run loads, then fork a run for each request read from standard input, and
+    answer each with its exit status (one JSON line each way)."""
+    _preload(kind)
     answers = sys.stdout
     for line in sys.stdin:
         request = json.loads(line)

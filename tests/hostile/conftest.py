@@ -3,7 +3,6 @@ engine build), with a time limit where it could hang and a memory limit where it
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +28,7 @@ def textfrag(
     env: dict[str, str] | None = None,
 ) -> Run:
     """The installed command line as a process, under a time and a memory limit."""
-    r = run_textfrag(*args, cwd=cwd, timeout=timeout, memory=memory, env=env if env is not None else dict(os.environ), text=False)
+    r = run_textfrag(*args, cwd=cwd, timeout=timeout, memory=memory, env=env, text=False)
     return Run(r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace"))
 
 
