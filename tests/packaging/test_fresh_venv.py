@@ -41,11 +41,18 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return made_once(tmp_path_factory, "fresh-venv", lambda folder: _venv(folder / "venv", _one(Path(dist), "textfrag-*.whl")))
 
 
+def _pip(where: Path, *args: str | Path) -> list[str]:
+    """pip's command line run for the virtual environment at ``where``: the suite's pip, on that environment's
+    interpreter (``--python``); the environment has none of its own, whose install (ensurepip) would cost
+    each environment 3 s."""
+    return [sys.executable, "-m", "pip", "--python", str(where / "bin" / "python"), *map(str, args)]
+
+
 def _venv(where: Path, *install: str | Path) -> Path:
-    """A new virtual environment at ``where`` with ``install`` installed by its own pip."""
-    venv.create(where, with_pip=True)
+    """A new virtual environment at ``where`` with ``install`` (and what it depends on) installed by pip."""
+    venv.create(where, with_pip=False)
     r = subprocess.run(
-        [str(where / "bin" / "python"), "-m", "pip", "install", "--quiet", *map(str, install)],
+        _pip(where, "install", "--quiet", "--disable-pip-version-check", *install),
         capture_output=True,
         text=True,
         timeout=600,
@@ -55,7 +62,7 @@ def _venv(where: Path, *install: str | Path) -> Path:
 
 
 def test_only_the_core_and_its_dependency_are_installed(fresh: Path) -> None:
-    r = subprocess.run([str(fresh / "bin" / "python"), "-m", "pip", "list", "--format=freeze"], capture_output=True, text=True)
+    r = subprocess.run(_pip(fresh, "list", "--format=freeze", "--disable-pip-version-check"), capture_output=True, text=True)
     names = {line.split("==")[0].lower() for line in r.stdout.split()}
     assert "textfrag" in names and "regex" in names
     assert not names & {"sphinx", "docutils", "mkdocs", "markdown", "pygments"}
@@ -96,7 +103,7 @@ def fresh_markdown(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_plain_python_markdown_without_pygments_shows_excerpts(fresh_markdown: Path, tmp_path: Path) -> None:
-    """Issue 33 (1, 2, 14): no crash without Pygments (the highlighter is optional): a block with its line
+    """No crash without Pygments (the highlighter is optional): a block with its line
     numbers and emphasised line, not coloured; a one-line inline excerpt reads as part of its sentence; a
     .py file's language is python, from its name (what textfrag-myst labels a block with)."""
     (tmp_path / "app.py").write_text("def f():\n    return 1\n")
