@@ -6,7 +6,7 @@ Three projects show the same line ranges of the same files (by txtfrag, by liter
 inline as code-block); full builds (-E) alternate between them and the median ratios txtfrag/peer are
 printed, of wall time and of CPU time. Target: <= 0.9 against both, although txtfrag also
 verifies the md5 and length of every file, because it loads each file once per build while literalinclude
-reads the file again for every directive. Issue 32 measures 3,000 excerpts: ``--refs 3000``.
+reads the file again for every directive. The suite of benchmarks measures 3,000 excerpts: ``--refs 3000``.
 """
 
 from __future__ import annotations

@@ -126,7 +126,7 @@ def test_without_a_highlighter_numbered_and_plain_excerpts_look_alike(
 def test_a_numbered_excerpt_with_a_title_has_a_line_number_column_as_narrow_as_a_fences(
     browser: object, serve: Callable[[Path], str], tmp_path: Path
 ) -> None:
-    """Issue 33 (6): MkDocs' own theme with pymdownx.highlight, line numbers and a title: the numbers'
+    """MkDocs' own theme with pymdownx.highlight, line numbers and a title: the numbers'
     column of an excerpt is as narrow as a fence's with the same title (the plugin's CSS made the title's
     th a block, and the column 185 px wide)."""
     root = tmp_path / "p"

@@ -201,7 +201,7 @@ def test_check_starts_without_the_heavy_standard_modules(tree: Path) -> None:
 
 
 def test_check_takes_a_place_as_it_prints_one(tmp_path: Path) -> None:
-    """Issue 33 (19): `check FILE:LINE`, as update and pin take it: only the reference there is checked."""
+    """`check FILE:LINE`, as update and pin take it: only the reference there is checked."""
     from textfrag.cli import main
 
     (tmp_path / "a.txt").write_text("one\ntwo\n")
@@ -216,7 +216,7 @@ def test_check_takes_a_place_as_it_prints_one(tmp_path: Path) -> None:
 def test_a_large_tree_is_checked_in_parts_on_every_core_with_the_same_result(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 32: from 1,000 documents check scans and judges in forked parts; what it says (every format)
+    """From 1,000 documents check scans and judges in forked parts; what it says (every format)
     is what one process says, in the same order."""
     import hashlib
 

@@ -187,7 +187,7 @@ def test_make_adds_the_charset_for_a_file_not_in_utf8(root: Path) -> None:
 
 
 def test_a_near_miss_of_the_syntax_is_answered_with_the_reference_it_means(tmp_path: Path) -> None:
-    """Issue 33 (8): `#line=10-12` is refused saying what to write, `line=9,12` (lines 10-12)."""
+    """`#line=10-12` is refused saying what to write, `line=9,12` (lines 10-12)."""
     import io
 
     (tmp_path / "a.txt").write_text("".join(f"{i}\n" for i in range(1, 20)))
@@ -202,7 +202,7 @@ def test_a_near_miss_of_the_syntax_is_answered_with_the_reference_it_means(tmp_p
 
 
 def test_a_path_out_of_the_root_says_how_to_set_the_root(tmp_path: Path) -> None:
-    """Issue 33 (9): the refusal names the ways to set the root."""
+    """The refusal names the ways to set the root."""
     import io
 
     (tmp_path / "docs").mkdir()

@@ -103,7 +103,7 @@ def test_zensical_configurations_are_found_and_read(tmp_path: Path) -> None:
 
 
 def test_a_properdocs_yml_is_read_and_found_from_the_docs_folder(tmp_path: Path) -> None:
-    """Issue 33 (3, 15): a ProperDocs project (properdocs.yml, the extension alone) is read as an mkdocs.yml;
+    """A ProperDocs project (properdocs.yml, the extension alone) is read as an mkdocs.yml;
     run from docs/, check finds the configuration above it, up to the top of the repository."""
     root = new_project(tmp_path / "pd", "app.py", APP)
     subprocess.run(["git", "init", "-q", str(root)], check=True)
@@ -122,7 +122,7 @@ def test_a_properdocs_yml_is_read_and_found_from_the_docs_folder(tmp_path: Path)
 
 
 def test_make_finds_the_project_as_check_does_and_prints_its_form(tmp_path: Path) -> None:
-    """Issue 33 (15, 16): make reads the build's configuration (its root) from docs/ too, and in a MkDocs
+    """Make reads the build's configuration (its root) from docs/ too, and in a MkDocs
     project prints the Markdown form of an intent (an image with its attributes); --form chooses."""
     root = new_project(tmp_path / "mk", "app.py", "import os\n\n\ndef hello():\n    return 1\n")
     subprocess.run(["git", "init", "-q", str(root)], check=True)

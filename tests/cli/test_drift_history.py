@@ -304,7 +304,7 @@ def test_emphasis_and_lineno_start_follow_a_move(repo: Path) -> None:
 
 
 def test_a_highlighted_line_that_changed_keeps_its_place_when_the_change_is_accepted(repo: Path) -> None:
-    """Issue 31 (advice that works): check recommends ``update --accept --write`` for a changed quote; with a
+    """Advice that works: check recommends ``update --accept --write`` for a changed quote; with a
     highlighted line that itself changed it used to refuse. The reviewed change is accepted, the line stays
     highlighted where it is in the quote, and check then passes."""
     ref = ref_for(SRC.encode(), 4, 6)
@@ -415,7 +415,7 @@ def test_a_short_quote_found_once_elsewhere_is_not_taken_for_a_move(repo: Path) 
 
 
 def test_a_shallow_clone_says_why_moved_or_changed_is_unknown_and_how_to_fetch_the_history(repo: Path, tmp_path: Path) -> None:
-    """Issue 33 (13): in a shallow clone (CI's default) the version a reference was made for is not there;
+    """In a shallow clone (CI's default) the version a reference was made for is not there;
     the message says the clone is shallow and how to fetch the history."""
     ref = ref_for(SRC.encode(), 4, 6)
     (repo / "docs" / "index.rst").write_text(directive(ref))
@@ -432,7 +432,7 @@ def test_a_shallow_clone_says_why_moved_or_changed_is_unknown_and_how_to_fetch_t
 
 
 def test_a_rename_staged_but_not_committed_is_followed(repo: Path) -> None:
-    """Issue 33 (12): `git mv` then the pre-commit update hook: the staged rename is followed, and so is a
+    """`git mv` then the pre-commit update hook: the staged rename is followed, and so is a
     file moved in the work tree only (the same content under a new, untracked name)."""
     ref = ref_for(SRC.encode(), 4, 6)
     doc = repo / "docs" / "index.rst"

@@ -209,7 +209,7 @@ def test_update_with_nothing_stale_changes_nothing(repo: Path) -> None:
 
 
 def test_a_last_line_changed_in_place_is_diffed_against_the_same_lines_now(repo: Path) -> None:
-    """Issue 31: the pinned text against the same lines now: `-` the old line, `+` the new one, nothing else,
+    """The pinned text against the same lines now: `-` the old line, `+` the new one, nothing else,
     with the 1-based range of both (not the window above it, which would show a blank line added)."""
     old_ref = ref_for(SRC, 4, 5)  # def f2(): / return 2
     (repo / "docs" / "index.rst").write_bytes(doc_bytes(old_ref))
@@ -222,7 +222,7 @@ def test_a_last_line_changed_in_place_is_diffed_against_the_same_lines_now(repo:
 
 
 def test_the_advice_for_a_changed_quote_with_a_highlighted_changed_line_works(repo: Path) -> None:
-    """Issue 31: check recommends `update --accept --write`; run as said, it re-pins the quote, the
+    """Check recommends `update --accept --write`; run as said, it re-pins the quote, the
     highlighted line keeps its place, and check (and so the build) then passes."""
     old_ref = ref_for(SRC, 4, 6)  # def f2(): / return 2 / blank
     doc = repo / "docs" / "index.rst"
@@ -237,7 +237,7 @@ def test_the_advice_for_a_changed_quote_with_a_highlighted_changed_line_works(re
 
 
 def test_accept_writes_nothing_that_would_fail_the_build(repo: Path) -> None:
-    """Issue 31: a whole-file quote whose highlighted lines fall past its end once the file shrank is not
+    """A whole-file quote whose highlighted lines fall past its end once the file shrank is not
     re-pinned by --accept (the build would fail on the new reference all the same): it is said, with why."""
     old_ref = f"src/mod.py#line=0,;length={len(SRC)};md5={hashlib.md5(SRC.encode()).hexdigest()}"
     doc = repo / "docs" / "index.md"
@@ -253,7 +253,7 @@ def test_accept_writes_nothing_that_would_fail_the_build(repo: Path) -> None:
 
 
 def test_a_quote_only_other_parts_of_whose_file_changed_is_said_to_be_where_it_was(repo: Path) -> None:
-    """Issue 33 (17): not "moved ... lines 4-6 now as lines 4-6": the quoted text is unchanged in place."""
+    """Not "moved ... lines 4-6 now as lines 4-6": the quoted text is unchanged in place."""
     old_ref = ref_for(SRC, 4, 6)
     (repo / "docs" / "index.rst").write_bytes(doc_bytes(old_ref))
     (repo / "src" / "mod.py").write_text(SRC + "# a comment at the end\n")
@@ -264,7 +264,7 @@ def test_a_quote_only_other_parts_of_whose_file_changed_is_said_to_be_where_it_w
 
 
 def test_accept_whole_files_repins_only_whole_file_quotes_and_shows_their_diff(repo: Path) -> None:
-    """Issue 33 (18): after a migration a whole-file quote is changed by every edit of its file; the opt-in
+    """After a migration a whole-file quote is changed by every edit of its file; the opt-in
     re-pins those (the pre-commit hook textfrag-update-whole-files), showing the diff, and leaves a changed
     range quote for review."""
     whole = f"src/mod.py#line=0,;length={len(SRC)};md5={hashlib.md5(SRC.encode()).hexdigest()}"
@@ -324,7 +324,7 @@ def test_update_leaves_a_changed_quote_to_check_and_the_diff_is_shown_once(repo:
 def test_highlighted_lines_follow_their_text_when_an_intent_is_accepted_in_rst_and_markdown_alike(
     repo: Path, body: str, rst_now: str, md_now: str
 ) -> None:
-    """Issue 31: accepting what ``:pyobject: f2`` selects now keeps the highlighted line on its text in both
+    """Accepting what ``:pyobject: f2`` selects now keeps the highlighted line on its text in both
     syntaxes: ``:emphasize-lines:`` counts the file's lines, ``hl_lines`` the quote's (pymdownx), and a line
     added or removed above it moves it in both (before, hl_lines kept its number, so a grown function had
     another line highlighted, and a shrunk one was refused as past its end)."""
@@ -349,7 +349,7 @@ def test_highlighted_lines_follow_their_text_when_an_intent_is_accepted_in_rst_a
 
 
 def test_the_make_command_a_changed_quote_recommends_prints_a_reference(repo: Path) -> None:
-    """Issue 31: every command a message recommends runs as written: the `textfrag make` of a quote whose
+    """Every command a message recommends runs as written: the `textfrag make` of a quote whose
     text is gone names the file and the lines the range quotes now (not a bare `textfrag make`, which asks
     what to quote)."""
     (repo / "docs" / "index.rst").write_text(f"T\n=\n\n.. txtfrag:: {ref_for(SRC, 4, 5)}\n")
@@ -373,7 +373,7 @@ def test_the_make_command_a_changed_quote_recommends_prints_a_reference(repo: Pa
     ],
 )
 def test_the_make_command_an_intent_that_disagrees_recommends_pins_what_it_selects(repo: Path, options: str, md: bool) -> None:
-    """Issue 31: a writer who changed the intent beside a current pin is told the `textfrag make` command
+    """A writer who changed the intent beside a current pin is told the `textfrag make` command
     that prints the reference pinning what the intent selects; run as written, its reference makes check
     pass (quoted markers included)."""
     ref = ref_for(SRC, 4, 5)

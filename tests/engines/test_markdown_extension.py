@@ -106,7 +106,7 @@ def test_a_heading_s_table_of_contents_does_not_end_the_document_early(tmp_path:
 
 
 def test_mkdocs_anchor_validation_knows_the_extensions_excerpts(tmp_path: Path) -> None:
-    """Issue 33 (4): the Markdown extension alone (the Zensical and ProperDocs way) in MkDocs with
+    """The Markdown extension alone (the Zensical and ProperDocs way) in MkDocs with
     `validation: anchors: warn` and --strict: a same-page link to an excerpt passes, as with the plugin."""
     import os
 

@@ -202,7 +202,7 @@ async def test_accept_and_pin_fixes_and_fix_all(client: LanguageClient, project:
 async def test_the_accept_fix_keeps_a_markdown_highlight_on_its_line_as_update_does(
     client: LanguageClient, project: Path
 ) -> None:
-    """Issue 31: f2 grew by a line above its return; accepting what ``pyobject="f2"`` selects now moves
+    """f2 grew by a line above its return; accepting what ``pyobject="f2"`` selects now moves
     ``hl_lines`` (counted within the quote) with the highlighted line, in the editor's fix as in
     ``update --accept --write``."""
     page = f'![](txtfrag:src/app.py#line=3,5;{PIN}){{ pyobject="f2" hl_lines="2" }}\n'  # def f2 / return 2

@@ -298,7 +298,7 @@ def test_escaped_snippets_and_section_markers_in_a_page_are_text_not_includes() 
 def test_migrate_refuses_where_attr_list_is_off_and_the_build_flags_an_unread_attribute_list(
     site: Site, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 33 (11): without attr_list, a migrated block would render as inline code and literal braces
+    """Without attr_list, a migrated block would render as inline code and literal braces
     while the build passes; migrate says so and writes nothing, and a build flags such an image."""
     from textfrag.cli import main
 

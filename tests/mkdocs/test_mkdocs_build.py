@@ -287,7 +287,7 @@ def test_symbol_and_region_intents_in_a_mkdocs_build_and_drift_that_follows_them
 
 
 def test_the_unpinned_count_names_pages_whose_references_a_macro_writes(site: Site, caplog: pytest.LogCaptureFixture) -> None:
-    """Issue 33 (19): `textfrag pin --write` cannot pin a reference that a macro writes as the page renders;
+    """`textfrag pin --write` cannot pin a reference that a macro writes as the page renders;
     the end-of-build count says which pages hold such references, and where to pin them."""
     site.write(
         "hooks.py", "def on_page_markdown(markdown, **kwargs):\n    return markdown + '\\n![](txtfrag:src/app.py#line=0,1)\\n'\n"

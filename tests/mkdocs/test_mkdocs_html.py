@@ -156,7 +156,7 @@ def test_caption_takes_path_or_none_only(site: Site, caplog: pytest.LogCaptureFi
 
 
 def test_the_sites_linenums_number_excerpts_as_they_number_fences(site: Site, caplog: pytest.LogCaptureFixture) -> None:
-    """Issue 33 (5): with pymdownx.highlight's linenums: true, fences are numbered, and so are excerpts."""
+    """With pymdownx.highlight's linenums: true, fences are numbered, and so are excerpts."""
     site.config(MATERIAL.replace("  - pymdownx.highlight\n", "  - pymdownx.highlight:\n      linenums: true\n"))
     site.page("index.md", "# T\n\n```python\nx = 1\n```\n\n![](txtfrag:src/app.py#line=3,5)\n")
     r = site.build(caplog)

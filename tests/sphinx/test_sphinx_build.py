@@ -222,7 +222,7 @@ def test_stale_warnings_say_moved_or_changed_and_what_to_run(site: Site) -> None
 
 
 def test_the_unpinned_count_names_documents_whose_references_are_not_in_their_files(site: Site) -> None:
-    """Issue 33 (19): a reference an `.. include::` of a .txt file brings in cannot be pinned by `textfrag
+    """A reference an `.. include::` of a .txt file brings in cannot be pinned by `textfrag
     pin` where it looks (the document's own file): the end-of-build count says which documents, and why."""
     site.write("docs/part.txt", ".. txtfrag:: src/app.py#line=0,1\n")
     site.page("index.rst", "T\n=\n\n.. txtfrag:: src/app.py#line=1,2\n\n.. include:: part.txt\n")

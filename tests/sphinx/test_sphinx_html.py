@@ -133,7 +133,7 @@ def test_non_ascii_and_bom_files(site: Site, excerpt_text: Callable[[object], st
 
 
 def test_a_stale_blocks_notice_stands_above_its_caption_which_stays_with_its_code(site: Site) -> None:
-    """Issue 33 (19): in warning mode the stale notice comes first, then the caption, then the code."""
+    """In warning mode the stale notice comes first, then the caption, then the code."""
     site.page("index.rst", f"T\n=\n\n.. txtfrag:: src/app.py#line=0,2;md5={'0' * 32}\n   :caption: My caption\n")
     b = site.build(textfrag_on_stale="warning")
     assert b.statuscode == 0, b.warnings
