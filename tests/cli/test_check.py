@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -174,7 +175,7 @@ def test_a_bug_in_a_hashing_worker_is_an_internal_error_not_a_hang(
     (tmp_path / "index.md").write_text(f"![b](txtfrag:big.txt#line=0,1;length={digest.length};md5={digest.md5})\n")
     monkeypatch.setattr(textfrag.cli._digest, "digest_batch", _broken_digest)
     if where == "thread":
-        monkeypatch.setattr(textfrag.cli._digest, "_process_pool", lambda workers: None)
+        monkeypatch.setattr(textfrag.cli._digest, "_process_pool", lambda workers, work: None)
     monkeypatch.chdir(tmp_path)
     before = threading.active_count()
     err = io.StringIO()
@@ -182,6 +183,46 @@ def test_a_bug_in_a_hashing_worker_is_an_internal_error_not_a_hang(
     assert code == 3
     assert "internal error" in err.getvalue() and "RuntimeError: a bug in hashing" in err.getvalue()
     assert threading.active_count() == before
+
+
+def test_a_digest_worker_that_dies_leaves_its_files_to_be_read_here_with_the_same_verdicts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read_log: Path
+) -> None:
+    """A forked hashing worker that ends without answering (killed, out of memory) costs the run nothing
+    but time: the files of its job are read by the main process, each verdict is what it would be, and
+    no worker is left behind."""
+    import textfrag.cli._digest
+    from textfrag.source.cache import Digest
+
+    main_pid = os.getpid()
+    real = textfrag.cli._digest.digest_batch
+
+    def dies_in_a_worker(*args: object) -> object:
+        if os.getpid() == main_pid:
+            return real(*args)  # type: ignore[arg-type]
+        (tmp_path / f"died-{os.getpid()}").touch()
+        os._exit(9)  # (as a worker the machine kills ends: no answer, no exit handler)
+
+    docs = []
+    for name in ("a.txt", "b.txt"):
+        data = (name * 300_000 + "\n").encode()
+        (tmp_path / name).write_bytes(data)
+        digest = Digest.of(name, data)
+        docs.append(f"![{name}](txtfrag:{name}#line=0,1;length={digest.length};md5={digest.md5})\n\n")
+    (tmp_path / "b.txt").write_bytes(b"changed\n")
+    (tmp_path / "index.md").write_text("".join(docs))
+    monkeypatch.setattr(textfrag.cli._digest, "digest_batch", dies_in_a_worker)
+    monkeypatch.chdir(tmp_path)
+    err = io.StringIO()
+    code = textfrag.cli.main(["check", "--root", ".", "index.md"], stdout=io.StringIO(), stderr=err)
+    assert code == 1, err.getvalue()
+    assert "index.md:3: txtfrag:b.txt#" in err.getvalue() and "stale" in err.getvalue()
+    assert "index.md:1:" not in err.getvalue()
+    assert sorted(set(read_log.read_text().split())) == ["a.txt", "b.txt"]
+    if len(os.sched_getaffinity(0)) > 1:  # (one core: no worker, the files are read here anyway)
+        assert list(tmp_path.glob("died-*")), "no worker took a job"
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
 
 
 def test_check_starts_without_the_heavy_standard_modules(tree: Path) -> None:

@@ -1,5 +1,4 @@
-"""What the command line found in quoted files, kept from one run to the next (textfrag.source.store, issues
-31 and 32): a second ``check`` of an unchanged file does not parse it again, in one process or on both
+"""What the command line found in quoted files, kept from one run to the next (textfrag.source.store): a second ``check`` of an unchanged file does not parse it again, in one process or on both
 cores, and finds a good verdict good from the file's digest alone; the verdict never depends on the
 store, whatever it holds; a folder that cannot be written, or ``TEXTFRAG_NO_CACHE``, leaves ``check`` as
 it was."""
@@ -252,7 +251,8 @@ def _unread(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 #: one small file; one large one (hashed a block at a time as it is read: its digest is kept the same way);
-#: 300 (hashed in forked processes where there are two cores: each writes what it found before it answers)
+#: 300 (hashed in forked processes where there are two cores: each sends what is to be kept with its answer, and
+#: the process that forked them writes it)
 _KEPT_CASES = {
     "small": {"a.py": "x = 1\n" * 10},
     "large": {"a.py": "x = 1\n" * 200_000},

@@ -8,11 +8,7 @@ import queue
 import threading
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, cast
-
-if TYPE_CHECKING:
-    from concurrent.futures import Executor
-
+from typing import cast
 
 from ..errors import TextFragError
 from ..report.terminal import Progress
@@ -30,20 +26,177 @@ def _cores() -> int:
     return max(1, min(n, 8))
 
 
-def _process_pool(workers: int) -> Executor | None:
-    """Forked worker processes, or None where fork is not how processes start (then the files are
-    digested on first use). Started before this process has any thread of its own: forking a process
-    with threads is unsafe."""
-    import multiprocessing  # only `check` of a large tree pays for importing it
-
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return None
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
-
-
 _Digests = list[tuple[str, "Digest | TextFragError"]]
+
+
+def _process_pool(workers: int, work: Callable[[list[str]], _Digests]) -> _Forked | None:
+    """Forked worker processes that run ``work`` on each job, or None where processes do not fork (then
+    the files go to threads). Started before this process has any thread of its own: forking a process
+    with threads is unsafe."""
+    if workers < 2 or not hasattr(os, "fork"):
+        return None
+    return _Forked(workers, work)
+
+
+class _Forked:
+    """Worker processes forked from this one, each given a job at a time through a pipe of its own and
+    answering through another: what :class:`concurrent.futures.ProcessPoolExecutor` does for ``check``,
+    without importing multiprocessing and concurrent.futures (a fifth of check's start-up) or starting
+    its threads. A job is a list of paths; its answer is the pickled list of their digests (or the
+    exception of a bug, raised again here). A worker that dies leaves its files to be digested on first
+    use."""
+
+    def __init__(self, workers: int, work: Callable[[list[str]], _Digests]) -> None:
+        self.pids: list[int] = []
+        self.jobs: list[int] = []  # the write end of each worker's job pipe
+        self.answers: list[int] = []  # the read end of each worker's answer pipe
+        self.idle: list[int] = []  # workers (indexes) without a job
+        self.waiting: list[list[str]] = []  # jobs not yet given to a worker
+        self.given: dict[int, list[str]] = {}  # worker -> the job it holds
+        ours: list[int] = []
+        import pickle  # noqa: F401  (here, once: each worker has it from the fork)
+
+        kept = current_store()
+        if kept is not None:
+            kept.settle()  # (a database this run makes holds nothing a worker could look up)
+
+        try:
+            for i in range(workers):
+                job_r, job_w = os.pipe()
+                answer_r, answer_w = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # (the worker: it keeps its two ends and nothing of the others')
+                    for fd in (*ours, job_w, answer_r):
+                        os.close(fd)
+                    _serve(job_r, answer_w, work)  # (never returns)
+                os.close(job_r)
+                os.close(answer_w)
+                ours += [job_w, answer_r]
+                self.pids.append(pid)
+                self.jobs.append(job_w)
+                self.answers.append(answer_r)
+                self.idle.append(i)
+        except OSError:  # (no more processes or pipes: the ones made so far do the work)
+            if not self.pids:
+                raise
+
+    def submit(self, paths: list[str]) -> None:
+        self.waiting.append(paths)
+        self._give()
+
+    def _give(self) -> None:
+        while self.waiting and self.idle:
+            worker = self.idle.pop()
+            job = self.waiting.pop(0)
+            try:
+                _send(self.jobs[worker], "\0".join(job).encode("utf-8", "surrogateescape"))
+            except OSError:  # (a worker that died: its files are digested on first use)
+                continue
+            self.given[worker] = job
+
+    def answered(self, *, wait: bool) -> list[_Digests]:
+        """The answers of the jobs done (waiting for one when ``wait``), each job given on as a worker is free."""
+        import select
+
+        out: list[_Digests] = []
+        while self.given:
+            ready, _, _ = select.select([self.answers[w] for w in self.given], [], [], None if wait else 0)
+            if not ready:
+                break
+            for worker in [w for w in self.given if self.answers[w] in ready]:
+                del self.given[worker]
+                answer = _received(self.answers[worker])
+                if answer is None:  # (the worker died: its job's files are digested on first use)
+                    continue
+                self.idle.append(worker)
+                if isinstance(answer, BaseException):
+                    raise answer
+                digests, rows = cast("tuple[_Digests, list[tuple[str, str]]]", answer)
+                kept = current_store()
+                if rows and kept is not None:
+                    kept.give(rows)
+                out.append(digests)
+            self._give()
+            wait = False  # (what else is ready is taken; the caller waits again for the rest)
+        return out
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.given or self.waiting and self.idle)
+
+    def shutdown(self) -> None:
+        """End the workers (each at the end of its job pipe) and wait for them."""
+        for fd in (*self.jobs, *self.answers):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        for pid in self.pids:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        self.pids, self.jobs, self.answers = [], [], []
+
+
+def _serve(jobs: int, answers: int, work: Callable[[list[str]], _Digests]) -> None:
+    """A worker process: digest each job's files and answer, until the job pipe ends; then leave at once
+    (as a forked process must: no exit handler of its parent's runs twice)."""
+    import pickle
+
+    code = 0
+    try:
+        while (job := _received_bytes(jobs)) is not None:
+            paths = job.decode("utf-8", "surrogateescape").split("\0")
+            try:  # (with what the store is to keep of them: the main process writes it)
+                kept = current_store()
+                answer: object = (work(paths), kept.take() if kept is not None else [])
+            except BaseException as bug:  # (a bug: raised again in the main process)
+                answer = bug
+            try:
+                data = pickle.dumps(answer)
+            except Exception as unpicklable:
+                data = pickle.dumps(RuntimeError(f"a digest worker's answer cannot be sent: {unpicklable!r}"))
+            _send(answers, data)
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _send(fd: int, data: bytes) -> None:
+    """Write one message: its length in 8 bytes, then the bytes (all of them: a pipe takes them in parts)."""
+    view = memoryview(len(data).to_bytes(8, "little") + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _received_bytes(fd: int) -> bytes | None:
+    """One message from ``fd``, or None at the pipe's end."""
+    head = _exactly(fd, 8)
+    if head is None:
+        return None
+    body = _exactly(fd, int.from_bytes(head, "little"))
+    return body
+
+
+def _exactly(fd: int, n: int) -> bytes | None:
+    parts: list[bytes] = []
+    while n:
+        part = os.read(fd, min(n, 1 << 20))
+        if not part:
+            return None
+        parts.append(part)
+        n -= len(part)
+    return b"".join(parts)
+
+
+def _received(fd: int) -> object:
+    """One answer from a worker, unpickled; None when it died before answering."""
+    import pickle
+
+    data = _received_bytes(fd)
+    return None if data is None else pickle.loads(data)
 
 
 class _Threads:
@@ -96,11 +249,12 @@ class _Digester:
         self.seen: set[str] = set()
         self.small: list[str] = []  # not yet sent to a worker
         self.workers = _cores()
-        self.processes: Executor | None = None
+        self.processes: _Forked | None = None
         self.threads: _Threads | None = None
-        self.done: queue.SimpleQueue[object] = queue.SimpleQueue()  # what each job gave, as it ends
-        self.jobs = 0  # sent
+        self.done: queue.SimpleQueue[object] = queue.SimpleQueue()  # what each thread's job gave, as it ends
+        self.thread_jobs = 0  # sent to threads
         self.files = 0  # in the jobs sent
+        self.hashed = 0  # digests recorded
         self.keeps = False  # some file is large enough for the store to keep its digest (textfrag.source.store)
 
     def add(self, path: str) -> None:
@@ -117,45 +271,50 @@ class _Digester:
             self._send([path], threads=self.threads is not None)
             return
         self.small.append(path)
-        if len(self.small) >= (self.JOB_FILES if self.jobs else self.START_FILES):
+        if len(self.small) >= (self.JOB_FILES if self.files else self.START_FILES):
             for i in range(0, len(self.small), self.JOB_FILES):
                 self._send(self.small[i : i + self.JOB_FILES], threads=False)
             self.small = []
 
     def _send(self, paths: list[str], *, threads: bool) -> None:
         a = self.args
-        job = partial(digest_batch, str(a.root), a.charset, a.max_size, paths)
+        work = partial(digest_batch, str(a.root), a.charset, a.max_size)
         if not threads and self.threads is None and self.processes is None:
-            self.processes = _process_pool(self.workers)
+            self.processes = _process_pool(self.workers, work)
         if threads or self.processes is None:
             if self.threads is None:
                 self.threads = _Threads(self.workers, self.done)
-            self.threads.submit(job)
+            self.threads.submit(partial(work, paths))
+            self.thread_jobs += 1
         else:
-            self.processes.submit(job).add_done_callback(self.done.put)
-        self.jobs += 1
+            self.processes.submit(paths)
+            self._record(self.processes.answered(wait=False))
         self.files += len(paths)
+
+    def _record(self, answers: list[_Digests]) -> None:
+        for digests in answers:
+            for path, entry in digests:
+                self.cache.add_digest(path, entry)
+            self.hashed += len(digests)
+            if self.progress is not None:
+                self.progress.show(f"hashed {self.hashed}/{self.files} files")
 
     def finish(self) -> None:
         """Wait for the workers and record every digest in the cache (the rest are digested on first use)."""
-        if self.jobs and self.small:
+        if (self.processes is not None or self.threads is not None) and self.small:
             self._send(self.small, threads=self.threads is not None)
             self.small = []
-        hashed = 0
         kept = current_store()
         if self.keeps and kept is not None:
             kept.ready()  # (while the workers hash: the digests they find are kept at the end)
         try:
-            for _ in range(self.jobs):
+            while self.processes is not None and self.processes.busy:
+                self._record(self.processes.answered(wait=True))
+            for _ in range(self.thread_jobs):
                 result = self.done.get()
                 if isinstance(result, BaseException):
                     raise result
-                digests = cast("_Digests", result if isinstance(result, list) else result.result())  # type: ignore[attr-defined]
-                for path, entry in digests:
-                    self.cache.add_digest(path, entry)
-                hashed += len(digests)
-                if self.progress is not None:
-                    self.progress.show(f"hashed {hashed}/{self.files} files")
+                self._record([cast("_Digests", result)])
         finally:
             for pool in (self.threads, self.processes):
                 if pool is not None:

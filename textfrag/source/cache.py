@@ -39,7 +39,7 @@ from .charsets import (
 )
 from .hidden_text import BIDI
 from .paths import check_path_syntax
-from .store import flush, keep_digest, kept_digest
+from .store import keep_digest, kept_digest
 
 __all__ = [
     "DEFAULT_CHARSET",
@@ -552,7 +552,8 @@ class SourceCache:
 
 
 def digest_batch(root: str, charset: str, max_size: int, paths: list[str]) -> list[tuple[str, Digest | TextFragError]]:
-    """Digests of ``paths`` (or why each failed), for a worker process of ``textfrag check``."""
+    """Digests of ``paths`` (or why each failed), for a worker of ``textfrag check``; what the store in use
+    is to keep of them waits in it (a forked worker sends it on: :meth:`textfrag.source.store.Store.take`)."""
     cache = SourceCache(root, charset=charset, max_size=max_size)
     out: list[tuple[str, Digest | TextFragError]] = []
     for path in paths:
@@ -560,5 +561,4 @@ def digest_batch(root: str, charset: str, max_size: int, paths: list[str]) -> li
             out.append((path, cache.digest(path)))
         except TextFragError as failure:
             out.append((path, failure))
-    flush()  # (what this worker process found, before it answers: it exits without running exit handlers)
     return out

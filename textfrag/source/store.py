@@ -62,6 +62,7 @@ class Store:
         self._pid = os.getpid()
         self._lock = threading.RLock()
         self._pending: list[tuple[str, str]] = []
+        self._absent = False  # (no database when the run began, said by :meth:`settle`: nothing to look up)
         #: why the store is not used this run, when it is another user's (said once, by the command line)
         self.refused: str | None = None
 
@@ -73,7 +74,7 @@ class Store:
     def get(self, kind: str, text: str) -> Any:
         """What was put for ``text`` under ``kind`` (JSON values), or None."""
         with self._held():
-            db = self._connection(create=False)
+            db = None if self._absent else self._connection(create=False)
             if db is None:
                 return None
             try:
@@ -90,6 +91,31 @@ class Store:
             self._pending.append((_key(kind, text), _json().dumps(value, separators=(",", ":"))))
             if len(self._pending) >= _BATCH:
                 self.flush()
+
+    def take(self) -> list[tuple[str, str]]:
+        """What was put and not yet written, taken from this store: a forked worker sends it to the process
+        that forked it, which writes it with its own (so that no worker imports SQLite to write)."""
+        with self._held():
+            rows, self._pending = self._pending, []
+            return rows
+
+    def give(self, rows: list[tuple[str, str]]) -> None:
+        """Keep the rows another process :meth:`take` s, as if they had been put here."""
+        with self._held():
+            if self._off or not rows:
+                return
+            self._pending += rows
+            if len(self._pending) >= _BATCH:
+                self.flush()
+
+    def settle(self) -> None:
+        """Look nothing up in this run unless the database is there now: what a run writes in it later
+        is what the run itself found (the process that forks the digest workers calls this first, so that
+        no worker imports SQLite to look up a database the run made)."""
+        try:
+            self._absent = not os.path.lexists(self.path)
+        except OSError:
+            self._absent = True
 
     def flush(self) -> None:
         """Write what was put since the last flush (one transaction; a locked database drops it)."""
@@ -297,8 +323,8 @@ def use(store: Store | None) -> None:
 
 
 def flush() -> None:
-    """Write what the store in use was given (a forked worker calls this before it answers: it exits
-    without running exit handlers)."""
+    """Write what the store in use was given (a forked process that answers with its results calls this,
+    or sends what :meth:`Store.take` gives, before it answers: it exits without running exit handlers)."""
     if _CURRENT is not None:
         _CURRENT.flush()
 
