@@ -2,7 +2,9 @@
 
 mystmd runs it with no argument for its specification, then once per use with ``--directive txtfrag``
 or ``--role txtfrag`` (the directive's data as JSON on standard input, the nodes it becomes as JSON on
-standard output), and with ``--transform txtfrag-problems`` for each page's tree.
+standard output), and with ``--transform txtfrag-problems`` for each page's tree. A use only becomes a
+placeholder (:mod:`myst_textfrag.launch`, which imports nothing of textfrag's: a process per use costs
+what Python's start costs); the page's transform replaces each with what it shows, here.
 
 - ``txtfrag`` directive: the same options as the Sphinx directive in MyST (caption, language, linenos,
   lineno-start, lineno-match, emphasize-lines, dedent, tab-width, name, class, the literalinclude intents,
@@ -43,9 +45,10 @@ from textfrag.verdict.option_table import OPTIONS
 from textfrag.verdict.presentation import language_for
 from textfrag.verdict.written_options import written_options
 
+from .launch import NAME, PENDING, BadInput, received
+
 __all__ = ["SPEC", "run"]
 
-NAME = "txtfrag"
 TRANSFORM = "txtfrag-problems"
 _STRING = {"type": "string"}
 _FLAG = {"type": "boolean"}
@@ -205,10 +208,17 @@ def _written(options: dict[str, Any]) -> dict[str, str | None]:
     return out
 
 
-def _judged(ref_text: str, options: dict[str, Any] | None, line: int, *, inline: bool) -> tuple[Verdict, Any]:
+def _judged(
+    ref_text: str, options: dict[str, Any] | None, line: int, *, inline: bool, cache: SourceCache | None = None
+) -> tuple[Verdict, Any]:
     settings = _settings()
     _ = translator(settings["language"])
-    cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
+    if cache is None or (cache.root, cache.charset, cache.max_size) != (
+        settings["root"],
+        settings["charset"],
+        settings["max_size"],
+    ):
+        cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
     verdict = judge(
         cache,
         ref_text,
@@ -229,12 +239,12 @@ def _judged(ref_text: str, options: dict[str, Any] | None, line: int, *, inline:
     return verdict, _
 
 
-def directive(data: dict[str, Any]) -> list[dict[str, Any]]:
+def directive(data: dict[str, Any], cache: SourceCache | None = None) -> list[dict[str, Any]]:
     """The nodes of a ``txtfrag`` directive: the core's verdict, translated."""
     options: dict[str, Any] = dict(data.get("options") or {})
     ref_text = str(data.get("arg") or "").strip()
-    line = int(((data.get("node") or {}).get("position") or {}).get("start", {}).get("line", 0))
-    verdict, _ = _judged(ref_text, options, line, inline=False)
+    line = _line(data)
+    verdict, _ = _judged(ref_text, options, line, inline=False, cache=cache)
     ex, q = verdict.excerpt, verdict.quote
     if verdict.problems or ex is None or q is None:
         return [_problem(verdict.problem or TextFragError("cannot be quoted"), ref_text, line, _)]
@@ -244,11 +254,11 @@ def directive(data: dict[str, Any]) -> list[dict[str, Any]]:
     return _block(ex, block_options, to_the_end=last.end == len(last.source.text) and not o.append)
 
 
-def role(data: dict[str, Any]) -> list[dict[str, Any]]:
+def role(data: dict[str, Any], cache: SourceCache | None = None) -> list[dict[str, Any]]:
     """The node of a ``txtfrag`` role: the excerpt as inline code."""
     ref_text = str(data.get("body") or "").strip()
-    line = int(((data.get("node") or {}).get("position") or {}).get("start", {}).get("line", 0))
-    verdict, _ = _judged(ref_text, None, line, inline=True)
+    line = _line(data)
+    verdict, _ = _judged(ref_text, None, line, inline=True, cache=cache)
     ex = verdict.excerpt
     if verdict.problems or ex is None:
         err = verdict.problem or TextFragError("cannot be quoted")
@@ -268,6 +278,59 @@ def role(data: dict[str, Any]) -> list[dict[str, Any]]:
     return [node]
 
 
+def _line(data: dict[str, Any]) -> int:
+    """The line mystmd gives for a use (0 when it gives none)."""
+    node = data.get("node")
+    position = node.get("position") if isinstance(node, dict) else None
+    start = position.get("start") if isinstance(position, dict) else None
+    line = start.get("line") if isinstance(start, dict) else None
+    return line if isinstance(line, int) and not isinstance(line, bool) else 0
+
+
+def resolve_pending(tree: dict[str, Any]) -> None:
+    """Replace, in place, each placeholder of a page's tree (what ``textfrag-myst`` made of a use of the
+    directive or the role: :mod:`myst_textfrag.launch`) with what the use becomes, the quoted files read
+    once for the page."""
+    cache: SourceCache | None = None
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        children = node.get("children")
+        if not isinstance(children, list):
+            continue
+        shown: list[Any] = []
+        for child in children:
+            use = _pending(child)
+            if use is None:
+                shown.append(child)
+                continue
+            if cache is None:
+                settings = _settings()
+                cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
+            data = {
+                "arg": use.get("arg"),
+                "body": use.get("arg"),
+                "options": use.get("options"),
+                "node": {"position": use.get("position")},
+            }
+            shown += directive(data, cache) if use.get("kind") == "directive" else role(data, cache)
+        node["children"] = shown
+        stack.extend(child for child in shown if isinstance(child, dict))
+
+
+def _pending(node: Any) -> dict[str, Any] | None:
+    """What mystmd sent for the use a placeholder stands for, or None for any other node."""
+    data = node.get("data") if isinstance(node, dict) else None
+    said = data.get(PENDING) if isinstance(data, dict) else None
+    if not isinstance(said, str):
+        return None
+    try:
+        use = json.loads(said)
+    except ValueError:
+        return None
+    return use if isinstance(use, dict) else None
+
+
 def _problem(err: TextFragError, ref_text: str, line: int, _: Any) -> dict[str, Any]:
     said = err.with_reference(err.reference or ref_text).describe(_located(line, ref_text))
     _record(said)
@@ -275,8 +338,10 @@ def _problem(err: TextFragError, ref_text: str, line: int, _: Any) -> dict[str, 
 
 
 def transform(tree: dict[str, Any]) -> dict[str, Any]:
-    """A page's tree, unchanged; when the page shows a problem (a ``txtfrag`` directive's or role's, or,
+    """A page's tree, each use of the directive and the role in it replaced with what it shows; when the
+    page shows a problem (a ``txtfrag`` directive's or role's, or,
     in guard mode, a literalinclude's), the build fails listing every problem of the build."""
+    resolve_pending(tree)
     here = [n["data"]["txtfrag-problem"] for n in _walk(tree) if "txtfrag-problem" in (n.get("data") or {})]
     unrendered_here = _unrendered(tree)
     # (a use whose page cannot be told from its line is listed, located, among the project's problems)
@@ -386,7 +451,7 @@ def run(argv: list[str] | None = None) -> int:
         if len(args) != 2 or args[0] not in ("--directive", "--role", "--transform"):
             print("usage: textfrag-myst [--directive txtfrag | --role txtfrag | --transform txtfrag-problems]", file=sys.stderr)
             return 2
-        data = json.load(sys.stdin)
+        data = received()
         kind, name = args[0][2:], args[1]
         if kind == "directive" and name == NAME:
             json.dump(directive(data), sys.stdout)
@@ -402,10 +467,10 @@ def run(argv: list[str] | None = None) -> int:
         print(str(failed), file=sys.stderr)
         _ledger().unlink(missing_ok=True)
         return 1
-    except json.JSONDecodeError as err:
-        print(f"textfrag-myst: what mystmd sent is not JSON: {err}", file=sys.stderr)
+    except BadInput as bad:
+        print(bad, file=sys.stderr)
         return 2
-    except RecursionError:  # (Python's JSON reader and writer recurse once per level)
+    except RecursionError:  # (Python's JSON writer recurses once per level)
         print("textfrag-myst: what mystmd sent is nested too deeply to be read", file=sys.stderr)
         return 2
     except Exception as bug:  # a bug in textfrag: said so, with its traceback

@@ -40,6 +40,44 @@ def test_the_directive_and_role_become_mystmd_code_nodes(tmp_path: Path) -> None
     assert "The f function" in caption
     [inline] = [n for n in nodes(tree) if n.get("type") == "inlineCode"]
     assert inline["value"] == "def g():" and inline["data"]["txtfrag-state"] == "current"
+    assert not [n for n in nodes(tree) if "txtfrag-pending" in (n.get("data") or {})]  # (every use resolved)
+
+
+def test_a_use_costs_python_s_start_alone_and_waits_for_its_page_s_transform(tmp_path: Path) -> None:
+    """mystmd starts the plugin for every use of the directive and the role: that process imports nothing of
+    textfrag's and answers with a placeholder holding what it was sent; the page's transform (one process
+    per page) replaces it with the verdict, as the build above shows."""
+    import json
+    import subprocess
+    import sys
+
+    script = BIN / "textfrag-myst"
+    sent = {
+        "name": "txtfrag",
+        "arg": "src/app.py#line=0,2",
+        "options": {"linenos": True},
+        "node": {"position": {"start": {"line": 3}}},
+    }
+    for kind, said in (
+        ("--directive", sent),
+        ("--role", {"name": "txtfrag", "body": "src/app.py#line=0,1", "node": sent["node"]}),
+    ):
+        r = subprocess.run(
+            [sys.executable, "-X", "importtime", str(script), kind, "txtfrag"],
+            input=json.dumps(said),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
+        assert r.returncode == 0, r.stderr[-2000:]
+        imported = {line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+        assert "myst_textfrag.launch" in imported
+        assert not [m for m in imported if m == "textfrag" or m.startswith(("textfrag.", "myst_textfrag.plugin"))]
+        [node] = json.loads(r.stdout)
+        assert node["type"] == ("div" if kind == "--directive" else "inlineCode")
+        use = json.loads(node["data"]["txtfrag-pending"])
+        assert use["arg"] == str(said.get("arg") or said.get("body")) and use["position"] == {"start": {"line": 3}}
 
 
 def test_stale_and_broken_references_fail_myst_build_each_located(tmp_path: Path) -> None:
