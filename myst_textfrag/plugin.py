@@ -45,7 +45,7 @@ from textfrag.verdict.option_table import OPTIONS
 from textfrag.verdict.presentation import language_for
 from textfrag.verdict.written_options import written_options
 
-from .launch import NAME, PENDING, BadInput, received
+from .uses import NAME, PENDING, BadInput, received
 
 __all__ = ["SPEC", "run"]
 
