@@ -21,8 +21,15 @@ install)
   package="${TEXTFRAG_PACKAGE:-}"
   if [ -z "$package" ]; then package="${GITHUB_ACTION_PATH:?}"; fi
   if [ -n "${TEXTFRAG_EXTRAS:-}" ]; then package="${package}[${TEXTFRAG_EXTRAS// /}]"; fi
-  python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$package"
+  # the runner's own pip installs into a venv made without one (pip --python, pip 22.3 and later): giving
+  # the venv its own pip (ensurepip) costs every run about 3 s
+  if python3 -m venv --without-pip "$venv" && python3 -m pip --python "$venv/bin/python" --version >/dev/null 2>&1; then
+    python3 -m pip --python "$venv/bin/python" install --quiet --disable-pip-version-check "$package"
+  else
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$package"
+  fi
   echo "$venv/bin" >>"${GITHUB_PATH:?}"
   "$venv/bin/textfrag" --version
   ;;

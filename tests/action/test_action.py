@@ -44,7 +44,29 @@ def _install(folder: Path) -> Path:
     [ran] = runner.run()
     assert ran.code == 0, ran.err
     assert ran.out.startswith("textfrag ")
+    # (the runner's own pip installed it: the venv was made without one of its own)
+    assert not (folder / "textfrag-venv" / "bin" / "pip").exists()
     return folder / "textfrag-venv"
+
+
+def test_a_runner_whose_python_has_no_pip_gets_a_venv_with_its_own(tmp_path: Path) -> None:
+    """Where the runner's python3 has no pip (a Debian image without python3-pip), the install step gives
+    the venv a pip of its own (ensurepip) and installs with it."""
+    real = shutil.which("python3")
+    assert real
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    python3 = bin_ / "python3"
+    python3.write_text(
+        f'#!/bin/sh\nif [ "$1" = -m ] && [ "$2" = pip ]; then echo "No module named pip" >&2; exit 1; fi\nexec {real} "$@"\n',
+        encoding="utf-8",
+    )
+    python3.chmod(0o755)
+    runner = Runner(tmp_path, tmp_path, {"package": str(_wheel())}, {}, bin_, only=("Install textfrag",))
+    [ran] = runner.run()
+    assert ran.code == 0, ran.err
+    assert ran.out.startswith("textfrag ")
+    assert (tmp_path / "textfrag-venv" / "bin" / "pip").exists()
 
 
 @pytest.fixture
