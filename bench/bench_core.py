@@ -121,7 +121,7 @@ def bench_check(tree: Path, runs: int) -> dict[str, float]:
     print(f"  with the digests an earlier run kept: {m_warm:.3f} s, {m_warm / m_md5:.2f}x md5sum")
     # what is left between check and the floor: the hashing (md5sum's work shared by the cores) and the rest,
     # which a run with every digest kept still pays (the interpreter, the imports, the scan, the verdicts)
-    started = [timed([sys.executable, "-c", "import textfrag.cli"])[0] for _ in range(runs)]
+    started = [timed([sys.executable, "-c", "import textfrag.cli"], cwd=tree)[0] for _ in range(runs)]  # (not in a checkout)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     floor = m_md5 / cores
     print(
