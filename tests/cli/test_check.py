@@ -227,6 +227,33 @@ def test_a_digest_worker_that_dies_leaves_its_files_to_be_read_here_with_the_sam
             os.waitpid(pid, os.WNOHANG)
 
 
+def test_a_machine_that_cannot_fork_now_gets_the_same_verdicts_from_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read_log: Path
+) -> None:
+    """Where no process can be forked (the user's process limit reached: EAGAIN), the digests come from
+    threads, each file read once, with the verdicts a forked worker gives."""
+    import errno
+
+    import textfrag.cli
+
+    def cannot_fork() -> int:
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    docs = []
+    for name in ("a.txt", "b.txt"):
+        data = (name * 300_000 + "\n").encode()
+        (tmp_path / name).write_bytes(data)
+        docs.append(f"![{name}](txtfrag:{name}#line=0,1;length={len(data)};md5={hashlib.md5(data).hexdigest()})\n\n")
+    (tmp_path / "index.md").write_text("".join(docs))
+    monkeypatch.setattr(os, "fork", cannot_fork)
+    monkeypatch.chdir(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    code = textfrag.cli.main(["check", "--root", ".", "index.md"], stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    assert "2 references in 1 document: all current" in out.getvalue() + err.getvalue()
+    assert sorted(read_log.read_text().split()) == ["a.txt", "b.txt"]
+
+
 def test_check_starts_without_the_heavy_standard_modules(tree: Path) -> None:
     """Start-up is part of check's time (bench/bench_core.py): it imports no engine, and neither
     dataclasses nor what that pulls in (inspect, ast, dis, tokenize)."""

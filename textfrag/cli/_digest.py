@@ -35,7 +35,8 @@ def _process_pool(workers: int, work: Callable[[list[str]], _Digests]) -> _Forke
     with threads is unsafe."""
     if workers < 2 or not hasattr(os, "fork"):
         return None
-    return _Forked(workers, work)
+    pool = _Forked(workers, work)
+    return pool if pool.pids else None  # (none could be started: threads do the work)
 
 
 class _Forked:
@@ -60,25 +61,28 @@ class _Forked:
         if kept is not None:
             kept.settle()  # (a database this run makes holds nothing a worker could look up)
 
-        try:
-            for i in range(workers):
-                job_r, job_w = os.pipe()
-                answer_r, answer_w = os.pipe()
+        for _ in range(workers):
+            made: list[int] = []
+            try:
+                made += os.pipe()
+                made += os.pipe()
                 pid = os.fork()
-                if pid == 0:  # (the worker: it keeps its two ends and nothing of the others')
-                    for fd in (*ours, job_w, answer_r):
-                        os.close(fd)
-                    _serve(job_r, answer_w, work)  # (never returns)
-                os.close(job_r)
-                os.close(answer_w)
-                ours += [job_w, answer_r]
-                self.pids.append(pid)
-                self.jobs.append(job_w)
-                self.answers.append(answer_r)
-                self.idle.append(i)
-        except OSError:  # (no more processes or pipes: the ones made so far do the work)
-            if not self.pids:
-                raise
+            except OSError:  # (no more processes or pipes: the ones made so far do the work)
+                for fd in made:
+                    os.close(fd)
+                break
+            job_r, job_w, answer_r, answer_w = made
+            if pid == 0:  # (the worker: it keeps its two ends and nothing of the others')
+                for fd in (*ours, job_w, answer_r):
+                    os.close(fd)
+                _serve(job_r, answer_w, work)  # (never returns)
+            os.close(job_r)
+            os.close(answer_w)
+            ours += [job_w, answer_r]
+            self.idle.append(len(self.pids))
+            self.pids.append(pid)
+            self.jobs.append(job_w)
+            self.answers.append(answer_r)
 
     def submit(self, paths: list[str]) -> None:
         self.waiting.append(paths)
