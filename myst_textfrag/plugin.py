@@ -45,7 +45,7 @@ from textfrag.verdict.option_table import OPTIONS
 from textfrag.verdict.presentation import language_for
 from textfrag.verdict.written_options import written_options
 
-from .uses import NAME, PENDING, BadInput, received
+from .uses import KIND, NAME, PENDING, BadInput, received
 
 __all__ = ["SPEC", "run"]
 
@@ -261,12 +261,7 @@ def role(data: dict[str, Any], cache: SourceCache | None = None) -> list[dict[st
     verdict, _ = _judged(ref_text, None, line, inline=True, cache=cache)
     ex = verdict.excerpt
     if verdict.problems or ex is None:
-        err = verdict.problem or TextFragError("cannot be quoted")
-        said = err.with_reference(err.reference or ref_text).describe(_located(line, ref_text))
-        _record(said)
-        return [
-            {"type": "inlineCode", "value": f"[textfrag: {said}]", "class": "txtfrag-error", "data": {"txtfrag-problem": said}}
-        ]
+        return [_inline_problem(verdict.problem or TextFragError("cannot be quoted"), ref_text, line)]
     node = {
         "type": "inlineCode",
         "value": ex.inline_text,
@@ -304,31 +299,37 @@ def resolve_pending(tree: dict[str, Any]) -> None:
             if use is None:
                 shown.append(child)
                 continue
+            kind, data = use
             if cache is None:
                 settings = _settings()
                 cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
-            data = {
-                "arg": use.get("arg"),
-                "body": use.get("arg"),
-                "options": use.get("options"),
-                "node": {"position": use.get("position")},
-            }
-            shown += directive(data, cache) if use.get("kind") == "directive" else role(data, cache)
+            if data is None:  # (what mystmd sent is not a JSON object: said where the use is)
+                unread = TextFragError("what mystmd sent for this use cannot be read as a JSON object")
+                block = kind == "directive"
+                shown.append(_problem(unread, "", 0, translator(None)) if block else _inline_problem(unread, "", 0))
+            else:
+                shown += directive(data, cache) if kind == "directive" else role(data, cache)
         node["children"] = shown
         stack.extend(child for child in shown if isinstance(child, dict))
 
 
-def _pending(node: Any) -> dict[str, Any] | None:
-    """What mystmd sent for the use a placeholder stands for, or None for any other node."""
+def _pending(node: Any) -> tuple[str, dict[str, Any] | None] | None:
+    """(``directive`` or ``role``, what mystmd sent for it, or None when that is not a JSON object) for a
+    placeholder; None for any other node."""
     data = node.get("data") if isinstance(node, dict) else None
-    said = data.get(PENDING) if isinstance(data, dict) else None
-    if not isinstance(said, str):
+    if not isinstance(data, dict) or data.get(KIND) not in ("directive", "role") or not isinstance(data.get(PENDING), str):
         return None
     try:
-        use = json.loads(said)
-    except ValueError:
-        return None
-    return use if isinstance(use, dict) else None
+        sent = json.loads(data[PENDING])
+    except (ValueError, RecursionError):
+        sent = None
+    return str(data[KIND]), sent if isinstance(sent, dict) else None
+
+
+def _inline_problem(err: TextFragError, ref_text: str, line: int) -> dict[str, Any]:
+    said = err.with_reference(err.reference or ref_text).describe(_located(line, ref_text))
+    _record(said)
+    return {"type": "inlineCode", "value": f"[textfrag: {said}]", "class": "txtfrag-error", "data": {"txtfrag-problem": said}}
 
 
 def _problem(err: TextFragError, ref_text: str, line: int, _: Any) -> dict[str, Any]:

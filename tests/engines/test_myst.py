@@ -45,23 +45,17 @@ def test_the_directive_and_role_become_mystmd_code_nodes(tmp_path: Path) -> None
 
 def test_a_use_costs_python_s_start_alone_and_waits_for_its_page_s_transform(tmp_path: Path) -> None:
     """mystmd starts the plugin for every use of the directive and the role: that process imports nothing of
-    textfrag's and answers with a placeholder holding what it was sent; the page's transform (one process
-    per page) replaces it with the verdict, as the build above shows."""
+    textfrag's, nor a JSON reader, and answers with a placeholder holding what it was sent; the page's
+    transform (one process per page) replaces it with the verdict, as the build above shows. What is not a
+    JSON object, or nests too deeply, is refused at once (exit 2)."""
     import json
     import subprocess
     import sys
 
     script = BIN / "textfrag-myst"
-    sent = {
-        "name": "txtfrag",
-        "arg": "src/app.py#line=0,2",
-        "options": {"linenos": True},
-        "node": {"position": {"start": {"line": 3}}},
-    }
-    for kind, said in (
-        ("--directive", sent),
-        ("--role", {"name": "txtfrag", "body": "src/app.py#line=0,1", "node": sent["node"]}),
-    ):
+    node = {"position": {"start": {"line": 3}}}
+    sent = {"name": "txtfrag", "arg": "src/app.py#line=0,2", "options": {"linenos": True}, "node": node}
+    for kind, said in (("--directive", sent), ("--role", {"name": "txtfrag", "body": "src/app.py#line=0,1", "node": node})):
         r = subprocess.run(
             [sys.executable, "-X", "importtime", str(script), kind, "txtfrag"],
             input=json.dumps(said),
@@ -73,11 +67,37 @@ def test_a_use_costs_python_s_start_alone_and_waits_for_its_page_s_transform(tmp
         assert r.returncode == 0, r.stderr[-2000:]
         imported = {line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
         assert "myst_textfrag.launch" in imported
-        assert not [m for m in imported if m == "textfrag" or m.startswith(("textfrag.", "myst_textfrag.plugin"))]
-        [node] = json.loads(r.stdout)
-        assert node["type"] == ("div" if kind == "--directive" else "inlineCode")
-        use = json.loads(node["data"]["txtfrag-pending"])
-        assert use["arg"] == str(said.get("arg") or said.get("body")) and use["position"] == {"start": {"line": 3}}
+        assert not [
+            m
+            for m in imported
+            if m in ("textfrag", "json.decoder", "typing") or m.startswith(("textfrag.", "myst_textfrag.plugin"))
+        ]
+        [placeholder] = json.loads(r.stdout)
+        assert placeholder["type"] == ("div" if kind == "--directive" else "inlineCode")
+        assert placeholder["data"]["txtfrag-use"] == kind[2:] and json.loads(placeholder["data"]["txtfrag-pending"]) == said
+    for wrong in ("[1, 2]", "not json", ""):
+        r = subprocess.run([str(script), "--directive", "txtfrag"], input=wrong, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and "textfrag-myst: what mystmd sent is not a JSON object" in r.stderr, r.stderr
+
+
+def test_a_placeholder_whose_data_cannot_be_read_is_a_problem_of_its_page(tmp_path: Path, monkeypatch: object) -> None:
+    """What a use's process kept is read by the page's transform: data that is not a JSON object there (never
+    what mystmd sends) is a problem of the page, said in place, and the build fails."""
+    import pytest
+
+    from myst_textfrag import plugin
+
+    mp: pytest.MonkeyPatch = monkeypatch  # type: ignore[assignment]
+    mp.chdir(tmp_path)
+    mp.setenv("TEXTFRAG_ROOT", str(tmp_path))
+    mp.setattr(plugin, "_ledger", lambda: tmp_path / "ledger.jsonl")
+    bad = {"type": "div", "children": [], "data": {"txtfrag-use": "directive", "txtfrag-pending": "{not json"}}
+    tree = {"type": "root", "children": [bad]}
+    with pytest.raises(plugin._Failed) as failed:
+        plugin.transform(tree)
+    assert "what mystmd sent for this use cannot be read as a JSON object" in str(failed.value)
+    [shown] = tree["children"]
+    assert shown["type"] == "admonition" and "txtfrag-problem" in shown["data"]
 
 
 def test_stale_and_broken_references_fail_myst_build_each_located(tmp_path: Path) -> None:
