@@ -143,6 +143,7 @@ bench: $(VENV)/.test-$(SUM) $(VENV)/.wheel
 	$(BIN)/python bench/bench_mdbook.py
 	$(BIN)/python bench/bench_sphinx.py --refs 3000 --runs 3
 	$(BIN)/python bench/bench_mkdocs.py --refs 3000 --runs 3
+	TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/python bench/bench_myst.py
 	$(BIN)/python bench/bench_guard.py
 
 clean:
