@@ -299,3 +299,18 @@ def test_migrating_a_project_not_yet_set_up_says_which_textfrag_root_its_build_n
     assert checked.returncode == 0 and "all current" in checked.stdout, checked.stderr
     built = run_sphinx("-W", "-q", "-b", "html", str(docs), str(tmp_path / "_build"))
     assert built.returncode == 0, built.stderr
+
+
+def test_mystmd_s_filename_option_is_left_as_it_is_saying_why(tmp_path: Path) -> None:
+    """mystmd's literalinclude takes :filename: (a title above the block); a txtfrag block has none, so the
+    include is left as it is, and the reason says what the option does rather than that it is unknown."""
+    (tmp_path / "app.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    page = "# T\n\n```{literalinclude} app.py\n:filename: app.py\n```\n"
+    (tmp_path / "index.md").write_text(page, encoding="utf-8")
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  title: t\n", encoding="utf-8")
+    r = run_textfrag("migrate", "--root", ".", "--write", ".", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    said = "index.md:3: literalinclude app.py: left as it is: :filename: cannot be converted: mystmd shows it as a title"
+    assert said in r.stdout + r.stderr, r.stdout + r.stderr
+    assert "literalinclude would refuse it too" not in r.stdout + r.stderr
+    assert (tmp_path / "index.md").read_text(encoding="utf-8") == page

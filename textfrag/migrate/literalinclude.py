@@ -31,7 +31,10 @@ __all__ = ["Include", "Outcome", "find_includes", "convert", "highlight_language
 # options a txtfrag directive takes as they are (literalinclude's meaning)
 _KEPT = ("encoding", "dedent", "tab-width", "class", "name", "prepend", "append", "force")
 # options whose effect textfrag cannot reproduce
-_REFUSED: dict[str, str] = {}
+_REFUSED: dict[str, str] = {
+    # (mystmd's literalinclude, not Sphinx's)
+    "filename": "mystmd shows it as a title above the block, which a txtfrag block does not have (its :caption: is a caption)",
+}
 _OPTION = re.compile(r"^([ \t]+):([\w-]+):(?:[ \t]+(.*?))?[ \t]*$")
 # the language a page sets for what follows: rST's ``.. highlight:: x``, MyST's ```` ```{highlight} x ````
 _RST_HIGHLIGHT = re.compile(
