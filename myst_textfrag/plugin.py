@@ -208,17 +208,22 @@ def _written(options: dict[str, Any]) -> dict[str, str | None]:
     return out
 
 
-def _judged(
-    ref_text: str, options: dict[str, Any] | None, line: int, *, inline: bool, cache: SourceCache | None = None
-) -> tuple[Verdict, Any]:
+def _page() -> tuple[dict[str, Any], SourceCache]:
+    """This build's settings and a cache of the quoted files, shared by the uses of one page."""
     settings = _settings()
+    return settings, SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
+
+
+def _judged(
+    ref_text: str,
+    options: dict[str, Any] | None,
+    line: int,
+    *,
+    inline: bool,
+    page: tuple[dict[str, Any], SourceCache] | None = None,
+) -> tuple[Verdict, Any]:
+    settings, cache = page or _page()
     _ = translator(settings["language"])
-    if cache is None or (cache.root, cache.charset, cache.max_size) != (
-        settings["root"],
-        settings["charset"],
-        settings["max_size"],
-    ):
-        cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
     verdict = judge(
         cache,
         ref_text,
@@ -239,12 +244,12 @@ def _judged(
     return verdict, _
 
 
-def directive(data: dict[str, Any], cache: SourceCache | None = None) -> list[dict[str, Any]]:
+def directive(data: dict[str, Any], page: tuple[dict[str, Any], SourceCache] | None = None) -> list[dict[str, Any]]:
     """The nodes of a ``txtfrag`` directive: the core's verdict, translated."""
     options: dict[str, Any] = dict(data.get("options") or {})
     ref_text = str(data.get("arg") or "").strip()
     line = _line(data)
-    verdict, _ = _judged(ref_text, options, line, inline=False, cache=cache)
+    verdict, _ = _judged(ref_text, options, line, inline=False, page=page)
     ex, q = verdict.excerpt, verdict.quote
     if verdict.problems or ex is None or q is None:
         return [_problem(verdict.problem or TextFragError("cannot be quoted"), ref_text, line, _)]
@@ -254,11 +259,11 @@ def directive(data: dict[str, Any], cache: SourceCache | None = None) -> list[di
     return _block(ex, block_options, to_the_end=last.end == len(last.source.text) and not o.append)
 
 
-def role(data: dict[str, Any], cache: SourceCache | None = None) -> list[dict[str, Any]]:
+def role(data: dict[str, Any], page: tuple[dict[str, Any], SourceCache] | None = None) -> list[dict[str, Any]]:
     """The node of a ``txtfrag`` role: the excerpt as inline code."""
     ref_text = str(data.get("body") or "").strip()
     line = _line(data)
-    verdict, _ = _judged(ref_text, None, line, inline=True, cache=cache)
+    verdict, _ = _judged(ref_text, None, line, inline=True, page=page)
     ex = verdict.excerpt
     if verdict.problems or ex is None:
         return [_inline_problem(verdict.problem or TextFragError("cannot be quoted"), ref_text, line)]
@@ -286,7 +291,7 @@ def resolve_pending(tree: dict[str, Any]) -> None:
     """Replace, in place, each placeholder of a page's tree (what ``textfrag-myst`` made of a use of the
     directive or the role: :mod:`myst_textfrag.launch`) with what the use becomes, the quoted files read
     once for the page."""
-    cache: SourceCache | None = None
+    page: tuple[dict[str, Any], SourceCache] | None = None
     stack = [tree]
     while stack:
         node = stack.pop()
@@ -300,15 +305,15 @@ def resolve_pending(tree: dict[str, Any]) -> None:
                 shown.append(child)
                 continue
             kind, data = use
-            if cache is None:
-                settings = _settings()
-                cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
+            page = page or _page()
             if data is None:  # (what mystmd sent is not a JSON object: said where the use is)
                 unread = TextFragError("what mystmd sent for this use cannot be read as a JSON object")
                 block = kind == "directive"
-                shown.append(_problem(unread, "", 0, translator(None)) if block else _inline_problem(unread, "", 0))
+                shown.append(
+                    _problem(unread, "", 0, translator(page[0]["language"])) if block else _inline_problem(unread, "", 0)
+                )
             else:
-                shown += directive(data, cache) if kind == "directive" else role(data, cache)
+                shown += directive(data, page) if kind == "directive" else role(data, page)
         node["children"] = shown
         stack.extend(child for child in shown if isinstance(child, dict))
 
