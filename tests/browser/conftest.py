@@ -9,6 +9,7 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,30 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+#: Chromium's features the tests turn off, on top of those Playwright turns off: the address bar's pop-ups,
+#: which Chromium's headless mode still makes for every page as two pages of its own (chrome://omnibox-popup),
+#: and which cost the browser tests about 40% of their CPU time while a page is open
+DISABLED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+_PLAYWRIGHTS: list[str] = []  # the features Playwright turns off (as this worker's first browser was told)
+
+
+def _feature_switch(playwright: Any) -> str:
+    """One ``--disable-features`` with Playwright's features and :data:`DISABLED_FEATURES`. Chromium keeps
+    only the last of two such switches, so a second one of ours would turn Playwright's back on: their
+    list is read once from what the browser was started with (chrome://version)."""
+    if not _PLAYWRIGHTS:
+        b = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        try:
+            page = b.new_page()
+            page.goto("chrome://version")
+            started = page.inner_text("#command_line").split()
+        finally:
+            b.close()
+        theirs = [a.split("=", 1)[1] for a in started if a.startswith("--disable-features=")]
+        _PLAYWRIGHTS.extend(name for value in theirs[-1:] for name in value.split(",") if name)
+        _PLAYWRIGHTS.append("")  # (read: an empty list of theirs is not read again)
+    names = dict.fromkeys([*filter(None, _PLAYWRIGHTS), *DISABLED_FEATURES])
+    return "--disable-features=" + ",".join(names)
 
 
 #: whether an element can be seen: displayed, visible, not transparent, with a size (Playwright's
@@ -64,7 +89,7 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[*FLAGS, _feature_switch(p)], headless=True)
         yield b
         b.close()
 
