@@ -3,7 +3,8 @@
 
     .venv/bin/python bench/bench_myst.py [--files 30] [--refs 300] [--runs 3]
 
-Two books quote the same line ranges of the same files; builds (``myst build --site`` with a local
+Three books quote the same line ranges of the same files (the executable plugin ``textfrag-myst``, the same
+as a JavaScript plugin, ``textfrag-myst --javascript``, and mystmd's ``literalinclude``); builds (``myst build --site`` with a local
 template: no network) alternate and the median ratio txtfrag/literalinclude is printed, of wall time and of
 CPU time. mystmd starts an executable plugin once for every use of its directive (``literalinclude`` runs
 inside mystmd), so the ratio is mostly that start: a use only becomes a placeholder, which Python's start
@@ -30,6 +31,8 @@ from common import alternate, make_sources, plan_pages, report  # noqa: E402
 
 BIN = Path(sys.executable).parent
 PAGES = 10
+#: the books: the executable plugin, the same as a JavaScript plugin (`textfrag-myst --javascript`), mystmd's own
+KINDS = ("txtfrag", "javascript", "literalinclude")
 
 
 def generate(work: Path, files: int, refs: int, lines: int) -> None:
@@ -40,18 +43,25 @@ def generate(work: Path, files: int, refs: int, lines: int) -> None:
     plugin = shutil.which("textfrag-myst", path=str(BIN))
     if plugin is None:
         raise SystemExit("textfrag-myst is not installed beside this Python (make bench installs the wheel)")
-    for kind in ("txtfrag", "literalinclude"):
+    plugins = {
+        "txtfrag": f"  plugins:\n    - type: executable\n      path: {plugin}\n",
+        "javascript": "  plugins:\n    - textfrag.mjs\n",
+        "literalinclude": "",
+    }
+    for kind in KINDS:
         book = work / kind
         (book / "tpl").mkdir(parents=True)
         (book / "tpl" / "template.yml").write_text("jtex: v1\ntitle: local\n")
-        plugins = f"  plugins:\n    - type: executable\n      path: {plugin}\n" if kind == "txtfrag" else ""
-        (book / "myst.yml").write_text(f"version: 1\nproject:\n{plugins}site:\n  template: ./tpl\n")
+        (book / "myst.yml").write_text(f"version: 1\nproject:\n{plugins[kind]}site:\n  template: ./tpl\n")
         shutil.copytree(work / "src", book / "src")
+    javascript = subprocess.run([plugin, "--javascript"], capture_output=True, text=True, check=True).stdout
+    (work / "javascript" / "textfrag.mjs").write_text(javascript)
     for d, row in enumerate(plan_pages(meta, PAGES, refs, lines, rng)):
-        pages: dict[str, list[str]] = {"txtfrag": [f"# Page {d}\n\n"], "literalinclude": [f"# Page {d}\n\n"]}
+        pages: dict[str, list[str]] = {kind: [f"# Page {d}\n\n"] for kind in KINDS}
         for path, length, md5, a, b in row:
             pages["txtfrag"].append(f"```{{txtfrag}} {path}#line={a},{b};length={length};md5={md5}\n```\n\n")
             pages["literalinclude"].append(f"```{{literalinclude}} {path}\n:lines: {a + 1}-{b}\n```\n\n")
+        pages["javascript"] = pages["txtfrag"]
         for kind, parts in pages.items():
             (work / kind / f"page{d}.md").write_text("".join(parts))
 
@@ -85,8 +95,12 @@ def main() -> None:
         f"{args.refs} references over {args.files} files of {args.lines} lines, {PAGES} pages, {args.runs} alternating builds each"
     )
     print(f"one use of the plugin (textfrag-myst --directive): median {per_use() * 1000:.1f} ms")
-    build = {kind: ([str(myst), "build", "--site"], args.work / kind) for kind in ("txtfrag", "literalinclude")}
-    report(alternate(build, args.runs), "txtfrag", "literalinclude", target=float("inf"))
+    build = {kind: ([str(myst), "build", "--site"], args.work / kind) for kind in KINDS}
+    # (the JavaScript plugin finds textfrag-myst beside this Python, as the executable plugin is named)
+    env = dict(os.environ, TEXTFRAG_MYST_PLUGIN=str(BIN / "textfrag-myst"))
+    times = alternate(build, args.runs, env)
+    report(times, "txtfrag", "literalinclude", target=float("inf"))
+    report(times, "javascript", "literalinclude", target=float("inf"))
 
 
 if __name__ == "__main__":

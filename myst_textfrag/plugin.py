@@ -446,16 +446,31 @@ class _Failed(Exception):
     """The build fails: the message is what mystmd shows."""
 
 
+def javascript() -> str:
+    """This plugin as a JavaScript plugin of mystmd (``textfrag.mjs``, shipped beside this module): it asks
+    ``textfrag-myst`` for the specification once, makes each use the placeholder ``textfrag-myst`` would
+    answer, in mystmd's own process, and runs the page's transform as mystmd runs this one's."""
+    from pathlib import Path
+
+    return (Path(__file__).parent / "textfrag.mjs").read_text(encoding="utf-8")
+
+
 def run(argv: list[str] | None = None) -> int:
-    """The console script: ``textfrag-myst [--directive NAME | --role NAME | --transform NAME]``."""
+    """The console script: ``textfrag-myst [--directive NAME | --role NAME | --transform NAME | --javascript]``."""
     args = sys.argv[1:] if argv is None else argv
     try:
         if not args:
             json.dump(SPEC, sys.stdout)
             _ledger().unlink(missing_ok=True)  # a new build begins: mystmd asks for the specification first
             return 0
+        if args == ["--javascript"]:  # (the plugin as JavaScript: a use costs no process)
+            sys.stdout.write(javascript())
+            return 0
         if len(args) != 2 or args[0] not in ("--directive", "--role", "--transform"):
-            print("usage: textfrag-myst [--directive txtfrag | --role txtfrag | --transform txtfrag-problems]", file=sys.stderr)
+            print(
+                "usage: textfrag-myst [--directive txtfrag | --role txtfrag | --transform txtfrag-problems | --javascript]",
+                file=sys.stderr,
+            )
             return 2
         data = received()
         kind, name = args[0][2:], args[1]
