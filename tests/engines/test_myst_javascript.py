@@ -101,3 +101,18 @@ def test_a_plugin_command_that_loads_the_plugin_again_is_refused_not_started_wit
     r = subprocess.run([str(myst), "build", "--site"], cwd=root, capture_output=True, text=True, timeout=120, env=env)  # (ends)
     out = r.stdout + r.stderr
     assert "its answer is not textfrag's specification: it must be textfrag-myst" in out, out[-3000:]
+
+
+def test_jupyter_book_2_runs_the_javascript_plugin_and_fails_on_a_stale_reference(tmp_path: Path) -> None:
+    jupyter_book = engine("jupyter-book")
+    root = javascript_project(tmp_path / "book", {"doc.md": PAGE.replace(STALE, MD5)})
+    r = run([jupyter_book, "build", "--site"], root, **_plugin_path())
+    assert r.returncode == 0, r.stdout + r.stderr
+    states = [
+        n["data"]["txtfrag-state"] for n in nodes(myst_content(root, "doc")["mdast"]) if "txtfrag-state" in (n.get("data") or {})
+    ]  # type: ignore[index, operator]
+    assert states == ["current"] * 4, states
+    (root / "bad.md").write_text(f"# Bad\n\n```{{txtfrag}} src/app.py#line=0,2;md5={STALE}\n```\n", encoding="utf-8")
+    r = run([jupyter_book, "build", "--site"], root, **_plugin_path())
+    assert r.returncode != 0
+    assert f"bad.md:3: src/app.py#line=0,2;md5={STALE}: stale" in r.stdout + r.stderr
