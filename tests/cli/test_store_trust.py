@@ -35,13 +35,53 @@ def _project(root: Path) -> Path:
     return root
 
 
-def _check(root: Path, cache: Path, *argv: str, user: int | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+def _check(
+    root: Path, cache: Path, *argv: str, user: int | None = None, site: Path | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """``textfrag check`` of the project as a process; as ``user`` (with ``site``, textfrag as installed, in a
+    folder that user may read: the clone and its venv may live where no other user can enter)."""
     environment = {**os.environ, "TEXTFRAG_CACHE_DIR": str(cache), **env}
     environment.pop("TEXTFRAG_NO_CACHE", None)
-    command = [sys.executable, "-m", "textfrag", "check", "--root", str(root), *argv, str(root / "docs")]
+    python, cwd = sys.executable, None
+    if user is not None:
+        assert site is not None
+        python, cwd = getattr(sys, "_base_executable", sys.executable), str(site)
+        environment.update(PYTHONPATH=str(site), PYTHONNOUSERSITE="1", HOME=str(site))
+    command = [python, "-m", "textfrag", "check", "--root", str(root), *argv, str(root / "docs")]
     if user is not None:
         command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *command]
-    return subprocess.run(command, capture_output=True, text=True, env=environment, timeout=120)
+    return subprocess.run(command, capture_output=True, text=True, env=environment, cwd=cwd, timeout=120)
+
+
+def _installed_for_everyone(folder: Path) -> Path:
+    """textfrag and what it requires, as installed in this environment (the wheel's files, not the source
+    tree), copied into ``folder`` for another user: what that user's ``python -m textfrag`` imports."""
+    from importlib.metadata import distribution
+
+    from packaging.requirements import Requirement
+
+    site = folder / "site"
+    wanted, seen = ["textfrag"], set()
+    while wanted:
+        name = wanted.pop()
+        dist = distribution(name)
+        if dist.metadata["Name"].lower() in seen:
+            continue
+        seen.add(dist.metadata["Name"].lower())
+        for f in dist.files or ():
+            source = Path(str(dist.locate_file(f)))
+            if f.parts[0] == ".." or not source.is_file() or "__pycache__" in f.parts:
+                continue  # (scripts beside the venv's bin, byte code: not imported from here)
+            target = site / f
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+        for requirement in dist.requires or ():
+            r = Requirement(requirement)
+            if r.marker is None or r.marker.evaluate({"extra": ""}):
+                wanted.append(r.name)
+    for path in [site, *site.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return site
 
 
 def _kinds(cache: Path) -> list[str]:
@@ -115,7 +155,7 @@ def test_a_store_another_user_owns_is_not_read_and_the_run_says_so_once(shared_t
     os.chmod(cache, 0o755)
     for f in cache.iterdir():
         f.chmod(0o644)
-    r = _check(root, cache, user=NOBODY)
+    r = _check(root, cache, user=NOBODY, site=_installed_for_everyone(shared_tmp))
     assert r.returncode == 0 and "all current" in r.stdout, r.stderr
     assert r.stderr.count("belongs to another user") == 1 and "Traceback" not in r.stderr, r.stderr
     theirs = shared_tmp / "theirs"
