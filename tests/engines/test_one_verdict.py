@@ -296,6 +296,28 @@ def test_an_option_written_twice_fails_check_as_docutils_refuses_the_directive(t
     assert "mine.md" not in checked.stderr
 
 
+def test_crlf_pages_with_options_are_read_as_sphinx_reads_them(tmp_path: Path) -> None:
+    """Pages checked out with CR LF (git on Windows): a directive's option lines are options, in
+    reStructuredText and in MyST; Sphinx builds both and ``check`` says all current, as the build does.
+    A stale one is stale in both, on the same line."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    (tmp_path / "conf.py").write_text('extensions = ["myst_parser", "sphinx_textfrag"]\n', encoding="utf-8")
+    rst = f"T\n=\n\n.. toctree::\n\n   mine\n\n.. txtfrag:: {GREET}\n   :caption: Greet\n   :emphasize-lines: 5\n\nAfter.\n"
+    myst = f"# M\n\n```{{txtfrag}} {SHELF}\n:caption: Shelf\n:pyobject: Shelf\n```\n\nAfter.\n"
+    (tmp_path / "index.rst").write_bytes(rst.replace("\n", "\r\n").encode())
+    (tmp_path / "mine.md").write_bytes(myst.replace("\n", "\r\n").encode())
+    built = run_sphinx("-E", "-q", "-b", "html", str(tmp_path), str(tmp_path / "_build"), timeout=300)
+    assert built.returncode == 0 and "ERROR" not in built.stderr and "WARNING" not in built.stderr, built.stderr
+    checked = run_textfrag("check", "--root", str(tmp_path), str(tmp_path))
+    assert checked.returncode == 0 and "2 references in 2 documents: all current" in checked.stdout, checked.stderr
+    (tmp_path / "index.rst").write_bytes(rst.replace(GREET, STALE).replace("\n", "\r\n").encode())
+    built = run_sphinx("-E", "-q", "-b", "html", str(tmp_path), str(tmp_path / "_build"), timeout=300)
+    checked = run_textfrag("check", "--root", str(tmp_path), str(tmp_path))
+    assert checked.returncode == 1 and "index.rst:8: " in checked.stderr and "stale" in checked.stdout, checked.stderr
+    assert "index.rst:8:" in built.stderr, built.stderr
+
+
 #: MyST-Parser reads an option's value as YAML: quotes and a comment are not part of it
 MYST_VALUES = [
     ("quoted", {"emphasize-lines": '"5"'}, set()),
@@ -469,7 +491,8 @@ def test_a_myst_directive_or_role_in_an_mkdocs_page_fails_check_and_the_build_al
     (docs / "role.md").write_text(f"# Case\n\nSee {{txtfrag}}`{GREET}`.\n", encoding="utf-8")
     failing, log = mkdocs_failing(tmp_path)
     assert failing == {"fence.md", "colon.md", "role.md"}, log
-    assert check_kinds(tmp_path, docs) == {}  # (with --root and no configuration: MyST's forms are judged)
+    # (--root sets the root only: mkdocs.yml is read all the same, and check fails what the build fails)
+    assert check_kinds(tmp_path, docs) == {"fence.md": {"form"}, "colon.md": {"form"}, "role.md": {"form"}}
     assert site_kinds(tmp_path) == {"fence.md": {"form"}, "colon.md": {"form"}, "role.md": {"form"}}
     said = "a MyST directive is not rendered by Markdown (MkDocs, ProperDocs, Zensical show it as text or code)"
     assert f"fence.md:3: {GREET}: {said}" in log

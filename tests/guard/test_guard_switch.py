@@ -49,6 +49,19 @@ def test_one_switch_guards_check_and_the_sphinx_build(tmp_path: Path, switch: tu
     assert build.returncode != 0 and said.split(": ", 2)[2][:80] in build.stderr, build.stderr
 
 
+@pytest.mark.parametrize("given", [("--root", "."), ("--root", ".", "--quiet"), ("--config", "docs/conf.py")])
+def test_root_and_config_on_the_command_line_keep_the_switch(tmp_path: Path, given: tuple[str, ...]) -> None:
+    """``--root`` sets the root and ``--config`` names the file: neither switches guard mode off, so a drifted
+    include fails ``check --root . docs`` as it fails ``check docs`` (the advice "--root .." leads there)."""
+    root = _sphinx_project(tmp_path / "p", ("textfrag.toml", "guard = true\n"))
+    assert textfrag(root, "pin", "--write", *given, "docs").returncode == 0
+    assert textfrag(root, "check", *given, "docs").returncode == 0
+    (root / "src" / "app.txt").write_text(APP.replace("line 4\n", "line four\n"), encoding="utf-8")
+    checked = textfrag(root, "check", *given, "docs")
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "docs/index.rst:4: literalinclude ../src/app.txt :lines: 3-5: it shows other text" in checked.stderr
+
+
 def test_a_switch_that_is_not_true_or_false_is_said(tmp_path: Path) -> None:
     root = _sphinx_project(tmp_path / "p", ("textfrag.toml", 'guard = "yes"\n'))
     (root / "docs" / "conf.py").write_text('extensions = ["sphinx_textfrag"]\ntextfrag_root = ".."\n', encoding="utf-8")

@@ -106,17 +106,21 @@ def _output(p: argparse.ArgumentParser) -> None:
 
 
 def _projects(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]:
-    """The projects a command's paths belong to (textfrag.project.discovery), when neither --root nor --config
-    says: [] when none is found; one for most runs; several when the paths hold several builds, each
-    then run on its own paths (check, update and pin; the others refuse to choose)."""
-    if args.config is not None or args.root is not None:
+    """The projects a command's paths belong to (textfrag.project.discovery), when --config does not name
+    one: [] when none is found; one for most runs; several when the paths hold several builds, each
+    then run on its own paths (check, update and pin; the others refuse to choose). ``--root`` only sets
+    the root: the configuration is still found and read (guard mode, exclusions, the engine's settings)."""
+    if args.config is not None:
         return []
     if args.command not in ("check", "update", "pin", "migrate", "make", "show", "symbols", "impact"):
         return []
     from ..project.discovery import find_projects
 
-    # (make, show and symbols name a file under the root: the project is the current folder's)
-    found = find_projects([Path(p) for p in getattr(args, "paths", None) or ["."]])
+    # (make, show and symbols name a file under the root: the project is the root's, or the current folder's)
+    found = find_projects([Path(p) for p in getattr(args, "paths", None) or [args.root or "."]])
+    if args.root is not None:  # (--root: the configurations inside that root, none from above it)
+        root = os.path.realpath(args.root)
+        found = [p for p in found if os.path.realpath(p.config.path).startswith(root.rstrip(os.sep) + os.sep)]
     several = ("check", "update", "pin", "impact")  # (impact reports them together, in any format)
     if len(found) > 1 and (
         args.command not in several or (args.command != "impact" and getattr(args, "format", None) in ("json", "sarif"))
@@ -139,14 +143,15 @@ def _settle(args: argparse.Namespace, err: TextIO | None, found: BuildConfig | N
         from ..project.config import read_config  # (only a run that reads a configuration pays for it)
 
         config = read_config(Path(args.config))
-    elif found is None and args.root is None and not hasattr(args, "build_config"):
+    elif found is None and not hasattr(args, "build_config"):
         projects = _projects(args)
         config = projects[0][0] if projects else None
     args.build_config = config
     quiet = getattr(args, "format", None) in ("json", "sarif") or getattr(args, "quiet", False)
-    if config is not None and err is not None and not quiet:
-        print(f"textfrag: using the configuration in {spell(config.describe())}", file=err)
     given = args.root_given = args.root is not None
+    if config is not None and err is not None and not quiet:
+        said = config.describe() if not given else f"{_shown(config.path)} (root: {_shown(Path(args.root))}, from --root)"
+        print(f"textfrag: using the configuration in {spell(said)}", file=err)
     args.root = args.root if given else (str(config.root) if config else ".")
     if not os.path.isdir(args.root):
         said = "--root" if given else f"the configuration {_shown(config.path)}" if config else "the root"

@@ -19,11 +19,13 @@ folders below a path are both found: each is checked under its own settings and 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import TextFragError
-from .config import BuildConfig, read_config
+
+if TYPE_CHECKING:
+    from .config import BuildConfig
 
 __all__ = ["CONFIG_NAMES", "LAYOUTS", "Project", "find_projects", "nearest_config", "configs_in"]
 
@@ -37,8 +39,7 @@ CONFIG_NAMES += ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.con
 LAYOUTS: tuple[str, ...] = ("docs/source", "doc/source", "docs", "doc", "documentation", "source")
 
 
-@dataclass(frozen=True)
-class Project:
+class Project(NamedTuple):
     """A build's configuration and the paths of a command line run that belong to it."""
 
     config: BuildConfig
@@ -98,7 +99,7 @@ def _upward(start: Path) -> list[Path]:
     """``start`` and the folders above it, up to its repository's top (or the file system's root)."""
     folders = [start]
     folder = start
-    while not (folder / ".git").exists() and folder.parent != folder:
+    while not os.path.exists(folder / ".git") and folder.parent != folder:  # (a folder not to be entered: none)
         folder = folder.parent
         folders.append(folder)
     return folders
@@ -139,20 +140,27 @@ def find_projects(places: list[Path]) -> list[Project]:
     orphans: list[str] = []
     for place in places:
         resolved = place.resolve()
-        start = resolved if resolved.is_dir() else resolved.parent
+        folder = os.path.isdir(resolved)  # (False for a path that cannot be looked at: said where it is read)
+        start = resolved if folder else resolved.parent
         above = _above(start)
         if above is not None:
             projects.setdefault(above, []).append(str(place))
             continue
-        below = _below(start) if resolved.is_dir() else []
+        below = _below(start) if folder else []
         if len(below) == 1:
             projects.setdefault(below[0], []).append(str(place))
         elif below:
             for conf in below:  # (each project's documents, under its own settings)
+                from .config import read_config
+
                 projects.setdefault(conf, []).append(str(read_config(conf).srcdir or conf.parent))
         else:
             orphans.append(str(place))
-    out = [Project(read_config(path), tuple(paths)) for path, paths in projects.items()]
+    out: list[Project] = []
+    if projects:
+        from .config import read_config  # (a run that finds no configuration reads none: its import is not paid)
+
+        out = [Project(read_config(path), tuple(paths)) for path, paths in projects.items()]
     # (AsciiDoc has no configuration: a folder of .adoc files is one, when guard mode is switched on for it)
     if not out and orphans and any(_guard_on(Path(o).resolve()) for o in orphans):
         from .asciidoc import asciidoc_project
@@ -178,6 +186,8 @@ def nearest_config(document: Path, top: Path | None = None) -> BuildConfig | Non
         try:
             found = configs_in(each)
             if found:
+                from .config import read_config
+
                 return read_config(_one(each, found))
         except TextFragError:
             return None
@@ -186,7 +196,11 @@ def nearest_config(document: Path, top: Path | None = None) -> BuildConfig | Non
     if stop is not None:
         try:
             below = [c for c in _below(stop) if folder == c.parent or c.parent in folder.parents]
-            return read_config(below[0]) if below else None
+            if not below:
+                return None
+            from .config import read_config
+
+            return read_config(below[0])
         except TextFragError:
             return None
     return None

@@ -58,6 +58,6 @@ def guard_switched_on(folder: Path) -> bool:
             said = _said(here / name)
             if said is not None:
                 return said
-        if (here / ".git").exists() or here.parent == here:
+        if os.path.exists(here / ".git") or here.parent == here:
             return False
         here = here.parent
