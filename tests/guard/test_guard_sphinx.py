@@ -163,6 +163,31 @@ def test_a_moved_include_fails_the_build_and_check_alike_and_update_repairs_it(r
     assert body(out / "index.html") == body(plain_out / "index.html")
 
 
+@pytest.mark.parametrize("order", ["1-2 first", "2-3 first"])
+def test_two_includes_moved_together_keep_both_records_whichever_comes_first(repo: Repo, order: str) -> None:
+    """``:lines: 1-2`` and ``:lines: 2-3`` of one file, both moved a line down: the update renames 1-2 to
+    2-3 and 2-3 to 3-4, and the lock keeps both records, so a later change of either is still caught."""
+    first, second = ".. literalinclude:: ../src/app.txt\n   :lines: 1-2\n", ".. literalinclude:: ../src/app.txt\n   :lines: 2-3\n"
+    pair = [first, second] if order == "1-2 first" else [second, first]
+    repo.write("src/app.txt", APP)
+    repo.write("docs/conf.py", CONF)
+    repo.write("docs/index.rst", "Two\n===\n\n" + "\n".join(pair))
+    assert repo.textfrag("pin", "--write").code == 0
+    repo.write("src/app.txt", "a new first line\n" + APP)
+    updated = repo.textfrag("update", "--write")
+    assert updated.code == 0, updated.err
+    records = json.loads(repo.read("docs/textfrag.lock"))["includes"]["index.rst"]
+    assert sorted(records) == ["literalinclude ../src/app.txt :lines: 2-3", "literalinclude ../src/app.txt :lines: 3-4"]
+    assert ":lines: 2-3" in repo.read("docs/index.rst") and ":lines: 3-4" in repo.read("docs/index.rst")
+    assert repo.textfrag("check").code == 0
+    built, _ = repo.sphinx()
+    assert built.returncode == 0, built.stderr
+    # a change of the line only the first include shows (file line 2, "line 1") is caught: its record is kept
+    repo.write("src/app.txt", "a new first line\n" + APP.replace("line 1: value_1", "line 1: changed"))
+    checked = repo.textfrag("check")
+    assert checked.code == 1 and ":lines: 2-3: it shows other text than textfrag.lock records" in checked.err, checked.err
+
+
 def test_a_changed_include_shows_its_diff_and_accept_records_what_it_shows_now(repo: Repo) -> None:
     _project(repo)
     repo.textfrag("pin", "--write")

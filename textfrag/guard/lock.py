@@ -55,6 +55,8 @@ class Lock:
         self.entries: dict[str, dict[str, str]] = entries or {}
         #: the file's data as it was read (a file not there: no records), to write only a change
         self._written: str = json.dumps(self._data(), indent=2)
+        #: the (document, key) pairs that a rename of this lock gave a record (see :meth:`rename`)
+        self._placed: set[tuple[str, str]] = set()
 
     @classmethod
     def read(cls, path: Path) -> Lock:
@@ -117,9 +119,14 @@ class Lock:
 
     def rename(self, doc: str, old: str, new: str, record: str) -> None:
         """An include rewritten by ``update`` (its lines moved, its file renamed): its record moves to its
-        new key (the old one stays while another include of the document still has it)."""
-        self.entries.setdefault(doc, {}).pop(old, None)
-        self.entries[doc][new] = record
+        new key. Renames of one run are one move: a key that an earlier rename of this lock gave a record
+        is not taken away by a later one, so that ``:lines: 1-2`` and ``:lines: 2-3`` both moved a line
+        down keep both records (``2-3`` and ``3-4``), in whichever order they are renamed."""
+        records = self.entries.setdefault(doc, {})
+        if (doc, old) not in self._placed:
+            records.pop(old, None)
+        records[new] = record
+        self._placed.add((doc, new))
 
     def keep_only(self, doc: str, keys: frozenset[str] | set[str]) -> None:
         """Forget the records of a document's includes that are no longer there."""
