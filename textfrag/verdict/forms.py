@@ -179,7 +179,8 @@ def directive_content(text: str, found: Found) -> bool:
         start, first = _line_at(text, start - 1)
     fence = re.match(r"^[ \t]*(`{3,}|~{3,}|:{3,})", first)
     indent = len(first) - len(first.lstrip())
-    lines = text[start + len(first) + 1 :].split("\n")
+    end = text.find("\n", start)
+    lines = text[end + 1 :].split("\n") if end >= 0 else []  # (after the line's own ending, CR LF too)
     if fence is None:
         blank = False
         for line in lines:
