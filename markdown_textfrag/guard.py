@@ -18,11 +18,12 @@ from markdown.preprocessors import Preprocessor
 
 from textfrag import SourceCache, TextFragError
 from textfrag.guard import GuardContext, GuardedInclude, Lock, find_guarded, judge_include, shown_text
+from textfrag.guard.context import mdx_settings
 from textfrag.guard.judge import Explainer
 
 __all__ = ["GuardHost", "GuardPreprocessor", "register_guard", "PRIORITY"]
 
-#: before markdown_include_variants (110), markdown-include (101) and pymdownx.snippets (32), which change
+#: before markdown_include_variants (110), markdown-include and mdx_include (101) and pymdownx.snippets (32), which change
 #: the lines
 PRIORITY = 111
 
@@ -66,12 +67,19 @@ class GuardPreprocessor(Preprocessor):
         snippets = self.md.preprocessors["snippet"] if "snippet" in self.md.preprocessors else None
         included = _markdown_include(self.md)
         variants = "include_variants" in self.md.preprocessors  # (FastAPI's {* file ln[...] *})
-        if page is None or (snippets is None and included is None and not variants):
+        mdx = self.md.preprocessors["mdx_include"] if "mdx_include" in self.md.preprocessors else None
+        if page is None or (snippets is None and included is None and mdx is None and not variants):
             return lines
         doc_path, name, front = page
         text = "\n".join(lines)
         found = find_guarded(
-            text, name, ".md", snippets=snippets is not None, markdown_include=included is not None, include_variants=variants
+            text,
+            name,
+            ".md",
+            snippets=snippets is not None,
+            markdown_include=included is not None,
+            mdx_include=mdx is not None,
+            include_variants=variants,
         )
         if not found:
             return lines
@@ -81,7 +89,7 @@ class GuardPreprocessor(Preprocessor):
             self.host.report(name, bad, True)
             return lines
         cache = self.host.cache()
-        ctx = _context(self.md, snippets, included, doc_path)
+        ctx = _context(self.md, snippets, included, doc_path, mdx)
         doc = lock.doc_name(doc_path)
         for inc in found:
             shown = self._shown(inc, text, snippets, included, doc_path, cache, ctx)
@@ -120,7 +128,7 @@ class GuardPreprocessor(Preprocessor):
             return why
 
 
-def _context(md: Markdown, snippets: Any, included: Any, doc_path: Path) -> GuardContext:
+def _context(md: Markdown, snippets: Any, included: Any, doc_path: Path, mdx: Any = None) -> GuardContext:
     """Where the page's extensions find files, as they are configured (read off their preprocessors)."""
     # (markdown_include_variants reads its paths from the folder the build runs in)
     values: dict[str, Any] = {"srcdir": doc_path.parent, "tab_length": md.tab_length, "site": Path.cwd().resolve()}
@@ -133,4 +141,12 @@ def _context(md: Markdown, snippets: Any, included: Any, doc_path: Path) -> Guar
         values["include_base"] = Path(str(getattr(included, "base_path", "."))).resolve()
         values["include_encoding"] = str(getattr(included, "encoding", "utf-8") or "utf-8")
         values["heading_offset"] = int(getattr(included, "headingOffset", 0) or 0)
+    if mdx is not None:  # (mdx_include's settings, as its preprocessor holds them)
+        options = {
+            "base_path": getattr(mdx, "base_path", "."),
+            "recurs_local": getattr(mdx, "recursive_local", True),
+            "recursive_relative_path": getattr(mdx, "recursive_relative_path", False),
+            "line_slice_separator": getattr(mdx, "line_slice_separator", ["", ""]),
+        }
+        values.update(mdx_settings(options, Path.cwd()))
     return GuardContext(**values)

@@ -21,8 +21,8 @@ from typing import Any
 from textfrag import SourceCache, TextFragError
 from textfrag.documents.files import read_text
 from textfrag.guard import LOCK_NAME, GuardContext, GuardedInclude, Lock, context_of, find_guarded, judge_include, shown_text
-from textfrag.guard.includes import LITERALINCLUDE
 from textfrag.guard.judge import Explainer
+from textfrag.guard.model import LITERALINCLUDE
 from textfrag.project.config import BuildConfig, read_config
 
 __all__ = ["GuardedBuild", "guarded_build"]

@@ -41,8 +41,8 @@ class GuardedLiteralInclude(LiteralInclude):
 
     def _judge(self, written: dict[str, str], result: list[nodes.Node]) -> None:
         from textfrag.guard import LOCK_NAME, GuardedInclude, judge_include
-        from textfrag.guard.includes import LITERALINCLUDE
         from textfrag.guard.judge import Explainer
+        from textfrag.guard.model import LITERALINCLUDE
 
         env = self.env
         guard = _guard_of(env)

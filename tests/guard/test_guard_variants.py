@@ -121,3 +121,17 @@ def test_an_ln_that_is_no_numbers_is_a_located_problem_never_a_traceback(site: P
     r = _textfrag(site, "check", "docs")
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert "docs/index.md:3: {* ../docs_src/t001.py ln[a:b] *}:" in r.stderr and "names no lines" in r.stderr, r.stderr
+
+
+def test_ln_0_writes_no_first_tab_and_the_full_files_preview_is_what_is_recorded(site: Path) -> None:
+    """``ln[0]``: the extension writes only the "Full file preview"; that whole file is what textfrag records,
+    so a change anywhere in it is caught (never a "# Code below omitted" line the page does not show)."""
+    (site / "en" / "docs" / "index.md").write_text("# T\n\n{* ../docs_src/t001.py ln[0] *}\n", encoding="utf-8")
+    (shown,) = _shown(site)
+    assert shown == APP  # (the preview: the whole file, mdx_include's last empty line)
+    assert _textfrag(site, "pin", "--write", "docs").returncode == 0
+    recorded = json.loads((site / "en" / "textfrag.lock").read_text(encoding="utf-8"))["includes"]["docs/index.md"]
+    assert recorded == {"{* ../docs_src/t001.py ln[0] *}": f"length={len(shown)};md5={hashlib.md5(shown.encode()).hexdigest()}"}
+    (site / "docs_src" / "t001.py").write_text(APP.replace("l5", "l five"), encoding="utf-8")
+    checked = _textfrag(site, "check", "docs")
+    assert checked.returncode == 1 and "docs/index.md:3: {* ../docs_src/t001.py ln[0] *}" in checked.stderr, checked.stderr

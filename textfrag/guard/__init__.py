@@ -16,9 +16,10 @@ new path), changed (with the diff; ``update --accept --write`` records the revie
 from __future__ import annotations
 
 from .context import GuardContext, Shown, context_of
-from .includes import GuardedInclude, find_guarded, guarded_by
+from .includes import find_guarded, guarded_by
 from .judge import IncludeRepair, empty_include, judge_include
 from .lock import LOCK_NAME, Lock, record_of
+from .model import GuardedInclude
 from .shown import shown_text
 
 __all__ = [

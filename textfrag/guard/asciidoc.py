@@ -18,9 +18,9 @@ from pathlib import Path
 from ..errors import PathError, TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, under_root
-from .includes import GuardedInclude
+from .model import ASCIIDOC, MAX_LINE, GuardedInclude
 
-__all__ = ["of_text", "file_of", "shift_asciidoc_lines", "shiftable"]
+__all__ = ["asciidoc_includes", "adoc_attributes", "of_text", "file_of", "shift_asciidoc_lines", "shiftable"]
 
 # Asciidoctor's TagDirectiveRx
 _TAG = re.compile(r"\b(?:tag|(e)nd)::(\S+?)\[\](?=$|[ \r])")
@@ -221,3 +221,159 @@ def shift_asciidoc_lines(spec: str, d: int) -> str:
 def shiftable(inc: GuardedInclude) -> bool:
     """Whether the include selects lines by number (its numbers can follow moved text)."""
     return inc.option("lines") is not None
+
+
+# Asciidoctor's IncludeDirectiveRx, and its attribute entries (:name: value, :name!: unsets it)
+_ADOC_INCLUDE = re.compile(r"^(\\)?include::([^\s\[](?:[^\[]*[^\s\[])?)\[(.*)\]$")
+_ADOC_ENTRY = re.compile(r"^:(!?)([\w-]+)(!?):(?:[ \t]+(.*))?$")
+_ADOC_NAME = re.compile(r"[\w-]+")
+_ADOC_REFERENCE = re.compile(r"\{([\w-]+)\}")
+#: the delimited blocks whose lines are verbatim (no attribute entry there): listing, literal, passthrough,
+#: fenced; and the comment block, whose lines the preprocessor does not read at all
+_ADOC_VERBATIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|`{3})$")
+_ADOC_COMMENT = re.compile(r"^/{4,}$")
+
+
+def adoc_attributes(attrlist: str) -> list[tuple[str, str, int]]:
+    """(name, value, the value's offset) of each ``name=value`` of an include's attribute list, in one pass: a
+    value in quotes may hold commas; blanks around names and values are not part of them."""
+    out = []
+    k, n = 0, len(attrlist)
+    while k < n:
+        while k < n and attrlist[k] in " \t":
+            k += 1
+        m = _ADOC_NAME.match(attrlist, k)
+        j = m.end() if m else k
+        while j < n and attrlist[j] in " \t":
+            j += 1
+        if m is None or j >= n or attrlist[j] != "=":
+            k = _after_comma(attrlist, j)
+            continue
+        j += 1
+        while j < n and attrlist[j] in " \t":
+            j += 1
+        if j < n and attrlist[j] in "'\"":
+            close = attrlist.find(attrlist[j], j + 1)
+            if close >= 0:
+                out.append((m.group(0), attrlist[j + 1 : close], j + 1))
+                k = _after_comma(attrlist, close + 1)
+                continue
+        end = _after_comma(attrlist, j)
+        value = attrlist[j:end].rstrip(",").rstrip()
+        out.append((m.group(0), value, j))
+        k = end
+    return out
+
+
+def _after_comma(text: str, k: int) -> int:
+    comma = text.find(",", k)
+    return len(text) if comma < 0 else comma + 1
+
+
+def _adoc_conditional(line: str) -> tuple[str, str, str] | None:
+    """(directive, target, text in brackets) of a preprocessor conditional (Asciidoctor's
+    ConditionalDirectiveRx, read without backtracking); None when the line is not one, or is escaped."""
+    head, sep, rest = line.partition("::")
+    if not sep or head not in ("ifdef", "ifndef", "ifeval", "endif") or not line.endswith("]"):
+        return None
+    target, bracket, body = rest.partition("[")
+    if not bracket or any(c.isspace() for c in target):
+        return None
+    return head, target, body[:-1]
+
+
+#: attributes Asciidoctor defines in every HTML build, whatever the document says
+_ADOC_INTRINSIC = frozenset({"asciidoctor", "asciidoctor-version", "backend-html5", "basebackend-html", "htmlsyntax"})
+
+
+def _adoc_holds(directive: str, target: str, defined: dict[str, str]) -> bool | None:
+    """Whether an ``ifdef``/``ifndef`` keeps its lines, as Asciidoctor decides from the document's attributes
+    (``a,b``: any of them defined, ``a+b``: all); None for ``ifeval`` (not decided here: its lines are read)."""
+    if directive == "ifeval":
+        return None
+    names = target.split("+") if "+" in target else target.split(",")
+    present = [n in defined or n in _ADOC_INTRINSIC for n in names if n]
+    hit = all(present) if "+" in target else any(present)
+    return hit if directive == "ifdef" else not hit
+
+
+def asciidoc_includes(text: str, doc: str) -> list[GuardedInclude]:
+    """The includes of an AsciiDoc document, read as Asciidoctor's preprocessor and parser read it: its lines
+    without their trailing blanks; not in a comment block, nor in a region an ``ifdef``/``ifndef`` skips;
+    the attribute entries above each include (not those in a skipped region, a comment or a verbatim block)
+    for the names of its file."""
+    out = []
+    defined: dict[str, str] = {}
+    conditions: list[bool] = []  # (each open conditional: whether its lines are skipped)
+    block = ""  # (the delimiter of the verbatim or comment block the line is in)
+    offset = 0
+    for line in text.split("\n"):
+        start = offset
+        offset += len(line) + 1
+        if len(line) > MAX_LINE:
+            continue
+        bare = line.rstrip()
+        if block:
+            if bare == block:
+                block = ""
+                continue
+            if block[0] == "/" or not bare.startswith(("include::", "ifdef::", "ifndef::", "ifeval::", "endif::")):
+                continue  # (a comment is not read; a verbatim block's lines are text, but for the preprocessor's)
+        conditional = _adoc_conditional(bare) if bare.startswith(("if", "endif")) else None
+        if conditional is not None:
+            directive, target, body = conditional
+            if directive == "endif":
+                if conditions:
+                    conditions.pop()
+            elif not body or directive == "ifeval":  # (with text in the brackets it is a line of its own)
+                # (inside a skipped region a conditional only nests; outside, it is decided)
+                conditions.append(any(conditions) or _adoc_holds(directive, target, defined) is False)
+            continue
+        if any(conditions):
+            continue  # (skipped: Asciidoctor drops the line)
+        if not block:
+            if _ADOC_COMMENT.match(bare):
+                block = bare
+                continue
+            if _ADOC_VERBATIM.match(bare):
+                block = bare
+                continue
+        if bare.startswith(":") and not block:
+            entry = _ADOC_ENTRY.match(bare)
+            if entry is not None:
+                if entry.group(1) or entry.group(3):  # (:name!: and :!name: unset it)
+                    defined.pop(entry.group(2), None)
+                else:  # (a value's own attribute references are replaced when it is defined, as Asciidoctor does)
+                    value = entry.group(4) or ""
+                    defined[entry.group(2)] = _ADOC_REFERENCE.sub(lambda r: defined.get(r.group(1), r.group(0)), value)
+            continue
+        if not bare.startswith(("include::", "\\include::")):
+            continue
+        m = _ADOC_INCLUDE.match(bare)
+        if m is None or m.group(1):
+            continue  # (escaped: text)
+        options: list[tuple[str, str]] = []
+        spans: list[tuple[str, int, int]] = []
+        at = start + m.start(3)
+        for name, value, v_at in adoc_attributes(m.group(3)):
+            options.append((name, value))
+            spans.append((name, at + v_at, at + v_at + len(value)))
+        span = (start + m.start(2), start + m.end(2))
+        used = {r.group(1) for r in _ADOC_REFERENCE.finditer(m.group(2))}
+        out.append(
+            GuardedInclude(
+                doc,
+                text.count("\n", 0, start) + 1,
+                1,
+                ASCIIDOC,
+                m.group(2),
+                tuple(options),
+                start,
+                start + len(bare),
+                span,
+                tuple(spans),
+                attributes=tuple(defined.items()),
+                named=tuple((k, v) for k, v in defined.items() if k in used),
+            )
+        )
+    return out

@@ -15,7 +15,8 @@ from pathlib import Path
 from ..errors import TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, under_root
-from .includes import GuardedInclude, code_import_spec
+from .includes import code_import_spec
+from .model import GuardedInclude
 
 __all__ = ["of_text", "file_of", "shift_code_import", "shiftable"]
 

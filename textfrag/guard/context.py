@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import PathError
 from ..source.cache import SourceCache
@@ -14,7 +14,7 @@ from ..source.cache import SourceCache
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
 
-__all__ = ["GuardContext", "Shown", "context_of", "under_root"]
+__all__ = ["GuardContext", "Shown", "context_of", "under_root", "mdx_settings"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,12 @@ class GuardContext:
     heading_offset: int = 0
     #: the folder the build runs in (markdown_include_variants' paths start there)
     site: Path = field(default_factory=Path.cwd)
+    #: mdx_include: its base path, whether nested includes are followed (recurs_local: None follows only
+    #: ``{!+...!}``), whether their paths start at their file's folder, the lines between two slices
+    mdx_base: Path = field(default_factory=Path.cwd)
+    mdx_recursive: bool | None = True
+    mdx_relative: bool = False
+    mdx_separator: tuple[str, ...] = ("", "")
 
 
 def context_of(config: BuildConfig) -> GuardContext:
@@ -61,7 +67,20 @@ def context_of(config: BuildConfig) -> GuardContext:
         include_encoding=str(included.get("encoding") or "utf-8"),
         heading_offset=int(included.get("headingOffset") or 0),
         site=here.resolve(),
+        **mdx_settings(config.mdx_include or {}, here),
     )
+
+
+def mdx_settings(options: dict[str, Any], here: Path) -> dict[str, Any]:
+    """The GuardContext values of mdx_include's options (as its configuration gives them), paths from ``here``."""
+    separator = options.get("line_slice_separator", ["", ""])
+    recursive = options.get("recurs_local", True)
+    return {
+        "mdx_base": (here / str(options.get("base_path") or ".")).resolve(),
+        "mdx_recursive": None if recursive is None else bool(recursive),
+        "mdx_relative": bool(options.get("recursive_relative_path", False)),
+        "mdx_separator": tuple(str(x) for x in separator) if isinstance(separator, (list, tuple)) else ("", ""),
+    }
 
 
 @dataclass(frozen=True)

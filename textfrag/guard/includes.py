@@ -6,120 +6,43 @@
   own, and each path line of a block between two ``-8<-`` lines, on any line, code fences included (the
   snippets preprocessor runs before Markdown reads the page), not when escaped (``;--8<--``);
 - markdown-include: every ``{!file!}`` and ``{!file!lines=5-9 12}`` of a line;
+- mdx_include: every ``{!file!}`` and ``{!file[ln:1-7]!}`` of a line, code fences included
+  (textfrag.guard.mdxinclude);
 - mdBook: every ``{{#include file:2:10}}`` and ``{{#rustdoc_include ...}}`` of a chapter, code blocks
   included, not when escaped (textfrag.guard.mdbook);
 - AsciiDoc: every ``include::file[lines=2..4]`` (``tag=``, ``tags=``, ``indent=``) at the start of a line
-  of an ``.adoc`` document, not when escaped (textfrag.guard.asciidoc).
+  of an ``.adoc`` document, not when escaped, not in a comment block or a skipped conditional
+  (textfrag.guard.asciidoc).
 
-Each include has a key: what it selects as written (the kind, the file as written, the options that
-change what it shows), which is what its record is kept under in the lock file. Moving an include in its
-document, or changing how it is displayed (a caption, highlighted lines, numbering), changes no key.
+What an include is, and its key, is textfrag.guard.model's.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..documents.scan import MD_SUFFIXES, LineIndex
 from ..migrate.literalinclude import find_includes
+from .asciidoc import asciidoc_includes
+from .mdbook import mdbook_includes
+from .mdxinclude import mdx_includes
+from .model import (
+    ADOC_SUFFIXES,
+    CODE_IMPORT,
+    LITERALINCLUDE,
+    MARKDOWN_INCLUDE,
+    MAX_LINE,
+    SNIPPET,
+    VARIANTS,
+    VITEPRESS,
+    GuardedInclude,
+)
 
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
 
-__all__ = [
-    *("GuardedInclude", "find_guarded", "SELECTING"),
-    *(
-        "LITERALINCLUDE",
-        "SNIPPET",
-        "MARKDOWN_INCLUDE",
-        "MDBOOK",
-        "ASCIIDOC",
-        "VITEPRESS",
-        "CODE_IMPORT",
-        "VARIANTS",
-        "ADOC_SUFFIXES",
-    ),
-]
-
-#: AsciiDoc documents
-ADOC_SUFFIXES = frozenset({".adoc", ".asciidoc", ".asc"})
-
-LITERALINCLUDE, SNIPPET, MARKDOWN_INCLUDE, MDBOOK = "literalinclude", "snippet", "include", "mdbook"
-ASCIIDOC, VITEPRESS, CODE_IMPORT, VARIANTS = "asciidoc", "vitepress", "code-import", "variants"
-
-#: literalinclude's options that change the text it shows, in the order its reader applies them
-SELECTING: tuple[str, ...] = ("pyobject", "start-after", "start-at", "end-before", "end-at", "lines", "dedent")
-SELECTING += ("tab-width", "encoding", "prepend", "append", "diff")
-SELECTING += ("start-line", "end-line")  # (mystmd's)
-
-
-@dataclass(frozen=True)
-class GuardedInclude:
-    """One include as written: where it is, what it names, and the offsets ``update`` rewrites."""
-
-    doc: str  # the document as shown
-    line: int  # 1-based
-    column: int  # 1-based
-    kind: str  # LITERALINCLUDE, SNIPPET, MARKDOWN_INCLUDE or MDBOOK
-    #: the file as written: literalinclude's argument, the snippet's path with its lines or section
-    #: (``src/app.py:5:9``), markdown-include's file
-    argument: str
-    #: literalinclude's options as written (name, value); markdown-include's ``lines``
-    options: tuple[tuple[str, str], ...]
-    start: int  # offsets of the whole include in the document
-    end: int
-    argument_span: tuple[int, int]
-    #: (name, start, end) of each option's value in the document
-    option_spans: tuple[tuple[str, int, int], ...] = ()
-    #: the options whose value is followed by spaces on its line, with them (mystmd reads them)
-    trailing: tuple[tuple[str, str], ...] = ()
-    #: AsciiDoc: the document attributes defined above the include (``:name: value``), for its file's name
-    attributes: tuple[tuple[str, str], ...] = ()
-
-    def option(self, name: str) -> str | None:
-        """The value of an option as written (None: not given)."""
-        return next((value for key, value in self.options if key == name), None)
-
-    @property
-    def key(self) -> str:
-        """What the include selects, as written: its record's key in the lock file."""
-        if self.kind == LITERALINCLUDE:
-            given = dict(self.options)
-            said = "".join(f" :{name}: {_written(name, given[name])}".rstrip() for name in SELECTING if name in given)
-            return f"literalinclude {self.argument}{said}"
-        if self.kind == MDBOOK:
-            return f"{{{{#{self.option('type')} {self.argument}}}}}"
-        if self.kind == CODE_IMPORT:
-            return f"```{self.argument}"
-        if self.kind == VARIANTS:
-            lines = self.option("ln")
-            return f"{{* {self.argument}" + (f" ln[{lines}]" if lines else "") + " *}"
-        if self.kind == VITEPRESS:
-            path, region = parse_raw_path(self.argument)
-            return f"<<< {path}" + (f"#{region}" if region else "")
-        if self.kind == ASCIIDOC:
-            said = ",".join(f"{k}={v}" for k, v in self.options if k in ("lines", "tag", "tags", "indent"))
-            return f"include::{self.argument}[{said}]"
-        if self.kind == MARKDOWN_INCLUDE:
-            lines = self.option("lines")
-            return f"include {self.argument}" + (f" lines={' '.join(lines.split())}" if lines else "")
-        return f"snippet {self.argument}"
-
-    @property
-    def text(self) -> str:
-        """The include in a message (its key: what it selects)."""
-        return self.key
-
-
-def _written(name: str, value: str) -> str:
-    """An option's value in a key: as written, a number as the number it is (``:dedent: 04`` is 4, as
-    Sphinx reads it, so that a build and ``check`` name an include alike)."""
-    value = " ".join(value.split())
-    if name in ("dedent", "tab-width") and value.lstrip("+-").isdigit():
-        return str(int(value))
-    return value
+__all__ = ["find_guarded", "guarded_by", "snippet_lines", "code_import_spec"]
 
 
 def guarded_by(config: BuildConfig, text: str, doc: str, suffix: str) -> list[GuardedInclude]:
@@ -132,6 +55,7 @@ def guarded_by(config: BuildConfig, text: str, doc: str, suffix: str) -> list[Gu
         suffix,
         snippets=config.snippets is not None,
         markdown_include=config.markdown_include is not None,
+        mdx_include=config.mdx_include is not None,
         mdbook=config.engine == "mdbook",
         vitepress=config.engine == "vitepress",
         code_import=config.engine == "docusaurus",
@@ -146,6 +70,7 @@ def find_guarded(
     *,
     snippets: bool = False,
     markdown_include: bool = False,
+    mdx_include: bool = False,
     mdbook: bool = False,
     vitepress: bool = False,
     code_import: bool = False,
@@ -155,21 +80,24 @@ def find_guarded(
     literalinclude always; in Markdown, pymdownx.snippets' and markdown-include's when the build enables
     those extensions (``--8<--`` is text otherwise); in an mdBook chapter (``mdbook``), mdBook's own."""
     if include_variants and "{*" in text and suffix.lower() in MD_SUFFIXES:  # (FastAPI's {* file ln[...] *})
-        out = [*_variants(text, doc), *find_guarded(text, doc, suffix, snippets=snippets, markdown_include=markdown_include)]
+        rest = find_guarded(text, doc, suffix, snippets=snippets, markdown_include=markdown_include, mdx_include=mdx_include)
+        out = [*_variants(text, doc), *rest]
         return sorted(out, key=lambda i: i.start)
     if code_import:  # (remark-code-import: code blocks with file=)
         return _code_imports(text, doc) if suffix.lower() in (*MD_SUFFIXES, ".mdx") and "file=" in text else []
     if vitepress:  # (VitePress: its <<< snippets)
         return _vitepress_includes(text, doc) if suffix.lower() in MD_SUFFIXES and "<<<" in text else []
     if mdbook:  # (mdBook reads no directive: its includes are its own)
-        return _mdbook_includes(text, doc) if suffix.lower() in MD_SUFFIXES else []
+        return mdbook_includes(text, doc) if suffix.lower() in MD_SUFFIXES else []
     if suffix.lower() in ADOC_SUFFIXES:  # (Asciidoctor's include:: lines)
-        return _asciidoc_includes(text, doc) if "include::" in text else []
+        return asciidoc_includes(text, doc) if "include::" in text else []
     out = _literalincludes(text, doc, suffix)
     if suffix.lower() in MD_SUFFIXES:
         if snippets and "8<-" in text:
             out += _snippets(text, doc)
-        if markdown_include and "{!" in text:
+        if mdx_include and "{!" in text:  # (mdx_include: its own reading of {!file!}, which it expands first)
+            out += mdx_includes(text, doc)
+        elif markdown_include and "{!" in text:
             out += _markdown_includes(text, doc)
     out.sort(key=lambda i: i.start)
     return out
@@ -178,10 +106,6 @@ def find_guarded(
 def _place(lines: LineIndex, offset: int) -> tuple[int, int]:
     """The 1-based line and column of ``offset``."""
     return lines.line_at(offset), offset - lines.line_start(offset) + 1
-
-
-#: an include is a short line: longer ones are not read (the engines' own patterns backtrack on them)
-MAX_LINE = 4096
 
 
 _OPTION_VALUE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*?))?([ \t]*)\r?$", re.MULTILINE)
@@ -312,92 +236,6 @@ def _markdown_includes(text: str, doc: str) -> list[GuardedInclude]:
     return out
 
 
-# mdBook's own pattern (preprocess/links.rs): an escaped link, or {{#type path props}}
-# (bounded: an include is short, and the unbounded pattern takes quadratic time on a page of unclosed {{#)
-_LINK = re.compile(r"\\\{\{#.{0,1024}\}\}|\{\{\s*#([a-zA-Z0-9_]+)\s+([^}\s][^}]{0,1024})\}\}")
-#: the types whose text textfrag computes as mdBook does (playground, title and the others are not quotes)
-TYPES = ("include", "rustdoc_include")
-
-
-def _mdbook_includes(text: str, doc: str) -> list[GuardedInclude]:
-    """Every ``{{#include}}`` and ``{{#rustdoc_include}}`` of a chapter, in order."""
-    if "{{" not in text:
-        return []
-    lines = LineIndex(text)
-    out: list[GuardedInclude] = []
-    for m in _LINK.finditer(text):
-        kind, rest = m.group(1), m.group(2)
-        if kind not in TYPES or rest is None or len(rest) > MAX_LINE:
-            continue  # (escaped, or not a quote)
-        argument = rest.split()[0] if rest.split() else ""
-        if not argument:
-            continue
-        at = m.start(2) + (len(rest) - len(rest.lstrip()))
-        line = lines.line_at(at)
-        column = at - lines.line_start(at) + 1
-        out.append(
-            GuardedInclude(doc, line, column, MDBOOK, argument, (("type", kind),), m.start(), m.end(), (at, at + len(argument)))
-        )
-    return out
-
-
-# Asciidoctor's IncludeDirectiveRx, and its attribute entries (:name: value, :name!: unsets it)
-_ADOC_INCLUDE = re.compile(r"^(\\)?include::([^\s\[](?:[^\[]*[^\s\[])?)\[(.*)\]$")
-_ADOC_ENTRY = re.compile(r"^:([\w-]+)(!?):(?:[ \t]+(.*?))?[ \t]*$")
-_ADOC_ATTRIBUTE = re.compile(r"""\s*([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")
-
-
-def _asciidoc_includes(text: str, doc: str) -> list[GuardedInclude]:
-    out = []
-    defined: dict[str, str] = {}
-    offset = 0
-    for line in text.split("\n"):
-        start = offset
-        offset += len(line) + 1
-        bare = line.rstrip("\r")
-        if len(bare) > MAX_LINE:
-            continue
-        if bare.startswith(":"):
-            entry = _ADOC_ENTRY.match(bare)
-            if entry is not None:
-                if entry.group(2):
-                    defined.pop(entry.group(1), None)
-                else:
-                    defined[entry.group(1)] = entry.group(3) or ""
-            continue
-        if not bare.startswith(("include::", "\\include::")):
-            continue
-        m = _ADOC_INCLUDE.match(bare)
-        if m is None or m.group(1):
-            continue  # (escaped: text)
-        options: list[tuple[str, str]] = []
-        spans: list[tuple[str, int, int]] = []
-        at = m.start(3)
-        for a in _ADOC_ATTRIBUTE.finditer(m.group(3) or ""):
-            value, v_at = a.group(2), a.start(2)
-            if value[:1] in ("'", '"') and len(value) >= 2:
-                value, v_at = value[1:-1], v_at + 1
-            options.append((a.group(1), value))
-            spans.append((a.group(1), start + at + v_at, start + at + v_at + len(value)))
-        span = (start + m.start(2), start + m.end(2))
-        out.append(
-            GuardedInclude(
-                doc,
-                text.count("\n", 0, start) + 1,
-                1,
-                ASCIIDOC,
-                m.group(2),
-                tuple(options),
-                start,
-                start + len(bare),
-                span,
-                tuple(spans),
-                attributes=tuple(defined.items()),
-            )
-        )
-    return out
-
-
 _VP_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _VP_SNIPPET = re.compile(r"^ {0,3}<<<[ \t]*(.*?)[ \t]*\r?$")
 
@@ -429,18 +267,6 @@ def _vitepress_includes(text: str, doc: str) -> list[GuardedInclude]:
             GuardedInclude(doc, number, m.start(1) + 1, VITEPRESS, m.group(1), (), start, start + len(line.rstrip("\r")), span)
         )
     return out
-
-
-# VitePress's rawPathRegexp
-_RAW = re.compile(r"^(.+?(?:(?:\.([a-z0-9]+))?))(?:(#[\w-]+))?(?: ?(?:{(\d+(?:[,-]\d+)*)? ?(\S+)? ?(\S+)?}))? ?(?:\[(.+)\])?$")
-
-
-def parse_raw_path(raw: str) -> tuple[str, str]:
-    """The file path and the region's name (or "") of a snippet's text after ``<<<``."""
-    m = _RAW.match(raw)
-    if m is None:
-        return raw, ""
-    return m.group(1), (m.group(3) or "")[1:]
 
 
 # remark-code-import's file= meta (its own pattern)

@@ -28,18 +28,19 @@ from ..documents.scan import Found
 from ..errors import EmptyError, PathError, StaleError, TextFragError, UnpinnedError
 from ..verdict.judging import Verdict
 from .context import GuardContext, Shown
-from .includes import (
+from .lock import record_of
+from .model import (
     ASCIIDOC,
     CODE_IMPORT,
     LITERALINCLUDE,
     MARKDOWN_INCLUDE,
     MDBOOK,
+    MDX_INCLUDE,
     SNIPPET,
     VARIANTS,
     VITEPRESS,
     GuardedInclude,
 )
-from .lock import record_of
 from .shifts import moved_bounds, shift_snippet_spec, shiftable_search
 from .shown import line_num_spec, resolve, shift_line_spec, shown_text
 
@@ -239,6 +240,12 @@ class Explainer:
             moved = {name: shift_variants(value, d) for name, value in inc.options}
             edits += [(start, end, moved[name]) for name, start, end in inc.option_spans]
             new = dataclasses.replace(inc, options=tuple((k, moved[k]) for k, _ in inc.options))
+        elif inc.kind == MDX_INCLUDE:
+            from .mdxinclude import shift_mdx_lines
+
+            spec = shift_mdx_lines(inc.option("ln") or "", d)
+            edits += [(start, end, spec) for name, start, end in inc.option_spans if name == "ln"]
+            new = dataclasses.replace(inc, options=tuple((k, spec if k == "ln" else v) for k, v in inc.options))
         elif inc.kind == ASCIIDOC:
             from .asciidoc import shift_asciidoc_lines
 
@@ -384,8 +391,12 @@ class Explainer:
             return os.path.realpath(self.doc_path.parent / inc.argument.partition(":")[0])
         if inc.kind == VARIANTS:
             return os.path.realpath(self.ctx.site / inc.argument)
+        if inc.kind == MDX_INCLUDE:
+            from .mdxinclude import file_named
+
+            return os.path.realpath(file_named(inc.argument, None, self.ctx))
         if inc.kind == VITEPRESS:
-            from .includes import parse_raw_path
+            from .model import parse_raw_path
 
             path = parse_raw_path(inc.argument)[0]
             base = self.ctx.srcdir if path.startswith("@") else self.doc_path.parent
@@ -417,8 +428,12 @@ class Explainer:
             return Path(os.path.relpath(new_real, os.path.realpath(self.ctx.include_base))).as_posix()
         if inc.kind == VARIANTS:
             return Path(os.path.relpath(new_real, os.path.realpath(self.ctx.site))).as_posix()
+        if inc.kind == MDX_INCLUDE:
+            if os.path.isabs(os.path.expanduser(inc.argument)):
+                return new_real
+            return Path(os.path.relpath(new_real, os.path.realpath(self.ctx.mdx_base))).as_posix()
         if inc.kind == VITEPRESS:
-            from .includes import parse_raw_path
+            from .model import parse_raw_path
 
             path = parse_raw_path(inc.argument)[0]
             rest = inc.argument[len(path) :]

@@ -16,16 +16,22 @@ before it dropped), joined with ``\\n``.
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
 from functools import lru_cache
 from pathlib import Path
 
+from ..documents.found import LineIndex
 from ..errors import TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, under_root
-from .includes import GuardedInclude
+from .model import MAX_LINE, MDBOOK, GuardedInclude
 
-__all__ = ["of_text", "shift_mdbook_spec", "file_of"]
+__all__ = ["mdbook_includes", "MDBOOK_LINK", "TYPES", "of_text", "shift_mdbook_spec", "file_of", "nested", "escaped_for_links"]
+
+#: how deep mdBook follows an include in an included file (its MAX_LINK_NESTED_DEPTH)
+MAX_DEPTH = 10
 
 _ANCHOR_START = re.compile(r"ANCHOR:\s*([\w_-]+)")
 _ANCHOR_END = re.compile(r"ANCHOR_END:\s*([\w_-]+)")
@@ -90,7 +96,7 @@ def _anchored(lines: tuple[str, ...], kind: str, anchor: str) -> tuple[str, tupl
     """The lines between ``ANCHOR: anchor`` and ``ANCHOR_END: anchor`` (rustdoc: every other line hidden)."""
     kept: list[str] = []
     numbers: list[int] = []
-    inside = False
+    inside = found = False
     for n, line in enumerate(lines, 1):
         end = _ANCHOR_END.search(line)
         start = _ANCHOR_START.search(line)
@@ -105,8 +111,14 @@ def _anchored(lines: tuple[str, ...], kind: str, anchor: str) -> tuple[str, tupl
                 numbers.append(n)
         elif start is not None:
             inside = start.group(1) == anchor
+            found = found or inside
         elif kind == "rustdoc_include" and end is None:
             kept.append("# " + line)
+    if not found:  # (mdBook shows nothing, or every line hidden: the reader sees an empty block)
+        raise TextFragError(
+            f"the file has no ANCHOR: {anchor} (mdBook shows {'nothing' if kind == 'include' else 'every line hidden'}); "
+            "mark the lines with ANCHOR: and ANCHOR_END:, or name an anchor it has"
+        )
     return "\n".join(kept), (tuple(numbers) if kind == "include" else None)
 
 
@@ -132,6 +144,8 @@ def shift_mdbook_spec(argument: str, d: int) -> str:
     parts = rest.split(":", 2)
     if _number(parts[0]) is None and parts[0]:
         return argument  # (an anchor follows its text)
+    if not parts[0] and len(parts) > 1 and _number(parts[1]) is not None and d:
+        parts[0] = "1"  # (an open start is line 1: moved, it is the line the text starts at now, ::2 -> :2:3)
     moved = []
     for k, token in enumerate(parts):
         value = _number(token) if k < 2 else None
@@ -148,3 +162,110 @@ def shiftable(inc: GuardedInclude) -> bool:
     """Whether the include selects lines by number (its numbers can follow moved text)."""
     selection = _range(_parts(inc.argument)[1])
     return not isinstance(selection, str) and selection != (None, None)
+
+
+def nested(text: str, rel: str, cache: SourceCache, depth: int = 1) -> tuple[str, tuple[str, ...]]:
+    """What mdBook's ``links`` preprocessor makes of the text an include put in the page (from the file ``rel``
+    under the root): each ``{{#include}}`` and ``{{#rustdoc_include}}`` in it replaced by what it shows, its
+    path from that file's folder, to mdBook's depth; an escaped one (``\\{{#...}}``) shown without its
+    backslash. The text, and the files read. An include that shows nothing is a :class:`TextFragError`
+    (mdBook logs an error and leaves the line as written)."""
+    if "{{" not in text:
+        return text, ()
+    out: list[str] = []
+    files: list[str] = []
+    pos = 0
+    for m in MDBOOK_LINK.finditer(text):
+        kind, rest = m.group(1), m.group(2)
+        if kind is not None and (kind not in TYPES or not (rest or "").split()):
+            continue  # (another helper, {{#playground}} or {{#title}}: left as it is)
+        out.append(text[pos : m.start()])
+        pos = m.end()
+        if kind is None:  # (escaped: the text without its backslash)
+            out.append(m.group(0)[1:])
+            continue
+        if depth >= MAX_DEPTH:
+            raise TextFragError(
+                f"{rel} includes files more than {MAX_DEPTH} deep (mdBook stops there): is one included in itself?"
+            )
+        argument = rest.split()[0]
+        path = _parts(argument)[0]
+        inner = under_root(os.path.join(cache.real_root, posixpath.dirname(rel), path), path, cache)
+        inc = GuardedInclude(rel, 0, 0, "mdbook", argument, (("type", kind),), 0, 0, (0, 0))
+        try:
+            shown, _ = of_text(inc, cache.get(inner, inner).text, None)  # type: ignore[arg-type]
+            shown, deeper = nested(shown, inner, cache, depth + 1)
+        except TextFragError as e:
+            raise TextFragError(f"the {{{{#{kind} {argument}}}}} in {rel}, which mdBook follows: {e.message}") from None
+        out.append(shown)
+        files += [inner, *deeper]
+    out.append(text[pos:])
+    return "".join(out), tuple(files)
+
+
+def rendered_by_links(text: str) -> str | None:
+    """What mdBook's ``links`` preprocessor leaves of a text it reads (the escaped links without their
+    backslash); None when the text holds a link it would replace."""
+    out: list[str] = []
+    pos = 0
+    for m in MDBOOK_LINK.finditer(text):
+        if m.group(1) is not None:
+            return None
+        out.append(text[pos : m.start()] + m.group(0)[1:])
+        pos = m.end()
+    return "".join(out) + text[pos:]
+
+
+def escaped_for_links(text: str) -> str | None:
+    """``text`` with a backslash before each link mdBook's ``links`` preprocessor would read in it (and before
+    each escaped one), so that the page shows ``text`` as it is; None when no escape can do that (a link
+    written ``{{ #include x}}``, with a blank after its braces)."""
+    if "{{" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    while (m := MDBOOK_LINK.search(text, pos)) is not None:
+        if m.group(1) is None:  # (an escaped link in the text: one more backslash keeps it as written)
+            out.append(text[pos : m.start()] + "\\" + m.group(0))
+            pos = m.end()
+            continue
+        if not text.startswith("{{#", m.start()):
+            return None
+        # (escaped, it runs to the last }} of its line, as mdBook reads an escaped link)
+        candidate = "\\" + text[m.start() : m.start() + 2048]
+        e = MDBOOK_LINK.match(candidate)
+        if e is None or e.group(1) is not None:
+            return None
+        out.append(text[pos : m.start()] + candidate[: e.end()])
+        pos = m.start() + e.end() - 1
+    result = "".join(out) + text[pos:]
+    return result if rendered_by_links(result) == text else None
+
+
+# mdBook's own pattern (preprocess/links.rs): an escaped link, or {{#type path props}}
+# (bounded: an include is short, and the unbounded pattern takes quadratic time on a page of unclosed {{#)
+MDBOOK_LINK = re.compile(r"\\\{\{#.{0,1024}\}\}|\{\{\s*#([a-zA-Z0-9_]+)\s+([^}\s][^}]{0,1024})\}\}")
+#: the types whose text textfrag computes as mdBook does (playground, title and the others are not quotes)
+TYPES = ("include", "rustdoc_include")
+
+
+def mdbook_includes(text: str, doc: str) -> list[GuardedInclude]:
+    """Every ``{{#include}}`` and ``{{#rustdoc_include}}`` of a chapter, in order."""
+    if "{{" not in text:
+        return []
+    lines = LineIndex(text)
+    out: list[GuardedInclude] = []
+    for m in MDBOOK_LINK.finditer(text):
+        kind, rest = m.group(1), m.group(2)
+        if kind not in TYPES or rest is None or len(rest) > MAX_LINE:
+            continue  # (escaped, or not a quote)
+        argument = rest.split()[0] if rest.split() else ""
+        if not argument:
+            continue
+        at = m.start(2) + (len(rest) - len(rest.lstrip()))
+        line = lines.line_at(at)
+        column = at - lines.line_start(at) + 1
+        out.append(
+            GuardedInclude(doc, line, column, MDBOOK, argument, (("type", kind),), m.start(), m.end(), (at, at + len(argument)))
+        )
+    return out

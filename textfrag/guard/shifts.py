@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from ..errors import TextFragError
 from .context import GuardContext
-from .includes import LITERALINCLUDE, SNIPPET, GuardedInclude
 from .lock import record_of
+from .model import LITERALINCLUDE, SNIPPET, GuardedInclude
 from .shown import literal_of_lines, one_file_engine, shift_line_spec
 
 __all__ = ["shiftable_search", "moved_bounds", "shift_snippet_spec"]

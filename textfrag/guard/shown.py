@@ -28,7 +28,17 @@ from ..errors import DecodeError, PathError, TextFragError
 from ..source.cache import SourceCache, read_under_root
 from ..source.charsets import same_charset
 from .context import GuardContext, Shown, under_root
-from .includes import ASCIIDOC, CODE_IMPORT, LITERALINCLUDE, MARKDOWN_INCLUDE, MDBOOK, VARIANTS, VITEPRESS, GuardedInclude
+from .model import (
+    ASCIIDOC,
+    CODE_IMPORT,
+    LITERALINCLUDE,
+    MARKDOWN_INCLUDE,
+    MDBOOK,
+    MDX_INCLUDE,
+    VARIANTS,
+    VITEPRESS,
+    GuardedInclude,
+)
 from .myst import myst_literal, myst_text
 
 __all__ = ["shown_text", "shown_of_text", "resolve", "literalinclude_lines", "literal_of_lines", "myst_read"]
@@ -74,11 +84,12 @@ class OneFileEngine(Protocol):
 
 def one_file_engine(kind: str) -> OneFileEngine | None:
     """The module that reads an include of ``kind`` when it is one of those engines'; None otherwise."""
-    if kind not in (MDBOOK, ASCIIDOC, VITEPRESS, CODE_IMPORT, VARIANTS):
+    if kind not in (MDBOOK, ASCIIDOC, VITEPRESS, CODE_IMPORT, VARIANTS, MDX_INCLUDE):
         return None
-    from . import asciidoc, codeimport, mdbook, variants, vitepress
+    from . import asciidoc, codeimport, mdbook, mdxinclude, variants, vitepress
 
     engines = {MDBOOK: mdbook, ASCIIDOC: asciidoc, VITEPRESS: vitepress, CODE_IMPORT: codeimport, VARIANTS: variants}
+    engines[MDX_INCLUDE] = mdxinclude
     engine = engines.get(kind)
     return cast(OneFileEngine, engine) if engine is not None else None
 
@@ -118,6 +129,18 @@ def shown_text(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: Gua
     if engine is not None:  # (one file, read once: its text is the build's)
         rel = engine.file_of(inc, doc_path, cache, ctx)
         text, lines = engine.of_text(inc, cache.get(rel, rel).text, ctx)
+        if inc.kind == MDBOOK and "{{" in text:  # (mdBook reads what it included in turn)
+            from .mdbook import nested
+
+            expanded, inner = nested(text, rel, cache)
+            if expanded != text:
+                return Shown(expanded, rel, None, (rel, *dict.fromkeys(inner)))
+        if inc.kind == MDX_INCLUDE and "{!" in text:  # (mdx_include follows what it included, as configured)
+            from .mdxinclude import nested as mdx_nested
+
+            expanded, inner = mdx_nested(inc, text, rel, cache, ctx)
+            if expanded != text:
+                return Shown(expanded, rel, None, (rel, *dict.fromkeys(inner)))
         return Shown(text, rel, lines, (rel,))
     from .snippets import snippet_shown
 

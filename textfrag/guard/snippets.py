@@ -15,7 +15,7 @@ from functools import lru_cache
 from ..errors import PathError, TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, Shown, under_root
-from .includes import GuardedInclude
+from .model import GuardedInclude
 
 __all__ = [
     *("split_path", "snippet_file", "snippet_shown", "snippet_of_text"),

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, under_root
-from .includes import GuardedInclude
+from .model import GuardedInclude
 
 __all__ = ["of_text", "file_of", "shift_variants", "shiftable"]
 
@@ -44,8 +44,8 @@ def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -
     normal = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = (normal + "\n").splitlines()  # (mdx_include's reading: a last empty line)
     spec = inc.option("ln")
-    if spec is None:
-        return "\n".join(lines), None
+    if spec is None or _no_first_tab(spec):
+        return "\n".join(lines), None  # (ln[0]: no first tab; the page shows the full file's preview)
     total = len(normal.splitlines())
     shown: list[str] = []
     numbers: list[int] = []
@@ -77,6 +77,15 @@ def shift_variants(spec: str, d: int) -> str:
     return re.sub(r"\d+", moved, spec)
 
 
+def _no_first_tab(spec: str) -> bool:
+    """Whether ``ln[...]`` is ``ln[0]``: markdown_include_variants then writes no first tab at all."""
+    try:
+        return _groups(spec) == [(0, 0)]
+    except ValueError:
+        return False
+
+
 def shiftable(inc: GuardedInclude) -> bool:
-    """Whether the include names lines (``ln[...]``)."""
-    return inc.option("ln") is not None
+    """Whether the include names lines (``ln[...]``; ``ln[0]`` shows the whole file)."""
+    spec = inc.option("ln")
+    return spec is not None and not _no_first_tab(spec)

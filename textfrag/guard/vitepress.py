@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, under_root
-from .includes import GuardedInclude, parse_raw_path
+from .model import GuardedInclude, parse_raw_path
 
 __all__ = ["of_text", "file_of", "shiftable"]
 

@@ -55,6 +55,8 @@ class BuildConfig:
     #: the options of pymdownx.snippets and of markdown-include when the build enables them (None: it does not)
     snippets: dict[str, Any] | None = None
     markdown_include: dict[str, Any] | None = None
+    #: mdx_include's options, when the build enables it ({!file!}, {!file[ln:1-7]!}: guard mode guards them)
+    mdx_include: dict[str, Any] | None = None
     #: whether the build enables FastAPI's markdown_include_variants ({* file ln[...] hl[...] *})
     include_variants: bool = False
     #: "mystmd" for a myst.yml (its literalinclude is mystmd's), "mdbook" for a book.toml; "" for the others
@@ -474,6 +476,7 @@ def _from_options(
         srcdir=path.parent / docs_dir,
         snippets=dict(snippets) if snippets is not None else None,
         markdown_include=dict(included) if included is not None else None,
+        mdx_include=dict(extensions["mdx_include"] or {}) if "mdx_include" in extensions else None,
         include_variants="markdown_include_variants" in extensions,
         myst_forms=False,  # (Python-Markdown shows a MyST directive or role as code or text)
         md_in_html=any(n in extensions for n in ("md_in_html", "markdown.extensions.md_in_html")),
