@@ -107,7 +107,7 @@ def test_every_include_form_is_recorded_as_asciidoctor_shows_it(project: Path) -
     assert "the AsciiDoc documents under docs" in r.stderr and f"recorded {len(FORMS)} includes" in r.stdout, r.stdout + r.stderr
     recorded = json.loads((project / "docs" / "textfrag.lock").read_text(encoding="utf-8"))["includes"]["guide.adoc"]
     for form, text in zip(FORMS, texts, strict=True):
-        key = form.replace('"', "")
+        key = form.replace('"', "") + (" {code=src}" if "{code}" in form else "")  # (the attribute's value: part of the key)
         assert recorded[key] == f"length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}", (form, text)
     assert "gone.txt" not in json.dumps(recorded)  # (an escaped include is text)
     checked = _textfrag(project, "check", "docs")
@@ -188,3 +188,35 @@ def test_what_it_includes_is_preprocessed_in_turn_as_asciidoctor_does(project: P
     doc.write_text(_document(["include::src/ex.adoc[tag=nested]"]), encoding="utf-8")
     r = _textfrag(project, "check", "docs")
     assert r.returncode == 2 and "line 7 of what it includes is an AsciiDoc include directive" in r.stderr, r.stderr
+
+
+def test_attributes_and_includes_are_read_where_asciidoctor_reads_them(project: Path) -> None:
+    """An attribute entry in a region ``ifdef`` skips, in a literal block or in a comment block is not the
+    attribute's value (Asciidoctor ignores it); an include in a skipped region or a comment is not one; an
+    include with blanks after it is one; one file name under two values of its attribute is two includes.
+    What textfrag records is what Asciidoctor shows, include by include."""
+    src = project / "docs" / "src"
+    (src / "a.txt").write_text("from a\n", encoding="utf-8")
+    (src / "b.txt").write_text("from b\n", encoding="utf-8")
+    doc = project / "docs" / "guide.adoc"
+    doc.write_text(
+        "= G\n:x: a\n\n"
+        "ifdef::never[]\n:x: b\n----\ninclude::src/gone.txt[]\n----\nendif::[]\n\n"
+        "....\n:x: b\n....\n\n////\n:x: b\ninclude::src/gone.txt[]\n////\n\n"
+        "ifndef::never[]\n[source]\n----\ninclude::src/{x}.txt[]   \n----\nendif::[]\n\n"
+        ":x: b\n\n[source]\n----\ninclude::src/{x}.txt[]\n----\n",
+        encoding="utf-8",
+    )
+    assert _shown(project) == ["from a", "from b"]
+    pinned = _textfrag(project, "pin", "--write", "docs")
+    assert pinned.returncode == 0 and "recorded 2 includes" in pinned.stdout, pinned.stdout + pinned.stderr
+    recorded = json.loads((project / "docs" / "textfrag.lock").read_text(encoding="utf-8"))["includes"]["guide.adoc"]
+    assert recorded == {
+        "include::src/{x}.txt[] {x=a}": f"length=6;md5={hashlib.md5(b'from a').hexdigest()}",
+        "include::src/{x}.txt[] {x=b}": f"length=6;md5={hashlib.md5(b'from b').hexdigest()}",
+    }
+    (src / "a.txt").write_text("from a, changed\n", encoding="utf-8")
+    checked = _textfrag(project, "check", "docs")
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "guide.adoc:23: include::src/{x}.txt[] {x=a}: it shows other text" in checked.stderr, checked.stderr
+    assert "guide.adoc:30:" not in checked.stderr and "gone.txt" not in checked.stderr, checked.stderr
