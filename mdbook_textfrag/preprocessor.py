@@ -15,7 +15,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from textfrag.documents.files import read_text
 from textfrag.errors import TextFragError, internal_error_report, spell
+from textfrag.guard.mdbook import escaped_for_links
 from textfrag.project.switch import guard_switched_on
 from textfrag.protocol import answer
 
@@ -26,6 +28,13 @@ def _yes(value: object) -> bool:
     return str(value).strip().lower() not in ("", "0", "false", "no", "none")
 
 
+def _names(value: object) -> list[str]:
+    """A ``before``/``after`` list of book.toml (a single name too)."""
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
 def _chapters(items: list[Any]) -> Iterator[dict[str, Any]]:
     for item in items:
         chapter = item.get("Chapter") if isinstance(item, dict) else None
@@ -34,11 +43,17 @@ def _chapters(items: list[Any]) -> Iterator[dict[str, Any]]:
             yield from _chapters(chapter.get("sub_items") or [])
 
 
-def _block(ex: dict[str, Any]) -> str:
+def _block(ex: dict[str, Any], links_after: bool) -> str | None:
     """An excerpt as mdBook shows it: a ``div.txtfrag`` (its id and data values) around a fenced block (its
-    fence longer than any the text holds)."""
+    fence longer than any the text holds). When mdBook's ``links`` preprocessor reads the chapter after
+    textfrag, every ``{{#include}}`` in the excerpt's text is escaped, so that the page shows the quoted
+    text, never the file it names; None when that cannot be written."""
     data = " ".join(f'{k}="{escape(v)}"' for k, v in ex["data"].items())
     text = ex["text"]
+    if links_after:
+        text = escaped_for_links(text)
+        if text is None:
+            return None
     longest = max((len(run) for run in re.findall(r"^[ \t]*(`{3,})", text, re.M)), default=2)
     fence = "`" * (longest + 1)
     caption = f'<p class="txtfrag-caption">{escape(ex["caption"])}</p>\n' if ex["caption"] else ""
@@ -58,15 +73,12 @@ class _Book:
         table = (config.get("preprocessor") or {}).get("textfrag") or {}
         self.src = str((config.get("book") or {}).get("src") or "src")
         self.failed = False
-        guard = _yes(table.get("guard", False)) or guard_switched_on(self.root)  # (or TEXTFRAG_GUARD=1, textfrag.toml)
-        if guard and "links" not in (table.get("before") or []):  # (after links, no {{#include}} is left to judge)
-            self._say(
-                'guard mode judges the {{#include}}s before mdBook replaces them: add before = ["links"] to '
-                "[preprocessor.textfrag] in book.toml",
-                error=True,
-            )
-            guard = False
-        settings: dict[str, Any] = {"guard": guard, "require_pin": _yes(table.get("require_pin", False))}
+        self.guard = _yes(table.get("guard", False)) or guard_switched_on(self.root)  # (or TEXTFRAG_GUARD=1, textfrag.toml)
+        links = (config.get("preprocessor") or {}).get("links") or {}
+        # mdBook runs its links preprocessor first unless told otherwise (ties go by name: "links" < "textfrag");
+        # after it, a chapter's {{#include}}s are replaced, so guard mode reads the chapter's file as written
+        self.links_after = "links" in _names(table.get("before")) or "textfrag" in _names(links.get("after"))
+        settings: dict[str, Any] = {"guard": self.guard, "require_pin": _yes(table.get("require_pin", False))}
         settings["on_stale"] = str(table.get("on_stale") or "error")
         if table.get("charset"):
             settings["charset"] = str(table["charset"])
@@ -78,27 +90,64 @@ class _Book:
         print(f"{'ERROR' if error else 'WARN'} textfrag: {spell(text)}", file=sys.stderr)  # (control characters spelt)
         self.failed = self.failed or error
 
+    def _source(self, chapter: dict[str, Any]) -> str | None:
+        """A chapter's file as written (what mdBook's links preprocessor read before textfrag): its
+        ``source_path`` under the book's source folder; None for a chapter with no file."""
+        source = chapter.get("source_path") or chapter.get("path")
+        if not isinstance(source, str):
+            return None
+        src = (self.root / self.src).resolve()
+        path = (src / source).resolve()
+        if not path.is_relative_to(src) or not path.is_file():
+            return None
+        return read_text(path, str(path.relative_to(self.root) if path.is_relative_to(self.root) else path))
+
     def render(self, chapters: list[dict[str, Any]]) -> None:
-        """Every chapter judged in one request; its excerpts put in place of its ``txtfrag:`` images."""
+        """Every chapter judged in one request; its excerpts put in place of its ``txtfrag:`` images. In guard
+        mode after mdBook's links preprocessor, the chapters' files as written are judged for their includes."""
         shown = {}
         documents = []
+        written = []
+        raw = self.guard and not self.links_after
         for chapter in chapters:
             path, content = chapter.get("path"), chapter.get("content")
-            if isinstance(path, str) and isinstance(content, str) and ("txtfrag:" in content or "{{" in content):
-                name = (Path(self.src) / path).as_posix()
+            if not isinstance(path, str) or not isinstance(content, str):
+                continue
+            name = (Path(self.src) / path).as_posix()
+            if "txtfrag:" in content or (self.links_after and "{{" in content):
                 shown[name] = chapter
                 documents.append({"path": name, "text": content})
-        if not documents:
-            return  # (a book that quotes nothing: nothing to ask)
+            source = self._source(chapter) if raw else None
+            if source is not None and "{{" in source:
+                written.append({"path": name, "text": source})
+        results = []
+        if documents:
+            request = {**self.request, "settings": {**self.request["settings"], "guard": self.links_after and self.guard}}
+            results += answer({**request, "documents": documents}, cwd=self.root)["results"]
+        if written:  # (the includes alone: the references are judged in the chapter as mdBook hands it over)
+            results += [
+                r
+                for r in answer({**self.request, "documents": written}, cwd=self.root)["results"]
+                if r["kind"] in ("include", "lock", "document")
+            ]
         edits: dict[str, list[tuple[int, int, str]]] = {}
-        for result in answer({**self.request, "documents": documents}, cwd=self.root)["results"]:
+        for result in results:
             for problem in result["problems"]:
                 self._say(problem["said"], error=True)
             for warning in result["warnings"]:
                 self._say(warning["said"], error=False)
             if result.get("form") == "image" and result["excerpt"] is not None and result["document"] in shown:
                 start, end = result["span"]
-                edits.setdefault(result["document"], []).append((start, end, _block(result["excerpt"])))
+                block = _block(result["excerpt"], self.links_after)
+                if block is None:
+                    self._say(
+                        f"{result['document']}:{result['line']}: {result['reference']}: the excerpt holds a {{{{ #...}}}} "
+                        "that mdBook's links preprocessor would replace by a file, and it cannot be escaped: let links "
+                        'run first (remove "links" from before in [preprocessor.textfrag])',
+                        error=True,
+                    )
+                    continue
+                edits.setdefault(result["document"], []).append((start, end, block))
         for name, changes in edits.items():
             content = shown[name]["content"]
             for start, end, text in sorted(changes, reverse=True):

@@ -80,12 +80,35 @@ def test_the_preprocessor_supports_every_renderer_and_refuses_what_is_no_book() 
     assert r.returncode == 2 and "mdBook gave no book" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_the_table_alone_runs_mdbook_textfrag_and_guard_mode_asks_to_run_before_links(book: Path) -> None:
-    """``[preprocessor.textfrag]`` with no command runs ``mdbook-textfrag`` (mdBook's name for it); guard mode
-    after mdBook's links (no ``before = ["links"]``) would see no include: the build fails, saying so."""
+def test_guard_mode_reads_the_chapters_as_written_whichever_runs_first(book: Path) -> None:
+    """``[preprocessor.textfrag]`` with no command runs ``mdbook-textfrag`` (mdBook's name for it). Without
+    ``before = ["links"]`` mdBook replaces the includes first: guard mode then reads the chapter's file as
+    written, so a drifted include fails the build in either order, with the same words."""
     (book / "book.toml").write_text('[book]\ntitle = "T"\n\n[preprocessor.textfrag]\nguard = true\n', encoding="utf-8")
     built = _build(book)
-    assert built.returncode != 0
-    assert 'add before = ["links"] to [preprocessor.textfrag]' in built.stderr, built.stderr
-    (book / "book.toml").write_text('[book]\ntitle = "T"\n\n[preprocessor.textfrag]\nbefore = ["links"]\nguard = true\n')
-    assert _build(book).returncode == 0
+    assert built.returncode == 0, built.stderr
+    page = BeautifulSoup((book / "out" / "one.html").read_text(encoding="utf-8"), "html.parser")
+    assert page.select_one("div.txtfrag pre code").get_text() == "line 1\nline 2\n"
+    (book / "app.txt").write_text("line 0\n" + APP, encoding="utf-8")
+    said = "src/one.md:6: {{#include ../app.txt:2}}: it shows other text"
+    for table in ("guard = true\n", 'before = ["links"]\nguard = true\n'):
+        (book / "book.toml").write_text(f'[book]\ntitle = "T"\n\n[preprocessor.textfrag]\n{table}', encoding="utf-8")
+        built = _build(book)
+        assert built.returncode != 0 and said in built.stderr, table + built.stderr
+        assert built.stderr.count("it shows other text") == 1, built.stderr
+
+
+@pytest.mark.parametrize("order", ['before = ["links"]\n', ""])
+def test_an_excerpt_that_quotes_an_include_line_shows_that_line_never_the_file_it_names(book: Path, order: str) -> None:
+    """A quoted line ``// {{#include ../secret.txt}}``: when mdBook's links preprocessor runs after textfrag
+    it would put that file on the page; textfrag escapes it, and the reader sees the line as quoted."""
+    (book / "secret.txt").write_text("a secret\n", encoding="utf-8")
+    quoted = "fn main() {}\n// {{#include ../secret.txt}}\n\\{{#include x}} and {{#title T}}\n"
+    (book / "quoted.rs").write_text(quoted, encoding="utf-8")
+    (book / "book.toml").write_text(f'[book]\ntitle = "T"\n\n[preprocessor.textfrag]\n{order}', encoding="utf-8")
+    (book / "src" / "one.md").write_text("# One\n\n![Q](txtfrag:quoted.rs#line=0,3)\n", encoding="utf-8")
+    built = _build(book)
+    assert built.returncode == 0, built.stderr
+    page = BeautifulSoup((book / "out" / "one.html").read_text(encoding="utf-8"), "html.parser")
+    assert page.select_one("div.txtfrag pre code").get_text().rstrip("\n") == quoted.rstrip("\n")
+    assert "a secret" not in page.get_text()

@@ -142,17 +142,17 @@ def test_a_moved_range_is_repaired_in_its_own_syntax_and_mdbook_shows_the_record
     pairs = [("main.rs:2:7", "main.rs:3:8"), ("main.rs:4}}", "main.rs:5}}"), ("main.rs:5:}}", "main.rs:6:}}")]
     for old, new in [*pairs, ("main.rs:6:100", "main.rs:7:101"), ("main.rs:2:3 }}", "main.rs:3:4 }}")]:
         assert new in chapter and old not in chapter, chapter
-    assert "main.rs:body}}" in chapter and "main.rs::3}}" in chapter  # (an anchor follows its text; ::3 cannot)
+    # (an anchor follows its text; an open start becomes the line the text starts at now: ::3 is 2:4)
+    assert "main.rs:body}}" in chapter and "main.rs:2:4}}" in chapter and "main.rs::3}}" not in chapter
     after = _shown_by_mdbook(book)
     for form, old, new in zip(FORMS, before, after, strict=True):
-        if "rustdoc" not in form and form.endswith((":2:7}}", ":4}}", ":5:}}", ":6:100}}", ":body}}", ":2:3 }}")):
+        if "rustdoc" not in form and form.endswith((":2:7}}", ":4}}", ":::3}}"[1:], ":5:}}", ":6:100}}", ":body}}", ":2:3 }}")):
             assert new == old, form
     still = _textfrag(book, "check", "src")
     stale = {line.split(": ")[1] for line in still.stderr.splitlines() if "src/one.md:" in line and "other text" in line}
-    # (what a line above changes, as mdBook shows it: the whole file, the lines up to 3, the hidden lines)
+    # (what a line above changes, as mdBook shows it: the whole file, the hidden lines)
     assert stale == {
         "{{#include ../listings/main.rs}}",
-        "{{#include ../listings/main.rs::3}}",
         "{{#rustdoc_include ../listings/main.rs:4:5}}",
         "{{#rustdoc_include ../listings/main.rs:body}}",
     }, still.stderr
@@ -181,8 +181,59 @@ def test_a_missing_anchor_or_a_range_past_the_end_is_a_located_problem(book: Pat
     )
     r = _textfrag(book, "pin", "--write", "src")
     assert r.returncode == 2, r.stdout + r.stderr
-    assert "src/one.md:3: {{#include ../listings/main.rs:nowhere}}: the include shows nothing" in r.stderr, r.stderr
+    assert "src/one.md:3: {{#include ../listings/main.rs:nowhere}}: the file has no ANCHOR: nowhere" in r.stderr, r.stderr
     assert "src/one.md:5: {{#include ../listings/main.rs:40:50}}: the include shows nothing" in r.stderr, r.stderr
+
+
+def test_a_rustdoc_include_of_a_missing_anchor_is_a_located_problem_not_a_block_of_hidden_lines(book: Path) -> None:
+    """mdBook hides every line of the file (the reader sees an empty block): textfrag records nothing and says so."""
+    (book / "src" / "one.md").write_text("# One\n\n```rust\n{{#rustdoc_include ../listings/main.rs:nosuch}}\n```\n")
+    r = _textfrag(book, "pin", "--write", "src")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "src/one.md:4: {{#rustdoc_include ../listings/main.rs:nosuch}}: the file has no ANCHOR: nosuch" in r.stderr
+    assert "every line hidden" in r.stderr and not (book / "textfrag.lock").exists(), r.stderr
+
+
+def test_an_include_in_an_included_file_is_followed_as_mdbook_follows_it(book: Path) -> None:
+    """An included file that holds ``{{#include}}`` lines of its own: mdBook replaces them too (from that file's
+    folder), and an escaped one loses its backslash. textfrag records what mdBook shows, and a change in the
+    inner file fails ``check``."""
+    (book / "listings" / "part.md").write_text(
+        "before\n{{#include main.rs:4}}\n\\{{#include not.rs}} stays\nafter\n", encoding="utf-8"
+    )
+    (book / "src" / "one.md").write_text(_chapter(["{{#include ../listings/part.md}}"]), encoding="utf-8")
+    shown = _shown_by_mdbook(book)
+    assert shown == ["before\n    let x = 1;\n{{#include not.rs}} stays\nafter"], shown
+    pinned = _textfrag(book, "pin", "--write", "src")
+    assert pinned.returncode == 0, pinned.stdout + pinned.stderr
+    text = shown[0]
+    import hashlib
+
+    assert _recorded(book) == {
+        "{{#include ../listings/part.md}}": f"length={len(text)};md5={hashlib.md5(text.encode()).hexdigest()}"
+    }
+    (book / "listings" / "main.rs").write_text(MAIN.replace("let x = 1", "let x = 2"), encoding="utf-8")
+    checked = _textfrag(book, "check", "src")
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "src/one.md:7: {{#include ../listings/part.md}}: it shows other text" in checked.stderr, checked.stderr
+
+
+def test_an_open_start_moved_by_a_line_above_is_repaired_and_mdbook_shows_the_recorded_text(book: Path) -> None:
+    """``{{#include f::3}}`` (lines 1 to 3) with a line inserted above: the same text is now lines 2 to 4, which
+    only ``f:2:4`` shows (``f::4`` would show four lines)."""
+    (book / "src" / "one.md").write_text(_chapter(["{{#include ../listings/main.rs::3}}"]), encoding="utf-8")
+    before = _shown_by_mdbook(book)
+    assert _textfrag(book, "pin", "--write", "src").returncode == 0
+    _git(book, "-c", "user.name=t", "-c", "user.email=t@t", "add", "-A")
+    _git(book, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "pinned")
+    (book / "listings" / "main.rs").write_text("// a new first line\n" + MAIN, encoding="utf-8")
+    checked = _textfrag(book, "check", "src")
+    assert checked.returncode == 1 and "moved" in checked.stderr, checked.stderr
+    updated = _textfrag(book, "update", "--write", "src")
+    assert updated.returncode == 0, updated.stdout + updated.stderr
+    assert "{{#include ../listings/main.rs:2:4}}" in (book / "src" / "one.md").read_text(encoding="utf-8")
+    assert _shown_by_mdbook(book) == before
+    assert _textfrag(book, "check", "src").returncode == 0
 
 
 def test_a_txtfrag_reference_in_a_book_is_a_located_problem_mdbook_would_show_as_written(book: Path) -> None:
