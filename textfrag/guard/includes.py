@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ..documents.found import trimmed
 from ..documents.scan import MD_SUFFIXES, LineIndex
 from ..migrate.literalinclude import find_includes
 from .asciidoc import asciidoc_includes
@@ -37,12 +38,13 @@ from .model import (
     VARIANTS,
     VITEPRESS,
     GuardedInclude,
+    markdown_include_matches,
 )
 
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
 
-__all__ = ["find_guarded", "guarded_by", "snippet_lines", "code_import_spec"]
+__all__ = ["find_guarded", "guarded_by", "snippet_lines", "code_import_spec", "variant_options"]
 
 
 def guarded_by(config: BuildConfig, text: str, doc: str, suffix: str) -> list[GuardedInclude]:
@@ -108,11 +110,22 @@ def _place(lines: LineIndex, offset: int) -> tuple[int, int]:
     return lines.line_at(offset), offset - lines.line_start(offset) + 1
 
 
-_OPTION_VALUE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*?))?([ \t]*)\r?$", re.MULTILINE)
-_YAML_VALUE = re.compile(r"^[ \t]*([\w-]+)[ \t]*:(?:[ \t]+(.*?))?[ \t]*\r?$", re.MULTILINE)
-_ARGUMENT = re.compile(r"(?:literalinclude[ ]?::|\{literalinclude\})[ \t]*(.*?)[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+# (each value runs to the end of its line, its trailing blanks taken off by trimmed: a lazy value before
+# "[ \t]*\r?$" backtracks in quadratic time on a run of blanks)
+_OPTION_VALUE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*))?\r?$", re.MULTILINE)
+_YAML_VALUE = re.compile(r"^[ \t]*([\w-]+)[ \t]*:(?:[ \t]+(.*))?\r?$", re.MULTILINE)
+_ARGUMENT = re.compile(r"(?:literalinclude[ ]?::|\{literalinclude\})[ \t]*(.*)\r?$", re.IGNORECASE | re.MULTILINE)
 #: an argument on the line after the marker: the first line that is not blank and not an option
-_NEXT_ARGUMENT = re.compile(r"^[ \t]+(?!:[\w-]+:)(\S.*?)[ \t]*\r?$", re.MULTILINE)
+_NEXT_ARGUMENT = re.compile(r"^[ \t]+(?!:[\w-]+:)(\S.*)\r?$", re.MULTILINE)
+
+
+def _with_blanks(o: re.Match[str]) -> str:
+    """An option's value with the blanks after it (a last CR left out), when it has both; else ""."""
+    if o.group(2) is None:
+        return ""
+    a, z = trimmed(o, 2)
+    end = o.end(2) - (o.string[o.end(2) - 1 : o.end(2)] == "\r")
+    return o.string[a:end] if a < z < end else ""
 
 
 def _literalincludes(text: str, doc: str, suffix: str) -> list[GuardedInclude]:
@@ -126,27 +139,20 @@ def _literalincludes(text: str, doc: str, suffix: str) -> list[GuardedInclude]:
         a = _ARGUMENT.search(text, inc.start, inc.end if inc.end > inc.start else len(text))
         if a is None:
             continue
-        argument_span = a.span(1)
-        if not a.group(1):  # (the argument on the line after the marker, as docutils reads it)
+        argument_span = trimmed(a, 1)
+        if argument_span[0] == argument_span[1]:  # (the argument on the line after the marker, as docutils reads it)
             below = _NEXT_ARGUMENT.search(text, a.end(), inc.end)
             if below is None:
                 continue
-            argument_span = below.span(1)
+            argument_span = trimmed(below, 1)
         found = list(_OPTION_VALUE.finditer(text, a.end(), inc.end))
         if inc.fence and len(found) < len(inc.options):  # (MyST: options in a YAML block)
             found += [y for y in _YAML_VALUE.finditer(text, a.end(), inc.end) if y.group(1) in inc.options]
         spans = tuple(
-            (
-                o.group(1),
-                o.start(2) if o.group(2) is not None else o.end(1) + 1,
-                o.end(2) if o.group(2) is not None else o.end(1) + 1,
-            )
-            for o in found
+            (o.group(1), *trimmed(o, 2)) if o.group(2) is not None else (o.group(1), o.end(1) + 1, o.end(1) + 1) for o in found
         )
         # mystmd keeps the spaces after a value (`:end-before: x  ` looks for "x  "), the others do not
-        trailing = tuple(
-            (o.group(1), o.group(2) + o.group(3)) for o in found if o.re is _OPTION_VALUE and o.group(2) and o.group(3)
-        )
+        trailing = tuple((o.group(1), value) for o in found if o.re is _OPTION_VALUE and (value := _with_blanks(o)))
         line, column = _place(lines, argument_span[0])
         line = _place(lines, a.start(1))[0]  # (the directive's line, where the build reports it)
         options = tuple((name, value) for name, value in inc.options.items())
@@ -211,10 +217,6 @@ def _snippets(text: str, doc: str) -> list[GuardedInclude]:
     return out
 
 
-# markdown-include's own pattern (markdown_include/include.py)
-_INCLUDE = re.compile(r"{!\s*(.+?)\s*!((\blines\b)=([0-9 -]+))?\}")
-
-
 def _markdown_includes(text: str, doc: str) -> list[GuardedInclude]:
     lines = LineIndex(text)
     out = []
@@ -224,20 +226,20 @@ def _markdown_includes(text: str, doc: str) -> list[GuardedInclude]:
         offset += len(line) + 1
         if "{!" not in line or len(line) > MAX_LINE:
             continue
-        for m in _INCLUDE.finditer(line):
-            number, column = _place(lines, start + m.start(1))
-            options = (("lines", m.group(4)),) if m.group(2) is not None else ()
-            spans = (("lines", start + m.start(4), start + m.end(4)),) if m.group(2) is not None else ()
-            span = (start + m.start(1), start + m.end(1))
+        for m in markdown_include_matches(line):  # (markdown-include's pattern, read in one pass)
+            number, column = _place(lines, start + m.path_start)
+            options = (("lines", m.lines),) if m.lines is not None else ()
+            spans = (("lines", start + m.lines_start, start + m.lines_start + len(m.lines)),) if m.lines is not None else ()
+            span = (start + m.path_start, start + m.path_start + len(m.path))
             inc = GuardedInclude(
-                doc, number, column, MARKDOWN_INCLUDE, m.group(1), options, start + m.start(), start + m.end(), span, spans
+                doc, number, column, MARKDOWN_INCLUDE, m.path, options, start + m.start, start + m.end, span, spans
             )
             out.append(inc)
     return out
 
 
 _VP_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_VP_SNIPPET = re.compile(r"^ {0,3}<<<[ \t]*(.*?)[ \t]*\r?$")
+_VP_SNIPPET = re.compile(r"^ {0,3}<<<[ \t]*(.*)\r?$")
 
 
 def _vitepress_includes(text: str, doc: str) -> list[GuardedInclude]:
@@ -260,18 +262,20 @@ def _vitepress_includes(text: str, doc: str) -> list[GuardedInclude]:
             fence = opening.group(1)
             continue
         m = _VP_SNIPPET.match(line)
-        if m is None or not m.group(1):
+        a, z = trimmed(m, 1) if m is not None else (0, 0)
+        if a == z:
             continue
-        span = (start + m.start(1), start + m.end(1))
         out.append(
-            GuardedInclude(doc, number, m.start(1) + 1, VITEPRESS, m.group(1), (), start, start + len(line.rstrip("\r")), span)
+            GuardedInclude(
+                doc, number, a + 1, VITEPRESS, line[a:z], (), start, start + len(line.rstrip("\r")), (start + a, start + z)
+            )
         )
     return out
 
 
 # remark-code-import's file= meta (its own pattern)
 _CODE_IMPORT = re.compile(r"^file=(?P<path>.+?)(?:(?:#(?:L(?P<from>\d+)(?P<dash>-)?)?)(?:L(?P<to>\d+))?)?$")
-_CODE_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})(.*?)[ \t]*\r?$")
+_CODE_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})(.*)\r?$")
 
 
 def code_import_spec(argument: str) -> tuple[str, int | None, bool, int | None]:
@@ -294,13 +298,13 @@ def _code_imports(text: str, doc: str) -> list[GuardedInclude]:
         offset += len(line) + 1
         m = _CODE_FENCE.match(line) if len(line) <= MAX_LINE else None
         if fence:
-            if m is not None and m.group(2)[0] == fence[0] and len(m.group(2)) >= len(fence) and not m.group(3):
+            if m is not None and m.group(2)[0] == fence[0] and len(m.group(2)) >= len(fence) and not line[slice(*trimmed(m, 3))]:
                 fence = ""
             continue
         if m is None:
             continue
         fence = m.group(2)
-        info = m.group(3)
+        info = line[slice(*trimmed(m, 3))]
         at = m.start(3)
         for token in re.finditer(r"(?:\\ |\S)+", info):
             if token.group(0).startswith("file="):
@@ -317,7 +321,28 @@ def _code_imports(text: str, doc: str) -> list[GuardedInclude]:
 
 # markdown_include_variants' own patterns (a whole line; its options as name[value])
 _VARIANTS = re.compile(r"^\{\*\s*(\S+)\s*(.*)\*\}$")
-_VARIANT_OPTION = re.compile(r"(\w+)\[([^\]]+)\]")
+
+
+def variant_options(configs: str) -> list[tuple[str, str, int]]:
+    """(name, value, the value's offset) of each ``name[value]`` of an include's options, as the extension's
+    ``(\\w+)\\[([^\\]]+)\\]`` finds them left to right, in one pass (its pattern is quadratic on ``ln[ln[...``)."""
+    out = []
+    pos = 0
+    close = -1
+    while (b := configs.find("[", pos)) >= 0:
+        if close < b:
+            close = configs.find("]", b)
+            if close < 0:
+                break  # (no "]" after it: no option after it either)
+        a = b
+        while a > pos and (configs[a - 1].isalnum() or configs[a - 1] == "_"):
+            a -= 1  # (the name: the word before "[", from where the last option ended at the most)
+        if a == b or close == b + 1:
+            pos = b + 1
+            continue
+        out.append((configs[a:b], configs[b + 1 : close], b + 1))
+        pos = close + 1
+    return out
 
 
 def _variants(text: str, doc: str) -> list[GuardedInclude]:
@@ -326,15 +351,16 @@ def _variants(text: str, doc: str) -> list[GuardedInclude]:
     for number, line in enumerate(text.split("\n"), 1):
         start = offset
         offset += len(line) + 1
-        m = _VARIANTS.match(line) if line.startswith("{*") and len(line) <= MAX_LINE else None
+        # (the pattern backtracks on a long name without its closing "*}": it must end the line)
+        m = _VARIANTS.match(line) if line.startswith("{*") and line.endswith("*}") and len(line) <= MAX_LINE else None
         if m is None:
             continue
         options = []
         spans = []
-        for o in _VARIANT_OPTION.finditer(m.group(2)):
-            if o.group(1) in ("ln", "hl"):
-                options.append((o.group(1), o.group(2)))
-                spans.append((o.group(1), start + m.start(2) + o.start(2), start + m.start(2) + o.end(2)))
+        for name, value, at in variant_options(m.group(2)):
+            if name in ("ln", "hl"):
+                options.append((name, value))
+                spans.append((name, start + m.start(2) + at, start + m.start(2) + at + len(value)))
         span = (start + m.start(1), start + m.end(1))
         out.append(
             GuardedInclude(doc, number, 1, VARIANTS, m.group(1), tuple(options), start, start + len(line), span, tuple(spans))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -226,44 +227,83 @@ def shiftable(inc: GuardedInclude) -> bool:
 # mdx_include's {!path!}: its pattern, read in one pass (textfrag.guard.mdxinclude says what one shows)
 
 
-def _parse(segment: str) -> tuple[str, str, str, str | None] | None:
-    """(recursion mark, indent mark, path, line slice) of the text between ``{!`` and ``!}``, read as the
-    extension's pattern reads it; None when it is not an include."""
-    s = segment
-    recurse = s[:1] if s[:1] in ("+", "-") else ""
-    s = s[len(recurse) :]
-    indent = s[:1] if s[:1] == ">" else ""
-    s = s[len(indent) :].lstrip()
-    path, _, _encoding = s.partition("|")
-    path = path.rstrip()
-    lines = None
-    if path.endswith("]"):
-        at = path.rfind("[ln:")
-        lines = path[at + 4 : -1] if at >= 0 else ""
-        if not lines or any(c not in "0123456789.,-" for c in lines):
-            return None
-        path = path[:at].rstrip()
-    if not path or any(c in "[]|" for c in path):
+#: a file name and its slice are short: a longer text between "{!" and "!}" is not read as one, and a name
+#: holding "!}" more than a few times neither
+MAX_INCLUDE, MAX_ENDS = 1024, 8
+_END = re.compile(r"(?=!\})")
+
+
+#: what may follow a name up to "!}": a slice, then an encoding after "|" (first with a character that is not a
+#: blank, as the pattern's greedy blanks want it; then with any, once every "!}" after it has been tried)
+_TAIL = re.compile(r"(?:\s*\[ln:([0-9.,-]+)\])?\s*(?:\|\s*\S.*)?")
+_TAIL_ANY = re.compile(r"(?:\s*\[ln:([0-9.,-]+)\])?\s*(?:\|.+)?")
+_SPECIAL = re.compile(r"[\[\]|]")
+
+
+_BLANKS = re.compile(r"\s*")
+
+
+def _starts(line: str, k: int) -> list[tuple[str, str, int]]:
+    """Where the name of an include opening at ``k`` may start, in the order the extension's pattern tries
+    them: ``[+-]?>?\\s*`` taken greedily, then given back one character at a time (a blank, the indent mark,
+    the recursion mark may be the name's first character): (recursion mark, indent mark, offset)."""
+    at = k + 2
+    recurse = line[at] if line[at : at + 1] in ("+", "-") else ""
+    indent = ">" if line[at + len(recurse) : at + len(recurse) + 1] == ">" else ""
+    marks = at + len(recurse) + len(indent)
+    blanks = _BLANKS.match(line, marks).end()  # type: ignore[union-attr]
+    starts = [(recurse, indent, blanks)]
+    if blanks > marks:
+        starts.append((recurse, indent, blanks - 1))
+    if indent:
+        starts.append((recurse, "", marks - 1))
+    if recurse:
+        starts.append(("", "", at))
+    return starts
+
+
+def _named(rest: str, tail_pattern: re.Pattern[str] = _TAIL) -> tuple[str, str | None] | None:
+    """(name, line slice) when ``rest`` (from the name's first character to ``!}``) is a name, lazy, without
+    ``[``, ``]`` or ``|``, then `` [ln:...]`` and ``| encoding``, each optional; None when it is not."""
+    special = _SPECIAL.search(rest)
+    x = special.start() if special else len(rest)
+    size = max(1, len(rest[:x].rstrip()))
+    if size > x:
         return None
-    return recurse, indent, path, lines
+    tail = tail_pattern.fullmatch(rest, size)
+    return (rest[:size], tail.group(1)) if tail is not None else None
 
 
 def mdx_matches(line: str) -> list[tuple[int, int, bool, tuple[str, str, str, str | None]]]:
-    """(start, end, escaped, parsed) of each include of a line, left to right (each ends at the first ``!}``
-    after its ``{!``: one pass, however the line is made)."""
+    """(start, end, escaped, (recursion mark, indent mark, name, line slice)) of each include of a line, left
+    to right, as the extension's pattern finds them: each name start in the pattern's order, each ``!}`` after
+    it in turn (of the first ``MAX_ENDS`` within ``MAX_INCLUDE`` characters: a name is short), every ``!}``
+    found once."""
+    if "{!" not in line:
+        return []
+    ends = [m.start() for m in _END.finditer(line)]
     out = []
     pos = 0
     while (k := line.find("{!", pos)) >= 0:
-        end = line.find("!}", k + 2)
-        if end < 0:
-            break
-        parsed = _parse(line[k + 2 : end])
-        if parsed is None:
+        found = None
+        for recurse, indent, start in _starts(line, k):
+            at = bisect_left(ends, start + 1)
+            for tail in (_TAIL, _TAIL_ANY):
+                for end in ends[at : at + MAX_ENDS]:
+                    named = _named(line[start:end], tail) if end - k <= MAX_INCLUDE else None
+                    if named is not None:
+                        found = (end, (recurse, indent, *named))
+                        break
+                if found is not None:
+                    break
+            if found is not None:
+                break
+        if found is None:
             pos = k + 1
             continue
-        escaped = k > 0 and line[k - 1] == "\\"
-        out.append((k - escaped, end + 2, escaped, parsed))
-        pos = end + 2
+        escaped = k > pos and line[k - 1] == "\\"
+        out.append((k - escaped, found[0] + 2, escaped, found[1]))
+        pos = found[0] + 2
     return out
 
 

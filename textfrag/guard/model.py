@@ -10,12 +10,14 @@ textfrag.guard.includes finds them in a page.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     *("GuardedInclude", "SELECTING", "MAX_LINE", "ADOC_SUFFIXES"),
     *("LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE", "MDBOOK", "ASCIIDOC", "VITEPRESS", "CODE_IMPORT", "VARIANTS"),
-    *("MDX_INCLUDE", "parse_raw_path"),
+    *("MDX_INCLUDE", "parse_raw_path", "IncludeMatch", "markdown_include_matches"),
 ]
 
 #: an include is a short line: longer ones are not read (the engines' own patterns backtrack on them)
@@ -108,13 +110,122 @@ def _written(name: str, value: str) -> str:
     return value
 
 
-# VitePress's rawPathRegexp
-_RAW = re.compile(r"^(.+?(?:(?:\.([a-z0-9]+))?))(?:(#[\w-]+))?(?: ?(?:{(\d+(?:[,-]\d+)*)? ?(\S+)? ?(\S+)?}))? ?(?:\[(.+)\])?$")
+# VitePress's rawPathRegexp, for the record (its lazy path before optional parts backtracks in cubic time on a
+# line of "{"; parse_raw_path reads the same language in one pass):
+# ^(.+?(?:(?:\.([a-z0-9]+))?))(?:(#[\w-]+))?(?: ?(?:{(\d+(?:[,-]\d+)*)? ?(\S+)? ?(\S+)?}))? ?(?:\[(.+)\])?$
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
 def parse_raw_path(raw: str) -> tuple[str, str]:
-    """The file path and the region's name (or "") of a snippet's text after ``<<<``."""
-    m = _RAW.match(raw)
-    if m is None:
+    """The file path and the region's name (or "") of a snippet's text after ``<<<``, as VitePress's
+    rawPathRegexp reads it: the shortest path after which the rest is ``#region``, `` {lines lang}`` and
+    `` [title]``, each optional, in that order. Linear in the text (a title is anything in brackets to the
+    end; the braces' contents are bounded by their blanks), so a hostile line costs what a line costs."""
+    n = len(raw)
+    if not n:
         return raw, ""
-    return m.group(1), (m.group(3) or "")[1:]
+    # tail[p]: raw[p:] is " ?(\[.+\])?", the title part (optional)
+    titled = raw.endswith("]")
+    tail = [False] * (n + 2)
+    tail[n] = True
+    for p in range(n - 1, -1, -1):
+        bracket = titled and raw[p] == "[" and n - p >= 3
+        tail[p] = bracket or (raw[p] == " " and (p + 1 == n or (titled and raw[p + 1] == "[" and n - p >= 4)))
+    # after_braces[b]: braces opening at b close at the first "}" whose rest fits (a later one adds blanks or
+    # keeps the same first part, so it cannot fit where the first did not), read with prefix counts
+    spaces, blanks, odd, pairs = [0] * (n + 1), [0] * (n + 1), [0] * (n + 1), [0] * (n + 1)
+    for k, c in enumerate(raw):
+        spaces[k + 1] = spaces[k] + (c == " ")
+        blanks[k + 1] = blanks[k] + (c.isspace() and c != " ")
+        odd[k + 1] = odd[k] + (c not in "0123456789,-")
+        pairs[k + 1] = pairs[k] + (c in ",-" and k + 1 < n and raw[k + 1] in ",-")
+    first_space = [n] * (n + 1)
+    closing = [n] * (n + 2)
+    for k in range(n - 1, -1, -1):
+        first_space[k] = k if raw[k] == " " else first_space[k + 1]
+        closing[k] = k if raw[k] == "}" and tail[k + 1] else closing[k + 1]
+
+    def digit_list(a: int, z: int) -> bool:  # raw[a:z] is \d+([,-]\d+)*
+        return odd[z] - odd[a] == 0 and raw[a].isdigit() and raw[z - 1].isdigit() and pairs[z - 1] - pairs[a] == 0
+
+    after_braces = [False] * (n + 1)
+    for b in range(n):
+        q = closing[b + 1] if raw[b] == "{" else n
+        if q >= n or blanks[q] - blanks[b + 1] or spaces[q] - spaces[b + 1] > 2:
+            continue
+        s1 = first_space[b + 1]
+        after_braces[b] = spaces[q] - spaces[b + 1] < 2 or s1 == b + 1 or digit_list(b + 1, s1)
+
+    def braces_or_tail(p: int) -> bool:  # raw[p:] is "( ?{...})? ?(\[.+\])?"
+        if tail[p]:
+            return True
+        b = p + 1 if p < n and raw[p] == " " else p
+        return b < n and raw[b] == "{" and after_braces[b]
+
+    for e in range(1, n + 1):  # (the shortest path whose rest fits)
+        if braces_or_tail(e):
+            return raw[:e], ""
+        if e < n - 1 and raw[e] == "#" and raw[e + 1] in _WORD:
+            end = e + 1
+            while end < n and raw[end] in _WORD:
+                end += 1
+            if braces_or_tail(end):
+                return raw[:e], raw[e + 1 : end]
+    return raw, ""
+
+
+_BLANKS = re.compile(r"\s*")
+
+
+class IncludeMatch(NamedTuple):
+    """One ``{!file!}`` of markdown-include on a line: its span, its file and where it starts, its ``lines=``
+    value (None: none) and where that starts."""
+
+    start: int
+    end: int
+    path: str
+    path_start: int
+    lines: str | None
+    lines_start: int
+
+
+def markdown_include_matches(line: str) -> list[IncludeMatch]:
+    """markdown-include's pattern, ``{!\\s*(.+?)\\s*!((\\blines\\b)=([0-9 -]+))?\\}``, applied to a line as
+    ``finditer`` applies it, in one pass: its lazy file name backtracks in quadratic time on a line of ``{!``,
+    so where each include may end (a ``!}``, or a ``!lines=...}``) is found once, and each ``{!`` takes the
+    first end after it."""
+    if "{!" not in line:
+        return []
+    ends: list[int] = []  # (the position of each "!" that can end an include)
+    info: list[tuple[int, str | None, int]] = []  # (its end, lines=, where that starts)
+    n = len(line)
+    e = line.find("!")
+    while e >= 0:
+        if line.startswith("}", e + 1):
+            ends.append(e)
+            info.append((e + 2, None, 0))
+        elif line.startswith("lines=", e + 1):
+            j = e + 7
+            while j < n and line[j] in "0123456789 -":
+                j += 1
+            if j > e + 7 and j < n and line[j] == "}":
+                ends.append(e)
+                info.append((j + 1, line[e + 7 : j], e + 7))
+        e = line.find("!", e + 1)
+    out = []
+    pos = 0
+    while (k := line.find("{!", pos)) >= 0:
+        start = _BLANKS.match(line, k + 2).end()  # type: ignore[union-attr]  # (the blanks after "{!", all of them)
+        at = bisect_left(ends, start + 1)  # (a file name of one character at least)
+        if at == len(ends) and start > k + 2:  # (else the last blank is the name, as the pattern backtracks)
+            start -= 1
+            at = bisect_left(ends, start + 1)
+        if at == len(ends):
+            pos = k + 1
+            continue
+        e = ends[at]
+        end, lines, lines_start = info[at]
+        path = line[start:e].rstrip() or line[start:e]
+        out.append(IncludeMatch(k, end, path, start, lines, lines_start))
+        pos = end
+    return out

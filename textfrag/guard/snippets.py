@@ -15,7 +15,7 @@ from functools import lru_cache
 from ..errors import PathError, TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, Shown, under_root
-from .model import GuardedInclude
+from .model import GuardedInclude, IncludeMatch, markdown_include_matches
 
 __all__ = [
     *("split_path", "snippet_file", "snippet_shown", "snippet_of_text"),
@@ -311,8 +311,24 @@ def snippet_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: in
 
 # -- markdown-include ------------------------------------------------------------------------------------
 
-_INCLUDE = re.compile(r"{!\s*(.+?)\s*!((\blines\b)=([0-9 -]+))?\}")
 _HEADING = re.compile("^#+")
+
+
+def _first_include(line: str) -> IncludeMatch | None:
+    """markdown-include's first ``{!file!}`` of a line (its pattern's ``search``, in one pass)."""
+    if len(line) >= 4096 or "{!" not in line:
+        return None
+    found = markdown_include_matches(line)
+    return found[0] if found else None
+
+
+def _without_includes(line: str) -> str:
+    """The line with every ``{!file!}`` taken out (its pattern's ``sub("", line)``)."""
+    out, pos = [], 0
+    for m in markdown_include_matches(line):
+        out.append(line[pos : m.start])
+        pos = m.end
+    return "".join(out) + line[pos:]
 
 
 def _include_file(name: str, ctx: GuardContext) -> str:
@@ -352,17 +368,17 @@ def _run(lines: list[str], cache: SourceCache, ctx: GuardContext, files: list[st
     loc = 0
     while loc < len(out):
         line = out[loc]
-        m = _INCLUDE.search(line) if len(line) < 4096 else None
+        m = _first_include(line)
         while m is not None and depth < MAX_DEPTH:
             try:
-                original = _included(m.group(1), cache, ctx, files, depth + 1)
+                original = _included(m.path, cache, ctx, files, depth + 1)
             except PathError:
-                out[loc] = _INCLUDE.sub("", line)
+                out[loc] = _without_includes(line)
                 break
-            text = original if m.group(2) is None else _wanted(m.group(4), original)
-            line = line[: m.start()] + _insert(list(text), ctx) + line[m.end() :]
+            text = original if m.lines is None else _wanted(m.lines, original)
+            line = line[: m.start] + _insert(list(text), ctx) + line[m.end :]
             out[loc : loc + 1] = line.splitlines()
-            m = _INCLUDE.search(line)
+            m = _first_include(line)
         loc += 1
     return out
 
