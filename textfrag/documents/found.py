@@ -6,7 +6,7 @@ import re
 from bisect import bisect_right
 from typing import Literal, NamedTuple
 
-__all__ = ["Found", "FoundKind", "Directive", "LineIndex", "MD_SUFFIXES", "RST_SUFFIXES"]
+__all__ = ["Found", "FoundKind", "Directive", "LineIndex", "MD_SUFFIXES", "RST_SUFFIXES", "trimmed"]
 
 #: the documents each scanner reads, by suffix
 RST_SUFFIXES = frozenset({".rst", ".rest"})
@@ -43,6 +43,18 @@ class Directive(NamedTuple):
     line: int  # 1-based
     offset: int  # of the start of its first line
     fence: str  # MyST: the fence that opens it (``````` or ``:::``); "" in reStructuredText
+
+
+def trimmed(m: re.Match[str], group: int) -> tuple[int, int]:
+    """The span of a group that runs to the end of its line (``(.*)\\r?$``), without a last CR and the blanks
+    before it: what ``(.*?)[ \\t]*\\r?$`` gives, which backtracks in quadratic time on a run of blanks."""
+    start, end = m.span(group)
+    text = m.string
+    if end > start and text[end - 1] == "\r":
+        end -= 1
+    while end > start and text[end - 1] in " \t":
+        end -= 1
+    return start, end
 
 
 def _mask(text: str, spans: list[tuple[int, int]]) -> str:

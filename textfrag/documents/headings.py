@@ -14,7 +14,7 @@ __all__ = ["headings", "heading_above"]
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_ADOC = re.compile(r"^(={1,6})[ \t]+(\S.*?)[ \t]*$")
+_ADOC = re.compile(r"^(={1,6})[ \t]+(\S.*)$")
 _RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1+[ \t]*$")
 _ATTRS = re.compile(r"[ \t]*\{[#.][^}]*\}$")  # (attr_list's ``{#id .class}`` after a Markdown title)
 
@@ -82,5 +82,5 @@ def _asciidoc(lines: list[str]) -> list[tuple[int, str]]:
             continue
         m = _ADOC.match(line)
         if m:
-            out.append((i + 1, m.group(2)))
+            out.append((i + 1, m.group(2).rstrip(" \t")))
     return out

@@ -15,13 +15,15 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from .found import trimmed
 from .scan import MD_SUFFIXES, RST_SUFFIXES, code_directives
 
 __all__ = ["included_parts", "parts_read_as"]
 
-_RST_INCLUDE = re.compile(r"^[ \t]*\.\.[ \t]+include[ ]?::[ \t]*(.*?)[ \t]*\r?$", re.IGNORECASE)
-_MYST_INCLUDE = re.compile(r"^[ \t]*(?:`{3,}|~{3,}|:{3,})\{include\}[ \t]*(.*?)[ \t]*\r?$", re.IGNORECASE)
-_OPTION = re.compile(r"^[ \t]+:([\w-]+):(?:[ \t]+(.*?))?[ \t]*\r?$")
+_RST_INCLUDE = re.compile(r"^[ \t]*\.\.[ \t]+include[ ]?::[ \t]*(.*)\r?$", re.IGNORECASE)
+_MYST_INCLUDE = re.compile(r"^[ \t]*(?:`{3,}|~{3,}|:{3,})\{include\}[ \t]*(.*)\r?$", re.IGNORECASE)
+_OPTION = re.compile(r"^[ \t]+:([\w-]+):(?:[ \t]+(.*))?\r?$")
+_MYST_OPTION = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*))?\r?$")
 
 
 def included_parts(text: str, doc: Path, suffix: str, srcdir: Path | None = None) -> list[tuple[Path, str]]:
@@ -65,14 +67,14 @@ def _block(lines: list[str], first: int, rst: bool) -> tuple[str, dict[str, str]
     m = (_RST_INCLUDE if rst else _MYST_INCLUDE).match(lines[first])
     if m is None:
         return "", {}
-    argument = m.group(1)
+    argument = lines[first][slice(*trimmed(m, 1))]
     options: dict[str, str] = {}
     for line in lines[first + 1 : first + 40]:
         if not line.strip() or (not rst and line.lstrip().startswith(("```", "~~~", ":::"))):
             break
-        o = _OPTION.match(line) if rst else re.match(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*?))?[ \t]*\r?$", line)
+        o = (_OPTION if rst else _MYST_OPTION).match(line)
         if o is not None:
-            options[o.group(1).lower()] = o.group(2) or ""
+            options[o.group(1).lower()] = line[slice(*trimmed(o, 2))] if o.group(2) is not None else ""
         elif not options and rst and line[:1] in (" ", "\t"):
             argument = f"{argument} {line.strip()}".strip()
         else:

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..documents.found import trimmed
 from ..documents.scan import RST_SUFFIXES, code_directives
 from ..errors import TextFragError
 from ..intents.intent import INTENT_OPTIONS, Intent, intent_lines, parse_line_spec, python_objects, signature_cut
@@ -35,7 +36,10 @@ _REFUSED: dict[str, str] = {
     # (mystmd's literalinclude, not Sphinx's)
     "filename": "mystmd shows it as a title above the block, which a txtfrag block does not have (its :caption: is a caption)",
 }
-_OPTION = re.compile(r"^([ \t]+):([\w-]+):(?:[ \t]+(.*?))?[ \t]*$")
+# (a value runs to the end of its line, its trailing blanks taken off after: a lazy value before "[ \t]*$"
+# backtracks in quadratic time on a run of blanks)
+_OPTION = re.compile(r"^([ \t]+):([\w-]+):(?:[ \t]+(.*))?$")
+_MYST_OPTION = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*))?$")
 # the language a page sets for what follows: rST's ``.. highlight:: x``, MyST's ```` ```{highlight} x ````
 _RST_HIGHLIGHT = re.compile(
     r"^[ \t]*(?:\.\.[ ]+highlight[ ]?::|(?:`{3,}|~{3,})\{highlight\})[ \t]*([^\s`]+)", re.IGNORECASE | re.MULTILINE
@@ -129,7 +133,7 @@ def _rst_include(text: str, doc: str, number: int, offset: int) -> Include | Non
         if not options:
             option_indent = o.group(1)
         last, last_indent = o.group(2), len(o.group(1))
-        options[last] = o.group(3) or ""
+        options[last] = (o.group(3) or "").rstrip(" \t")
         end = at + len(line)
     return Include(doc, number, offset, end, argument, options, indent, option_indent, "")
 
@@ -162,19 +166,19 @@ def _myst_include(text: str, doc: str, number: int, offset: int, fence: str) -> 
                 if stripped and not stripped.startswith("#"):
                     return Include(doc, number, offset, offset, argument, {"(body)": stripped}, indent, indent, fence)
                 continue
-            options[y.group(1)] = yaml_scalar(y.group(2) or "")
+            options[y.group(1)] = yaml_scalar(line[slice(*trimmed(y, 2))] if y.group(2) is not None else "")
             continue
-        o = re.match(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*?))?[ \t]*$", line)
+        o = _MYST_OPTION.match(line)
         if o is None or blank or yaml is False:
             return Include(doc, number, offset, offset, argument, {"(body)": stripped}, indent, indent, fence)
-        options[o.group(1)] = o.group(2) or ""
+        options[o.group(1)] = (o.group(2) or "").rstrip(" \t")
     if end is None:
         return None
     return Include(doc, number, offset, end, argument, options, indent, indent, fence)
 
 
 #: an option in a MyST directive's YAML block: ``name: value`` (a value on one line)
-_YAML_OPTION = re.compile(r"^[ \t]*([\w-]+)[ \t]*:(?:[ \t]+(.*?))?[ \t]*\r?$")
+_YAML_OPTION = re.compile(r"^[ \t]*([\w-]+)[ \t]*:(?:[ \t]+(.*))?\r?$")
 
 
 def yaml_scalar(value: str) -> str:

@@ -14,7 +14,7 @@ from ..source.cache import SourceCache
 from ..verdict.quoting import make_reference
 from .literalinclude import Include, Outcome, _lines_from, _spans
 
-_CODE_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*(.*?)[ \t]*$")
+_CODE_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*(.*)$")
 
 
 _SNIPPET_LINE = re.compile(r"""^([ \t]*)-{1,}8<-{1,}[ \t]+("(?:\\"|[^"\n\r])+?"|'(?:\\'|[^'\n\r])+?')$""")
@@ -65,7 +65,7 @@ def find_snippet_fences(text: str, doc: str) -> list[Include]:
         if m is None or (m.group(2)[0] == "`" and "`" in m.group(3)):
             i += 1
             continue
-        indent, fence, info = m.groups()
+        indent, fence, info = m.group(1), m.group(2), m.group(3).rstrip(" \t")
         close = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
         j = i + 1
         while j < len(lines) and not close.match(lines[j][1]):
