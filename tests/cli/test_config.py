@@ -198,3 +198,14 @@ def test_an_mkdocs_yml_that_inherits_another_reads_both_as_mkdocs_merges_them(tm
     assert config.snippets == {"base_path": ["src"]}
     (tmp_path / "base" / "common.yml").write_text("INHERIT: ../mkdocs.yml\n")  # (a loop is read once)
     assert read_config(tmp_path / "mkdocs.yml").guard
+
+
+def test_a_conf_py_nested_deeper_than_pythons_parser_goes_is_a_clear_error(tmp_path: Path) -> None:
+    """``x = ---...1`` with 200,000 minus signs: Python's parser gives up (MemoryError); textfrag says where,
+    exit 2, never "internal error"."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conf.py").write_text("x = " + "-" * 200_000 + "1\nextensions = ['sphinx_textfrag']\n", encoding="utf-8")
+    (tmp_path / "docs" / "index.rst").write_text("T\n=\n", encoding="utf-8")
+    r = run("check", "docs", cwd=tmp_path)
+    assert r.returncode == 2 and "internal error" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert "conf.py: nested too deeply for Python's parser" in r.stderr, r.stderr

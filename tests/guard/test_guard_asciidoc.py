@@ -220,3 +220,25 @@ def test_attributes_and_includes_are_read_where_asciidoctor_reads_them(project: 
     assert checked.returncode == 1, checked.stdout + checked.stderr
     assert "guide.adoc:23: include::src/{x}.txt[] {x=a}: it shows other text" in checked.stderr, checked.stderr
     assert "guide.adoc:30:" not in checked.stderr and "gone.txt" not in checked.stderr, checked.stderr
+
+
+def test_numbers_that_would_size_an_allocation_are_bounded_by_the_file(project: Path) -> None:
+    """``lines=1..300000000`` of a three-line file is its three lines, as Asciidoctor shows them for a range
+    it can count (23 GB before; Asciidoctor.js itself runs out of memory at that range, and shows the three
+    lines for ``1..300000``); ``indent=1000000000`` is a located problem, never a gigabyte a line; both
+    under 1 GB of memory."""
+    (project / "docs" / "src" / "three.txt").write_text("one\ntwo\nthree\n", encoding="utf-8")
+    doc = project / "docs" / "guide.adoc"
+    doc.write_text(_document(["include::src/three.txt[lines=1..300000]"]), encoding="utf-8")
+    assert _shown(project) == ["one\ntwo\nthree"]
+    doc.write_text(_document(["include::src/three.txt[lines=1..300000000]"]), encoding="utf-8")
+    env = {**os.environ, "TEXTFRAG_GUARD": "1"}
+    r = run_textfrag("pin", "--write", "docs", cwd=project, env=env, timeout=120, memory=1 << 30)
+    assert r.returncode == 0 and "recorded 1 include" in r.stdout, r.stdout + r.stderr
+    recorded = json.loads((project / "docs" / "textfrag.lock").read_text(encoding="utf-8"))["includes"]["guide.adoc"]
+    shown = "one\ntwo\nthree"
+    assert recorded == {"include::src/three.txt[lines=1..300000000]": f"length=13;md5={hashlib.md5(shown.encode()).hexdigest()}"}
+    doc.write_text(_document(["include::src/three.txt[indent=1000000000]"]), encoding="utf-8")
+    r = run_textfrag("check", "docs", cwd=project, env=env, timeout=120, memory=1 << 30)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "guide.adoc:10: include::src/three.txt[indent=1000000000]: indent=1000000000 is more than" in r.stderr, r.stderr

@@ -69,8 +69,10 @@ def file_of(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardC
     return under_root(path, target, cache)
 
 
-def _numbers(spec: str) -> list[float]:
-    """``lines=`` as Asciidoctor reads it: the line numbers, sorted, each once (infinity: to the end)."""
+def _numbers(spec: str, total: int) -> list[float]:
+    """``lines=`` as Asciidoctor reads it: the line numbers, sorted, each once (infinity: to the end), of a
+    file of ``total`` lines (a range is cut at the file's end before it is counted: ``1..300000000`` of a
+    three-line file is three numbers, not three hundred million)."""
     out: list[float] = []
     for part in re.split(r"[;,]", spec):
         part = part.strip()
@@ -82,7 +84,8 @@ def _numbers(spec: str) -> list[float]:
             if not b.strip() or int(b) < 0:
                 out += [first, float("inf")]
             else:
-                out += list(range(first, int(b) + 1))
+                last = int(b)  # (past the end only the largest number counts: it is where "n.." starts after it)
+                out += [*range(max(first, 0), min(last, total + 1) + 1), *([last] if last > total + 1 and first <= last else [])]
         else:
             out.append(int(part))
     return sorted(set(out))
@@ -91,7 +94,7 @@ def _numbers(spec: str) -> list[float]:
 def _by_lines(lines: list[str], spec: str) -> list[int]:
     """The 1-based numbers of the lines ``lines=`` selects (Asciidoctor: a number then infinity takes every
     line from that number on)."""
-    wanted = _numbers(spec)
+    wanted = _numbers(spec, len(lines))
     chosen: list[int] = []
     for k, n in enumerate(wanted):
         if n == float("inf"):
@@ -151,6 +154,10 @@ def _by_tags(lines: list[str], tags: dict[str, bool]) -> tuple[list[int], list[s
     return chosen, [t for t in tags if t not in used]
 
 
+#: the most spaces ``indent=`` puts before a line (a larger one is a located problem, never an allocation)
+MAX_INDENT = 1024
+
+
 def _indented(lines: list[str], indent: int) -> list[str]:
     """Asciidoctor's ``indent=``: the common leading blanks replaced by ``indent`` spaces."""
     gutter = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
@@ -180,6 +187,8 @@ def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -
     shown = [lines[n - 1] for n in numbers]
     indent = inc.option("indent")
     if indent is not None and indent.strip().isdigit():
+        if int(indent) > MAX_INDENT:  # (a number that sizes every line is checked before it is used)
+            raise TextFragError(f"indent={indent.strip()} is more than textfrag indents a line by (at most {MAX_INDENT})")
         shown = _indented(shown, int(indent))
     return "\n".join(_preprocessed(shown, numbers)), tuple(numbers)
 

@@ -216,6 +216,8 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         tree = ast.parse(text, str(path))
     except SyntaxError as exc:
         raise TextFragError(f"{path}:{exc.lineno}: not valid Python ({exc.msg})") from None
+    except (MemoryError, RecursionError):  # (an expression nested deeper than Python's parser goes)
+        raise TextFragError(f"{path}: nested too deeply for Python's parser to read (as Sphinx would fail to)") from None
     values: dict[str, Any] = {}
     for node in tree.body:
         listed = _listed(node)
@@ -227,12 +229,12 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
             if name in _OPTIONAL:  # (what decides which documents the build reads: unknown when computed)
                 try:
                     values[name] = ast.literal_eval(node.value)
-                except ValueError:
+                except (ValueError, TypeError, MemoryError, RecursionError):
                     values.pop(name, None)
             elif name.startswith("textfrag_") or name in ("highlight_language", "source_encoding"):
                 try:
                     values[name] = ast.literal_eval(node.value)
-                except ValueError:
+                except (ValueError, TypeError, MemoryError, RecursionError):
                     raise TextFragError(
                         f"{path}:{node.lineno}: {name} is computed, so it cannot be read without running conf.py; "
                         "give --root (and --charset) instead"

@@ -54,7 +54,7 @@ def sphinx_project_of(document: Path, found: dict[Path, SphinxProject | None]) -
 def _sphinx_project(conf: Path) -> SphinxProject:
     try:
         tree = ast.parse(conf.read_bytes(), str(conf))
-    except (OSError, SyntaxError, ValueError) as exc:
+    except (OSError, SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         unread = f"cannot read {_shown(conf)} ({exc}): literalinclude's language taken as Sphinx's default"
         return SphinxProject(conf, note=unread)
     values: dict[str, str] = {}
@@ -65,7 +65,7 @@ def _sphinx_project(conf: Path) -> SphinxProject:
             if name in ("highlight_language", "textfrag_caption"):
                 try:
                     value = ast.literal_eval(node.value)
-                except ValueError:
+                except (ValueError, TypeError, MemoryError, RecursionError):
                     note = f"{_shown(conf)}:{node.lineno}: {name} is computed; its default is assumed"
                     continue
                 if isinstance(value, str):
