@@ -88,8 +88,12 @@ PY
 comment)
   repository="${TEXTFRAG_REPOSITORY:?}"
   number="${TEXTFRAG_PULL_REQUEST:?}"
+  # (only a comment of the token's own account is updated: anyone may post one that starts with the marker;
+  # a job's GITHUB_TOKEN cannot ask who it is, and comments as github-actions[bot])
+  login=$(gh api user --jq .login 2>/dev/null || true)
+  login="${login:-github-actions[bot]}"
   existing=$(gh api --paginate "repos/${repository}/issues/${number}/comments" \
-    --jq ".[] | select(.body | startswith(\"${marker}\")) | .id" | head -n 1)
+    --jq ".[] | select((.body | startswith(\"${marker}\")) and .user.login == \"${login}\") | .id" | head -n 1)
   if [ -n "$existing" ]; then
     gh api --silent -X PATCH "repos/${repository}/issues/comments/${existing}" -F "body=@${report}.md"
     echo "textfrag: updated the comment ${existing}"
@@ -119,6 +123,11 @@ gate)
   ;;
 
 update)
+  if [ "${TEXTFRAG_HEAD_REPOSITORY:-}" != "${TEXTFRAG_REPOSITORY:-}" ]; then
+    # (a fork's branch: the job's token must not push there, and what it would push comes from the fork)
+    echo "textfrag: the pull request's branch is in another repository (${TEXTFRAG_HEAD_REPOSITORY:-unknown}): nothing is pushed; run textfrag update --write on that branch"
+    exit 0
+  fi
   docs_and_config
   textfrag update "${config[@]}" --write "${docs[@]}" || true # (what changed is left for check to report)
   if [ -n "$(git status --porcelain)" ]; then

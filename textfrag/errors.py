@@ -17,6 +17,7 @@ from ._version import __version__
 
 __all__ = [
     "spell",
+    "spell_inline",
     "literal_parts",
     "inert_json",
     "internal_error_report",
@@ -66,6 +67,19 @@ def spell(text: str) -> str:
     if "::" in spelled or "##[" in spelled:
         spelled = _COMMAND_START.sub(r"\1\\072", spelled).replace("##[", "#\\043[")
     return spelled
+
+
+def spell_inline(text: str) -> str:
+    r"""``text`` spelled as :func:`spell` spells it, for a place that never starts a line (a table cell, a
+        heading in a sentence): its control characters and ``##[`` spelled, a leading ``::`` left as written.
+
+        >>> print(spell_inline(":: x ##[y]
+    "))
+        :: x ##[y]
+
+    """
+    spelled = _UNSPEAKABLE.sub(_spelled, text)
+    return spelled.replace("##[", "#\043[") if "##[" in spelled else spelled
 
 
 #: a workflow command's start: ``::`` after white space at the start of a line (Unicode's, as the runner

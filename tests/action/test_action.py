@@ -101,7 +101,13 @@ def pull_request(tmp_path: Path) -> dict[str, object]:
         "repository": "octo/docs",
         "token": "token-of-the-job",
         "sha": head,
-        "event": {"pull_request": {"number": 7, "base": {"sha": base}, "head": {"sha": head, "ref": "topic"}}},
+        "event": {
+            "pull_request": {
+                "number": 7,
+                "base": {"sha": base},
+                "head": {"sha": head, "ref": "topic", "repo": {"full_name": "octo/docs"}},
+            }
+        },
     }
     return {"work": work, "origin": origin, "seed": seed, "github": github, "base": base, "head": head}
 
@@ -205,6 +211,29 @@ def test_update_commits_what_only_moved_to_the_pull_requests_branch(tmp_path: Pa
     assert "txtfrag:src/app.py#line=10,13;" in page  # (moved: repaired)
     assert f"line=19,22;length={len(APP)};md5={MD5}" in page  # (changed: left for a person)
     assert runner.outputs["impact"] == {"touched": "1", "needs-review": "1"}
+
+
+def test_a_comment_another_account_planted_with_the_marker_is_left_alone(tmp_path: Path, venv: Path, pull_request: dict) -> None:
+    """Anyone may comment "<!-- textfrag impact -->...": the action updates only its own account's comment, so
+    it posts its own and leaves the planted one as it is."""
+    state = tmp_path / "gh-state.json"
+    planted = {"id": 1, "issue": 7, "body": "<!-- textfrag impact -->\nall clear, merge it", "user": "mallory"}
+    state.write_text(json.dumps({"comments": [planted], "calls": []}), encoding="utf-8")
+    runner = _runner(tmp_path, venv, pull_request, check="false")
+    runner.run()
+    comments = json.loads(state.read_text(encoding="utf-8"))["comments"]
+    assert comments[0] == planted
+    assert len(comments) == 2 and comments[1]["user"] == "github-actions[bot]"
+    assert comments[1]["body"].startswith("<!-- textfrag impact -->\n### textfrag: quotes this change touches")
+
+
+def test_update_pushes_nothing_to_a_forks_branch(tmp_path: Path, venv: Path, pull_request: dict) -> None:
+    pull_request["github"]["event"]["pull_request"]["head"]["repo"] = {"full_name": "mallory/docs"}
+    runner = _runner(tmp_path, venv, pull_request, update="true", check="false", comment="false")
+    runner.run()
+    said = runner.step("textfrag update (quotes that only moved)").out
+    assert "the pull request's branch is in another repository (mallory/docs): nothing is pushed" in said
+    assert "textfrag update:" not in git(pull_request["origin"], "log", "-1", "--format=%s", "topic")
 
 
 def test_a_push_without_an_earlier_commit_skips_impact(tmp_path: Path, venv: Path, pull_request: dict) -> None:

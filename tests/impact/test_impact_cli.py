@@ -306,3 +306,47 @@ def test_several_projects_are_one_report(repo: Path) -> None:
         ("docs/en/docs/index.md", "changed"),
         ("docs/es/docs/index.md", "changed"),
     ]
+
+
+def _github(text: str) -> BeautifulSoup:
+    """The comment as GitHub renders it: GitHub Flavored Markdown (markdown-it's gfm-like preset, whose tables
+    end a cell at a ``|`` inside a code span unless it is escaped), raw HTML passed through as GitHub would
+    before it sanitizes."""
+    from markdown_it import MarkdownIt
+
+    return BeautifulSoup(MarkdownIt("gfm-like", {"linkify": False}).render(text), "html.parser")
+
+
+def test_a_file_name_with_a_pipe_and_html_stays_in_its_cell_as_text(repo: Path) -> None:
+    """A quoted file named ``a|<img src=x onerror=alert(1)>.py``: its code span in the table neither splits the
+    cell nor lets the HTML out."""
+    name = "src/a|<img src=x onerror=alert(1)>.py"
+    (repo / name).write_text(APP, encoding="utf-8")
+    encoded = "src/a%7C%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E.py"
+    (repo / "docs" / "index.md").write_text(f"# G\n\n## H\n\n![](txtfrag:{encoded}#line=1,2;length={len(APP)};md5={MD5})\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a hostile name")
+    (repo / name).write_text(APP.replace("value_2 = 2", "value_2 = 3"), encoding="utf-8")
+    text = run("impact", "--root", ".", "--docs", "docs", "--format", "markdown", cwd=repo).stdout
+    html = _github(text)
+    assert html.find("img") is None and html.find("script") is None, text
+    (row,) = html.select("tbody tr")
+    cells = [c.get_text() for c in row.find_all("td")]
+    assert len(cells) == 4 and cells[1] == f"{name}:2-2", cells
+
+
+def test_a_comment_of_long_headings_is_cut_by_rows_to_what_github_takes(repo: Path) -> None:
+    """150 quotes under headings of 3,000 characters: the diffs go first, then rows, and the comment says how
+    many more there are; a heading is cut, and one that starts with ``::`` is shown as written."""
+    long = "word " * 600
+    page = "# Many\n\n## :: colons first\n\n![](" + ref(19, 22) + ")\n\n"
+    page += "".join(f"## {n} {long}\n\n![]({ref(19, 22)})\n\n" for n in range(150))
+    (repo / "docs" / "many.md").write_text(page, encoding="utf-8")
+    edit(repo, replace=21)
+    text = run("impact", "--root", ".", "--docs", "docs", "--format", "markdown", cwd=repo).stdout
+    assert len(text) <= 60_000, len(text)
+    html = _github(text)
+    rows = html.select("tbody tr")  # (the headings cut: a hundred rows fit, where the whole took 312,909 characters)
+    assert len(rows) == 100 and "And 53 more: textfrag impact lists every one." in html.get_text()
+    assert any(r.find_all("td")[0].get_text().endswith("(:: colons first)") for r in rows), [r.get_text()[:80] for r in rows]
+    assert "\\072" not in text

@@ -18,6 +18,7 @@ A quote already stale before the change is counted, not blamed on it.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -30,6 +31,9 @@ from ..verdict.judging import Verdict
 from .changes import Change, Changes, Hunk
 
 __all__ = ["Effect", "Impact", "Sides", "impact_of", "EFFECTS"]
+
+#: RFC 3986's unreserved characters, which a reference writes as they are
+_UNRESERVED = re.compile(r"[A-Za-z0-9._~-]+")
 
 Effect = Literal["changed", "moved", "renamed", "deleted", "unknown"]
 #: each effect as the reports say it
@@ -197,23 +201,20 @@ class Sides:
         return None if rel == ".." or rel.startswith(".." + os.sep) else Path(rel).as_posix()
 
     def names(self) -> set[str]:
-        """What a document that quotes a changed file must hold: each changed file's name (as written, and
-        percent-encoded as a reference writes a name with spaces), and the Persistent Document Identifiers
-        mapped to one. A document holding none of them quotes none of these files."""
-        from urllib.parse import quote
-
+        """What a document that quotes a changed file must hold: of each changed file's name, its longest run
+        of the characters a reference never needs to percent-encode (RFC 3986's unreserved: the name as
+        written, however the rest of it is encoded; "" when it has none, which every document holds); and the
+        Persistent Document Identifiers mapped to one. A document holding none of them quotes none of these
+        files."""
         names: set[str] = set()
-        for path, change in self.changes.files.items():
-            for p in (path, change.new_path):
-                if p:
-                    name = p.rsplit("/", 1)[-1]
-                    names |= {name, quote(name)}
-        for p in self.changes.added:
+        paths = [p for path, change in self.changes.files.items() for p in (path, change.new_path) if p]
+        for p in [*paths, *self.changes.added]:
             name = p.rsplit("/", 1)[-1]
-            names |= {name, quote(name)}
+            runs = _UNRESERVED.findall(name)
+            names.add(max(runs, key=len) if runs else "")  # ("" is in every document: each is read)
         changed = set(self.by_root)
         names |= {pdi for pdi, path in (self.before.pdi_map or {}).items() if os.path.normpath(path) in changed}
-        return {n for n in names if n}
+        return names
 
     def changed(self, path_under_root: str) -> Change | None:
         """The change to the file a quote names (its path under the root), None when the change leaves it."""

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from urllib.parse import quote
 
-from ..errors import inert_json, spell, spell_lines
+from ..errors import inert_json, spell, spell_inline, spell_lines
 from ..report.formats import _escape_data, _escape_property, sarif_document
 from .changes import Changes
 from .predict import EFFECTS, Impact
@@ -232,22 +232,29 @@ def impact_sarif(changes: Changes, impacts: Sequence[Impact]) -> str:
     return sarif_document(rules, results)
 
 
-def _md(text: str) -> str:
-    """Text in a Markdown table cell or a sentence: no markup, no HTML, no line break."""
-    out = spell(text).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+def _md(text: str, most: int = 0) -> str:
+    """Text in a Markdown table cell or a sentence, never at a line's start: no markup, no HTML, no line break
+    (its control characters and an older workflow command's ``##[`` spelled out); ``most``: cut to that many
+    characters, with "…"."""
+    text = spell_inline(text)
+    if most and len(text) > most:
+        text = text[: most - 1] + "…"
+    out = text.replace("\\", "\\\\").replace("&", "&amp;").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
     for ch in "`*_[]":
         out = out.replace(ch, "\\" + ch)
     return out.replace("\n", " ")
 
 
 def _code(text: str) -> str:
-    """Text as a code span that no backtick in it can end early."""
-    text = spell(text).replace("\n", " ")
+    """Text as a code span in a table cell, that no backtick in it can end early and no ``|`` can split
+    (GitHub's tables read a ``|`` in a code span as the cell's end unless it is escaped; the escape is not
+    shown)."""
+    text = spell_inline(text).replace("\n", " ")
     fence = "`"
     while fence in text:
         fence += "`"
     pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    return f"{fence}{pad}{text}{pad}{fence}".replace("|", "\\|")
 
 
 def _sentence(said: str) -> str:
@@ -257,33 +264,38 @@ def _sentence(said: str) -> str:
 
 
 #: what one comment holds at most: GitHub refuses a comment over 65,536 characters
-MAX_ROWS, MAX_DIFFS, MAX_CHARS = 100, 20, 60_000
+MAX_ROWS, MAX_DIFFS, MAX_CHARS, MAX_HEADING = 100, 20, 60_000, 200
 
 
 def impact_markdown(changes: Changes, impacts: Sequence[Impact], said: str) -> str:
     """A pull request's comment (or a job's summary): the touched quotes in a table, each quote's diff on
-    the quoted lines folded below, what to run. A long list is cut to what a comment holds, and says so."""
+    the quoted lines folded below, what to run. A long list is cut to what a comment holds, diffs first,
+    then rows, and says so."""
     diffs = [i for i in impacts if i.diff()][:MAX_DIFFS]
+    rows = min(len(impacts), MAX_ROWS)
     while True:
-        text = _markdown(changes, impacts, said, diffs)
-        if len(text) <= MAX_CHARS or not diffs:
+        text = _markdown(changes, impacts, said, diffs, rows)
+        if len(text) <= MAX_CHARS or (not diffs and rows <= 1):
             return text
-        diffs = diffs[: len(diffs) // 2]
+        if diffs:
+            diffs = diffs[: len(diffs) // 2]
+        else:
+            rows = max(1, rows * MAX_CHARS // len(text) - 1)
 
 
-def _markdown(changes: Changes, impacts: Sequence[Impact], said: str, diffs: Sequence[Impact]) -> str:
+def _markdown(changes: Changes, impacts: Sequence[Impact], said: str, diffs: Sequence[Impact], rows: int) -> str:
     lines = [MARKER, "### textfrag: quotes this change touches", ""]
     if not impacts:
         lines += [_sentence(said), ""]
         return "\n".join(lines)
     lines += ["| Where readers see it | Quoted | What the change does | Then |", "|---|---|---|---|"]
-    for i in impacts[:MAX_ROWS]:
-        seen = _code(f"{i.doc}:{i.line}") + (f" ({_md(i.heading)})" if i.heading else "")
+    for i in impacts[:rows]:
+        seen = _code(f"{i.doc}:{i.line}") + (f" ({_md(i.heading, MAX_HEADING)})" if i.heading else "")
         quoted = _code(f"{shown_path(changes, i.path)}" + (f":{i.first}-{i.last}" if i.first else ""))
         then = _code(i.command.split("  (", 1)[0]) if i.effect != "deleted" else "edit the quote"
         lines.append(f"| {seen} | {quoted} | {_md(i.said)} | {then} |")
-    if len(impacts) > MAX_ROWS:
-        lines += ["", f"And {len(impacts) - MAX_ROWS} more: `textfrag impact` lists every one."]
+    if len(impacts) > rows:
+        lines += ["", f"And {len(impacts) - rows} more: `textfrag impact` lists every one."]
     if diffs:
         lines.append("")
         for i in diffs:
