@@ -98,10 +98,14 @@ test-deps:
 	$(MAKE) -j3 $(VENV)/.test-$(SUM) $(NODE_STAMP) $(VSCODE)
 	$(MAKE) $(VENV)/.wheel
 
+# (a failing run ends with the names of the tests that failed, after mypy's report)
 test: test-deps
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & typed=$$!; \
-	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) TEXTFRAG_VSCODE=$(CURDIR)/$(VENV)/vscode $(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=20; tested=$$?; \
-	wait $$typed; typing=$$?; cat $(VENV)/mypy.log; test $$tested -eq 0 && test $$typing -eq 0
+	rm -f $(VENV)/junit.xml; \
+	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) TEXTFRAG_VSCODE=$(CURDIR)/$(VENV)/vscode $(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=20 --junit-xml=$(VENV)/junit.xml; tested=$$?; \
+	wait $$typed; typing=$$?; cat $(VENV)/mypy.log; \
+	test $$tested -eq 0 || $(BIN)/python tools/failed_tests.py $(VENV)/junit.xml; \
+	test $$tested -eq 0 && test $$typing -eq 0
 	$(BIN)/ruff check $(PACKAGES) tests bench tools docs/_ext
 	$(BIN)/lint-imports
 	@echo "make test: $$(( $$(date +%s) - $(STARTED) )) s in all (the environment, the wheel, the engines, the suite, the linters)"

@@ -350,3 +350,29 @@ def test_a_comment_of_long_headings_is_cut_by_rows_to_what_github_takes(repo: Pa
     assert len(rows) == 100 and "And 53 more: textfrag impact lists every one." in html.get_text()
     assert any(r.find_all("td")[0].get_text().endswith("(:: colons first)") for r in rows), [r.get_text()[:80] for r in rows]
     assert "\\072" not in text
+
+
+def test_the_diff_of_an_include_without_line_numbers_shows_the_removed_line(tmp_path: Path) -> None:
+    """FastAPI's ``{* file ln[2:3] *}`` shows its lines between "omitted" lines, so its text's lines are not the
+    file's: its diff is headed "as quoted" (it said "lines 0-0") and keeps the line the change removes."""
+    pytest.importorskip("markdown_include_variants")
+    root = tmp_path / "repo"
+    (root / "docs_src").mkdir(parents=True)
+    (root / "en" / "docs").mkdir(parents=True)
+    (root / "docs_src" / "t001.py").write_text("l1\nl2\nl3\nl4\n", encoding="utf-8")
+    (root / "en" / "mkdocs.yml").write_text(
+        "site_name: t\nplugins:\n  - textfrag:\n      root: ..\n      guard: true\n"
+        "markdown_extensions:\n  - mdx_include\n  - markdown_include_variants\n",
+        encoding="utf-8",
+    )
+    (root / "en" / "docs" / "index.md").write_text("# T\n\n{* ../docs_src/t001.py ln[2:3] *}\n", encoding="utf-8")
+    git(root, "init", "-q")
+    assert run("pin", "--write", "docs", cwd=root / "en").returncode == 0
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "start")
+    (root / "docs_src" / "t001.py").write_text("l1\nl two\nl3\nl4\n", encoding="utf-8")
+    r = run("impact", "--docs", "docs", cwd=root / "en")
+    assert "--- a/docs_src/t001.py (as quoted)" in r.stdout + r.stderr and "lines 0-0" not in r.stdout + r.stderr, (
+        r.stdout + r.stderr
+    )
+    assert "-l2" in r.stdout + r.stderr and "+l two" in r.stdout + r.stderr, r.stdout + r.stderr

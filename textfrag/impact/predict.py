@@ -108,11 +108,14 @@ class Impact:
         """The change's diff restricted to the quoted lines (the lines it removes there, what it adds)."""
         if self.effect != "changed" or not self.hunks:
             return ""
-        out = [f"--- a/{self.path} (lines {self.first}-{self.last}, as quoted)", f"+++ b/{self.new_path or self.path}"]
+        # (an include whose lines are not numbers of the file, a region or FastAPI's tab: its hunks whole)
+        known = self.first > 0
+        where = f"lines {self.first}-{self.last}, as quoted" if known else "as quoted"
+        out = [f"--- a/{self.path} ({where})", f"+++ b/{self.new_path or self.path}"]
         for h in self.hunks:
             out.append(h.header())
             for n, text in enumerate(h.removed, h.old_start):
-                if self.first <= n <= self.last:
+                if not known or self.first <= n <= self.last:
                     out.append(f"-{text}")
             out += [f"+{text}" for text in h.added]
         return "\n".join(out)
