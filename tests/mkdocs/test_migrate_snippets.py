@@ -73,6 +73,10 @@ mod.py
 --8<-- "spaces.py"
 ```
 
+``` { .python .annotate }
+--8<-- "mod.py:4:5"
+```
+
 ````markdown
 ```python
 --8<-- "mod.py"
@@ -131,7 +135,8 @@ def test_snippet_fences_become_txtfrag_images_that_show_the_same(
     report = err.getvalue()
     assert code == 0, report
     # (the snippet in the ```` fence is expanded too: snippets are read before fences; it is left, with text around it)
-    assert "textfrag migrate: 9 includes: converted 6 in 1 document; 3 left as they are" in report
+    assert "textfrag migrate: 10 includes: converted 6 in 1 document; 4 left as they are" in report
+    assert "the fence has the class .annotate, which an excerpt does not carry (Material's code annotations" in report
     assert "snippet spaces.py: left as it is: line 2 of the file has only spaces" in report
     assert "snippet (several): left as it is: the fence holds more than one include" in report
     assert 'hl_lines="2 4 30": line 30 is past the end of the excerpt (9 lines); pymdownx ignores it, so it is dropped' in report

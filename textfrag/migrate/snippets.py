@@ -105,8 +105,10 @@ def _fence_options(info: str) -> dict[str, str]:
     if body.startswith("{") and body.endswith("}"):
         body = body[1:-1].strip()
         for token in re.findall(r"""\S+=(?:"[^"]*"|'[^']*'|\S+)|\S+""", body):
-            if token.startswith("."):
-                options.setdefault("lang", token[1:])
+            if token.startswith(".") and "lang" not in options:
+                options["lang"] = token[1:]
+            elif token.startswith("."):  # (another class: Material's .annotate, a theme's own)
+                options[f"(class {token})"] = ""
             elif "=" in token:
                 key, value = token.split("=", 1)
                 options[key] = value.strip("\"'")
@@ -142,6 +144,12 @@ def _convert_snippet(include: Include, cache: SourceCache, settings: SnippetSett
         raise TextFragError("markdown-include's headingOffset/inheritHeadingDepth change lines that start with #")
     options = _fence_options(include.options["(info)"])
     unknown = sorted(k for k in options if k not in ("lang", *_FENCE_KEYS))
+    classes = [k[len("(class ") : -1] for k in unknown if k.startswith("(class ")]
+    if classes:  # (a class styles the block: the excerpt would drop it, Material's code annotations with it)
+        raise TextFragError(
+            f"the fence has the class {classes[0]}, which an excerpt does not carry"
+            + (" (Material's code annotations would become plain comments)" if classes[0] == ".annotate" else "")
+        )
     if unknown:
         raise TextFragError(f"the fence option {unknown[0].strip('()')} has no textfrag equivalent")
     target = include.argument
