@@ -15,7 +15,7 @@ from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
 from ..lsp.conftest import client, open_doc, start  # noqa: F401 (the pytest-lsp fixture)
-from ..processes import run_textfrag
+from ..processes import run_sphinx, run_textfrag
 from .test_one_verdict import APP, GREET, STALE, check_kinds, mkdocs_failing, mkdocs_site, sarif_kinds, site_kinds, sphinx_kinds
 
 ROLE = f":txtfrag:`{STALE}`"
@@ -218,3 +218,23 @@ def test_a_large_tree_follows_its_pages_snippets_once_as_one_process_does(tmp_pa
     assert runs[0] == runs[1]
     assert runs[0][0] == 1 and runs[0][2].count("parts/stale.md:1:") == 1, runs[0][2][-2000:]
     assert "1101 references in 1101 documents" in runs[0][1] + runs[0][2]
+
+
+def test_a_page_of_another_source_suffix_is_read_as_its_parser_reads_it(tmp_path: Path) -> None:
+    """``source_suffix = {".txt": "restructuredtext", ".rst": ...}``: Sphinx builds ``index.txt`` as
+    reStructuredText, and ``check`` judges its references and its guarded includes as it judges an
+    ``.rst`` page's (it found nothing there before); a stale one fails both."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    sphinx = tmp_path / "sphinx"
+    sphinx.mkdir()
+    (sphinx / "conf.py").write_text(
+        "extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\nroot_doc = 'index'\n"
+        "source_suffix = {'.rst': 'restructuredtext', '.txt': 'restructuredtext'}\n",
+        encoding="utf-8",
+    )
+    (sphinx / "index.txt").write_text(f"Index\n=====\n\n.. txtfrag:: {STALE}\n", encoding="utf-8")
+    built = run_sphinx("-E", "-q", "-b", "html", str(sphinx), str(tmp_path / "_build"), timeout=300)
+    assert built.returncode != 0 and "index.txt:4" in built.stderr, built.stderr
+    checked = run_textfrag("check", str(sphinx), cwd=tmp_path, timeout=120)
+    assert checked.returncode == 1 and "index.txt:4:" in checked.stderr, checked.stdout + checked.stderr

@@ -88,7 +88,8 @@ class GuardRun:
         reads = read_by_build(self.config)
         named = {os.path.realpath(p) for p in paths}
         engine = self.config.engine
-        for doc in doc_files((Path(p) for p in paths), asciidoc=engine == "asciidoc", mdx=engine == "docusaurus"):
+        extra = [suffix for suffix, _ in self.config.other_suffixes]
+        for doc in doc_files((Path(p) for p in paths), asciidoc=engine == "asciidoc", mdx=engine == "docusaurus", extra=extra):
             if reads is not None and os.path.realpath(doc) not in named and not reads(doc):
                 continue  # (a document the build does not read: its includes are not rendered)
             shown = _shown(doc)
@@ -99,7 +100,7 @@ class GuardRun:
                 continue
             if mentions is not None and not mentions(text):
                 continue
-            found = guarded_by(self.config, text, shown, doc.suffix)
+            found = guarded_by(self.config, text, shown, self.config.read_as(doc))
             yield doc, shown, text, found
 
     def shown(self, inc: GuardedInclude, doc: Path) -> Shown | TextFragError:

@@ -124,7 +124,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             real = os.path.realpath(doc)
             suffix = result.read_as.get(real) or read_as.get(real) or doc.suffix
         else:
-            suffix = doc.suffix
+            suffix = config.read_as(doc) if config is not None else doc.suffix
         for part, as_suffix in included_parts(text, doc, suffix, srcdir):
             real, part = os.path.realpath(part), Path(_shown(part))
             result.read_as.setdefault(real, as_suffix)
@@ -190,7 +190,8 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     reads = None if listed else built_documents(args)
     asciidoc = config is not None and config.engine == "asciidoc"
     mdx = config is not None and config.engine == "docusaurus"
-    found_docs = doc_files((Path(p) for p in args.paths), unlistable, asciidoc=asciidoc, mdx=mdx)
+    extra = [suffix for suffix, _ in config.other_suffixes] if config is not None else []
+    found_docs = doc_files((Path(p) for p in args.paths), unlistable, asciidoc=asciidoc, mdx=mdx, extra=extra)
     for doc in (Path(p) for p in args.paths) if listed else found_docs:
         if reads is None or reads(doc):
             one(doc)

@@ -223,7 +223,10 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
     reads = built_documents(args)
     config = getattr(args, "build_config", None)
     engine = config.engine if config is not None else ""  # (AsciiDoc documents and MDX pages: their includes)
-    walked = doc_files((Path(p) for p in args.paths), unlistable, asciidoc=engine == "asciidoc", mdx=engine == "docusaurus")
+    extra = [suffix for suffix, _ in config.other_suffixes] if config is not None else []
+    walked = doc_files(
+        (Path(p) for p in args.paths), unlistable, asciidoc=engine == "asciidoc", mdx=engine == "docusaurus", extra=extra
+    )
     docs = [str(d) for d in walked if reads is None or reads(d)]
     if len(docs) < PARALLEL_DOCS and len(docs) + _includes(docs) < PARALLEL_DOCS:
         return None

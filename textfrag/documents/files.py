@@ -39,12 +39,15 @@ def doc_files(
     *,
     asciidoc: bool = False,
     mdx: bool = False,
+    extra: Iterable[str] = (),
 ) -> Iterator[Path]:
     """Documentation files under ``paths`` (files are taken as given), sorted, hidden folders skipped,
     each file once however often it is named (``docs docs/index.rst``); with ``asciidoc``, AsciiDoc
-    documents too, with ``mdx`` MDX pages (guard mode reads their includes). A folder that cannot be listed is passed to
+    documents too, with ``mdx`` MDX pages (guard mode reads their includes), with ``extra`` files of those
+    suffixes. A folder that cannot be listed is passed to
     ``on_error`` (never silently skipped)."""
     suffixes = _SUFFIXES | (_ADOC if asciidoc else frozenset()) | (frozenset({".mdx"}) if mdx else frozenset())
+    suffixes |= frozenset(extra)  # (a build's own: Sphinx's source_suffix ".txt")
     seen: set[str] = set()
     real_folders: dict[str, str] = {}
 

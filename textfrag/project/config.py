@@ -86,6 +86,8 @@ class BuildConfig:
     include_patterns: tuple[str, ...] = ("**",)
     #: Sphinx's source suffixes (with those MyST adds); None: not known (every document is read)
     source_suffixes: tuple[str, ...] | None = None
+    #: Sphinx's other source suffixes, each with the suffix its parser reads it as (``.txt`` -> ``.rst``)
+    other_suffixes: tuple[tuple[str, str], ...] = ()
     #: MkDocs' exclude_docs (gitignore patterns, under the docs folder), besides its defaults
     exclude_docs: str | None = None
     #: Sphinx's suppress_warnings (``textfrag.stale`` makes a stale quote pass, as in the build)
@@ -103,6 +105,12 @@ class BuildConfig:
         """The folder the build runs in, where guard mode keeps its lock file: the configuration's (a VitePress
         site's, for its ``.vitepress/config.mts``)."""
         return self.path.parent.parent if self.engine == "vitepress" else self.path.parent
+
+    def read_as(self, path: Path) -> str:
+        """The suffix a document's build reads it as: its own, or the parser's that ``source_suffix`` names
+        for another (a ``.txt`` page of a Sphinx build is reStructuredText)."""
+        own = path.suffix.lower()
+        return next((as_suffix for suffix, as_suffix in self.other_suffixes if suffix == own), path.suffix)
 
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
@@ -270,6 +278,7 @@ def _sphinx(path: Path, text: str) -> BuildConfig:
         exclude_patterns=tuple(str(p) for p in patterns) if isinstance(patterns, (list, tuple)) else (),
         include_patterns=tuple(str(p) for p in included) if isinstance(included, (list, tuple)) else ("**",),
         source_suffixes=tuple(str(x).lower() for x in suffixes) if suffixes is not None else None,
+        other_suffixes=_other_suffixes(given),
         suppressed=tuple(str(w) for w in suppressed) if isinstance(suppressed, (list, tuple)) else (),
         fence_directives=tuple(str(n).lower() for n in fences) if myst and isinstance(fences, (list, tuple, set)) else (),
         substitutions=_substitutions(values) if myst else None,
@@ -547,6 +556,28 @@ def snippet_settings(path: Path) -> dict[str, Any]:
         if name in ("markdown_include.include", "mdx_include") and isinstance(options, dict):
             found.update({f"include_{k}": v for k, v in options.items()})
     return found
+
+
+def _other_suffixes(given: object) -> tuple[tuple[str, str], ...]:
+    """Sphinx's ``source_suffix`` suffixes other than textfrag's own, each with the suffix of what its parser
+    reads (a list or one suffix: reStructuredText, as Sphinx reads them)."""
+    from ..documents.scan import MD_SUFFIXES, RST_SUFFIXES
+
+    pairs = (
+        given.items()
+        if isinstance(given, dict)
+        else (
+            (x, "restructuredtext")
+            for x in ([given] if isinstance(given, str) else given if isinstance(given, (list, tuple)) else ())
+        )
+    )
+    out = []
+    for suffix, parser in pairs:
+        suffix = str(suffix).lower()
+        as_suffix = {"restructuredtext": ".rst", "rst": ".rst", "markdown": ".md", "md": ".md"}.get(str(parser).lower())
+        if suffix.startswith(".") and suffix not in RST_SUFFIXES | MD_SUFFIXES and as_suffix is not None:
+            out.append((suffix, as_suffix))
+    return tuple(out)
 
 
 def forms_of(config: BuildConfig | None) -> Forms:
