@@ -71,15 +71,13 @@ def spell(text: str) -> str:
 
 def spell_inline(text: str) -> str:
     r"""``text`` spelled as :func:`spell` spells it, for a place that never starts a line (a table cell, a
-        heading in a sentence): its control characters and ``##[`` spelled, a leading ``::`` left as written.
+    heading in a sentence): its control characters and ``##[`` spelled, a leading ``::`` left as written.
 
-        >>> print(spell_inline(":: x ##[y]
-    "))
-        :: x ##[y]
-
+    >>> print(spell_inline(":: x ##[y]\n"))
+    :: x #\043[y]\n
     """
     spelled = _UNSPEAKABLE.sub(_spelled, text)
-    return spelled.replace("##[", "#\043[") if "##[" in spelled else spelled
+    return spelled.replace("##[", "#\\043[") if "##[" in spelled else spelled
 
 
 #: a workflow command's start: ``::`` after white space at the start of a line (Unicode's, as the runner

@@ -124,10 +124,24 @@ def test_definitions_kept_under_one_grammar_version_are_not_used_under_another(t
     assert grammars == {"tree_sitter_c 0.21.4", "tree_sitter_c 0.24.2"} or len(grammars) == 2, grammars
 
 
+def _enterable_by_everyone(folder: Path) -> bool:
+    """Whether every user may enter ``folder``: it and every folder above it let others search them."""
+    try:
+        return all(p.stat().st_mode & stat.S_IXOTH for p in (folder, *folder.parents))
+    except OSError:
+        return False
+
+
 @pytest.fixture
 def shared_tmp() -> Iterator[Path]:
-    """A folder every user may enter (pytest's own is its owner's alone), removed afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix="textfrag-users-"))
+    """A folder every user may enter, removed afterwards: in the temporary folder when others may enter it
+    (pytest's own is its owner's alone, and TMPDIR may be a 0700 folder), else in /tmp, /var/tmp or
+    /dev/shm; its files are made for others to read whatever the umask."""
+    places = [Path(tempfile.gettempdir()), Path("/tmp"), Path("/var/tmp"), Path("/dev/shm")]
+    place = next((p for p in places if p.is_dir() and _enterable_by_everyone(p)), None)
+    if place is None:
+        pytest.fail("no temporary folder here lets another user in (TMPDIR, /tmp, /var/tmp, /dev/shm)")
+    folder = Path(tempfile.mkdtemp(prefix="textfrag-users-", dir=place))
     folder.chmod(0o755)
     try:
         yield folder
@@ -150,6 +164,8 @@ def test_a_store_another_user_owns_is_not_read_and_the_run_says_so_once(shared_t
     root = _project(shared_tmp / "p")
     for folder in (shared_tmp, root, root / "src", root / "docs"):
         folder.chmod(0o755)
+    for file in (root / "src" / "app.py", root / "docs" / "p.md"):
+        file.chmod(0o644)  # (whatever the umask: nobody reads the project as root's check does)
     cache = shared_tmp / "cache"
     assert _check(root, cache).returncode == 0  # root keeps what it found
     os.chmod(cache, 0o755)
