@@ -23,9 +23,9 @@ from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 
 from textfrag import PREFIX, Quote, SourceCache, TextFragError
-from textfrag.documents.scan import Found, raw_html_references, scan_markdown
+from textfrag.documents.scan import Found, markdown_in_raw_html, raw_html_references, scan_markdown
 from textfrag.verdict.excerpt import Excerpt
-from textfrag.verdict.forms import Forms
+from textfrag.verdict.forms import Forms, markdown_in_html
 from textfrag.verdict.i18n import Translate
 from textfrag.verdict.judging import Settings, Verdict, judge
 from textfrag.verdict.option_table import Form
@@ -75,16 +75,24 @@ class PageState:
                 state.found.setdefault(f.text, deque()).append(f)
         return state
 
-    def myst_forms(self) -> list[tuple[str, TextFragError]]:
-        """The page's MyST directives and roles (Markdown shows them as text or code), each located with
-        its problem, in the words ``check`` and the editor use in a Markdown engine's project."""
-        out: list[tuple[str, TextFragError]] = []
+    def myst_forms(self, md_in_html: bool | None = None) -> list[tuple[str, TextFragError]]:
+        """The page's MyST directives and roles (Markdown shows them as text or code), and with ``md_in_html``
+        known (the page's Python-Markdown enables that extension, or not) its Markdown images inside raw HTML
+        blocks (shown as text), each located with its problem, in the words ``check`` and the editor use in a
+        Markdown engine's project."""
+        out: list[tuple[int, str, TextFragError]] = []
         for f in sorted((f for queue in self.found.values() for f in queue), key=lambda f: f.start):
             problem = _MARKDOWN_FORMS.problem(f, self.markdown, ".md")
             if problem is not None:
-                line = f.line + self.front_matter
-                out.append((f"{self.src}:{line}" if self.src else f"line {line}", problem))
-        return out
+                out.append((f.start, self._at(f.line), problem))
+        if md_in_html is not None:
+            for f in markdown_in_raw_html(self.markdown, self.src, md_in_html=md_in_html):
+                out.append((f.start, self._at(f.line), markdown_in_html(f.text, md_in_html)))
+        return [(where, problem) for _, where, problem in sorted(out, key=lambda item: item[0])]
+
+    def _at(self, line: int) -> str:
+        line += self.front_matter
+        return f"{self.src}:{line}" if self.src else f"line {line}"
 
     def where(self, ref: str, kinds: tuple[str, ...]) -> str:
         """``PAGE.md:LINE`` of the next use of ``ref``: the scanner's line, or, for a construct it does not

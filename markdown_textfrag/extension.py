@@ -357,7 +357,8 @@ class _Document:
         pending, self.pending = self.pending, []
         for where, err, error in pending:
             self.report(where, err, error)
-        for where, err in self.state.myst_forms():  # (shown as text or code: said, as check says it)
+        md_in_html = "markdown_block" in self.md.parser.blockprocessors  # (md_in_html's block processor)
+        for where, err in self.state.myst_forms(md_in_html):  # (shown as text or code: said, as check says it)
             self.report(where, err, True)
 
     # -- what the tree processors call -------------------------------------------------------------------

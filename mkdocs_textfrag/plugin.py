@@ -72,6 +72,15 @@ _TAG_OR_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)|<[A-Za-z][^<>]*>", re.DOTALL)
 _RAW_URL = re.compile(r"""(\b(?:src|href)\s*=\s*)(["']?)txtfrag:[^"'\s>]*\2""", re.IGNORECASE)
 
 
+def _extension_name(entry: object) -> str:
+    """A ``markdown_extensions`` entry's name (MkDocs keeps names, an extension object, or a one-key dict)."""
+    if isinstance(entry, str):
+        return entry
+    if isinstance(entry, dict) and len(entry) == 1:
+        return str(next(iter(entry)))
+    return type(entry).__module__
+
+
 class TextfragConfig(base.Config):
     """Options of ``plugins: - textfrag:``."""
 
@@ -256,7 +265,10 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
         state = _PageState.of(page.file.src_path, markdown, _front_matter_lines(page, markdown))
         self.pages[page.file.src_uri] = state
         self.current = state
-        for where, err in state.myst_forms():  # (Markdown shows them as text or code: said, as check says it)
+        md_in_html = any(
+            _extension_name(e) in ("md_in_html", "markdown.extensions.md_in_html") for e in config.markdown_extensions
+        )
+        for where, err in state.myst_forms(md_in_html):  # (Markdown shows them as text or code: said, as check says it)
             self._report(where, err, True)
         return markdown
 

@@ -544,18 +544,22 @@ def test_a_colon_fence_is_a_directive_only_where_myst_parser_enables_colon_fence
 
 @pytest.mark.parametrize("md_in_html", [False, True])
 def test_an_image_in_a_raw_html_block_is_judged_by_check_as_mkdocs_renders_it(tmp_path: Path, md_in_html: bool) -> None:
-    """Python-Markdown leaves a raw HTML block's text as it is: a stale image inside ``<div>...</div>`` is
-    never embedded, and the build passed while check failed it. Now check (reading mkdocs.yml) skips what
-    the build skips, and judges what md_in_html makes Markdown (``<div markdown>``)."""
+    """Python-Markdown leaves a raw HTML block's text as it is: an image inside ``<div>...</div>`` is never
+    embedded, and the page shows its Markdown as text. check (reading mkdocs.yml) and the build say so alike
+    (it passed silently before), and judge what md_in_html makes Markdown (``<div markdown>``)."""
     docs = mkdocs_site(tmp_path, extensions="  - attr_list\n" + ("  - md_in_html\n" if md_in_html else ""))
     (docs / "index.md").write_text("# Index\n")
     (docs / "raw.md").write_text(f"# Case\n\n<div>\n![](txtfrag:{STALE})\n</div>\n", encoding="utf-8")
     (docs / "markdown.md").write_text(f"# Case\n\n<div markdown>\n\n![](txtfrag:{STALE})\n\n</div>\n", encoding="utf-8")
     (docs / "after.md").write_text(f"# Case\n\n<div></div>\n\n![](txtfrag:{STALE})\n", encoding="utf-8")
     failing, log = mkdocs_failing(tmp_path)
-    expected = {"after.md", "markdown.md"} if md_in_html else {"after.md"}
-    assert failing == expected, log
-    assert set(site_kinds(tmp_path)) == expected
+    assert failing == {"after.md", "markdown.md", "raw.md"}, log
+    said = "a Markdown image or link inside a raw HTML block is shown as the text it is"
+    assert f"raw.md:4: txtfrag:{STALE}: {said}" in log
+    assert (f"markdown.md:5: txtfrag:{STALE}: {said}" in log) == (not md_in_html), log
+    kinds = site_kinds(tmp_path)
+    assert kinds["after.md"] == {"stale"} and kinds["raw.md"] == {"form"}, kinds
+    assert kinds["markdown.md"] == ({"stale"} if md_in_html else {"form"}), kinds
 
 
 #: reStructuredText constructs where docutils and Sphinx read, or do not read, inline markup and directives:

@@ -471,6 +471,26 @@ def raw_html_references(text: str, file: str = "<text>") -> list[Found]:
     return [Found(file, lines.line_at(m.start(2)), m.group(2), m.start(2), m.end(2), "html") for m in _TAG_URL.finditer(masked)]
 
 
+def markdown_in_raw_html(text: str, file: str = "<text>", *, md_in_html: bool = False) -> list[Found]:
+    """The Markdown images and links with a ``txtfrag:`` destination that stand inside a raw HTML block as
+    Python-Markdown reads the page (textfrag.documents.raw_html): it shows them as the text they are, so no
+    excerpt is made; ``check``, the editor and the build each say so (kind ``html``)."""
+    if "](txtfrag:" not in text or "<" not in text:
+        return []
+    from .raw_html import raw_html_spans
+
+    sink: list[Found] = []
+    masked = _md_inline(_md_blocks(text, file, sink, python_markdown=True), file, sink)
+    masked = _mask(masked, [m.span() for m in _RAW_COMMENT.finditer(masked)])
+    lines = LineIndex(masked)
+    out = []
+    for a, b in raw_html_spans(masked, md_in_html=md_in_html):
+        for m in _MD_DESTINATION.finditer(masked, a, b):
+            out.append(Found(file, lines.line_at(m.start(1)), m.group(1), m.start(1), m.end(1), "html"))
+    return out
+
+
+_MD_DESTINATION = re.compile(r"\]\((txtfrag:[^)\s]*)")
 #: a comment in raw HTML (to the end of the page when it is not closed: no tag in it is one)
 _RAW_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 #: a txtfrag: URL as an attribute's value in a tag (what the engine leaves in the page as it is)

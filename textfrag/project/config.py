@@ -587,4 +587,13 @@ def forms_of(config: BuildConfig | None) -> Forms:
     if config is None:
         return Forms()
     unrendered_in = None if config.markdown_forms else (config.engine or "sphinx")
-    return Forms(unrendered_in, config.myst_forms, config.colon_fence, raw_html=config.link_targets == "site")
+    blocks = html_blocks_of(config)
+    # (Python-Markdown's engines: MkDocs, ProperDocs, Zensical, the Markdown extension; not mdBook, VitePress...)
+    python_markdown = blocks if blocks in ("raw", "md_in_html") and config.markdown_forms and not config.engine else None
+    return Forms(
+        unrendered_in,
+        config.myst_forms,
+        config.colon_fence,
+        raw_html=config.link_targets == "site",
+        python_markdown=python_markdown,
+    )

@@ -12,7 +12,7 @@ from ..documents.found import MD_SUFFIXES, Found
 from ..errors import TextFragError
 from .written_options import colon_fenced
 
-__all__ = ["FormError", "Forms", "directive_content", "in_raw_html", "unrendered"]
+__all__ = ["FormError", "Forms", "directive_content", "in_raw_html", "markdown_in_html", "unrendered"]
 
 
 class FormError(TextFragError):
@@ -90,6 +90,16 @@ def in_raw_html(reference: str) -> FormError:
     )
 
 
+def markdown_in_html(reference: str, md_in_html: bool) -> FormError:
+    """The problem of a Markdown image or link inside a raw HTML block (Python-Markdown shows it as text)."""
+    how = 'give the block markdown="1"' if md_in_html else 'enable md_in_html and give the block markdown="1"'
+    return FormError(
+        f"a Markdown image or link inside a raw HTML block is shown as the text it is (Python-Markdown passes the "
+        f"block through): write it outside the block, or {how}",
+        reference=reference,
+    )
+
+
 class Forms(NamedTuple):
     """Which ways of writing a reference the project's engine renders as textfrag's; the others are each a
     :class:`FormError` (the same in ``check``, the editor and the build). The default: every one (no
@@ -103,15 +113,26 @@ class Forms(NamedTuple):
     colon_fence: bool = True
     #: True where the build says a ``txtfrag:`` URL in raw HTML is not rendered (the MkDocs plugin)
     raw_html: bool = False
+    #: how Python-Markdown reads raw HTML blocks ("raw", or "md_in_html" where that extension is on): a
+    #: Markdown image inside one is text, said as a problem; None: not a Python-Markdown build
+    python_markdown: str | None = None
 
     def in_raw_html(self, text: str, file: str, suffix: str) -> list[tuple[Found, FormError]]:
         """The ``txtfrag:`` URLs in a Markdown page's raw HTML (an ``<img src=...>`` outside code and
         comments), each with its problem, where the build reports them; none elsewhere."""
-        if not self.raw_html or suffix.lower() not in MD_SUFFIXES:
+        if suffix.lower() not in MD_SUFFIXES:
             return []
-        from ..documents.scan import raw_html_references
+        out: list[tuple[Found, FormError]] = []
+        if self.raw_html:
+            from ..documents.scan import raw_html_references
 
-        return [(f, in_raw_html(f.text)) for f in raw_html_references(text, file)]
+            out += [(f, in_raw_html(f.text)) for f in raw_html_references(text, file)]
+        if self.python_markdown is not None:
+            from ..documents.scan import markdown_in_raw_html
+
+            md_in_html = self.python_markdown == "md_in_html"
+            out += [(f, markdown_in_html(f.text, md_in_html)) for f in markdown_in_raw_html(text, file, md_in_html=md_in_html)]
+        return sorted(out, key=lambda pair: pair[0].start)
 
     def problem(self, found: Found, text: str, suffix: str) -> FormError | None:
         """The problem of ``found`` (in ``text``, a document with ``suffix``) written in a form the engine
