@@ -188,6 +188,10 @@ def test_an_unreadable_lock_file_is_the_first_problem(tmp_path: Path) -> None:
         ('{"protocol": 1, "references": [{"reference": "a.txt", "form": "box"}]}', "form is block or inline"),
         ('{"protocol": 1, "references": [{"reference": "a.txt", "options": {"caption": []}}]}', "options.caption must be"),
         ("[" * 100_000, "nested too deeply"),
+        ('{"protocol": 1, "settings": {"max_size": -1}}', "settings.max_size must be a number of bytes above 0, not -1"),
+        ('{"protocol": 1, "documents": [{"path": "/etc/passwd"}]}', "documents[0].path '/etc/passwd' is outside the project"),
+        ('{"protocol": 1, "documents": [{"path": "../x.md"}]}', "documents[0].path '../x.md' is outside the project"),
+        ('{"protocol": 1, "config": "nowhere.yml"}', "the request: "),
     ],
 )
 def test_a_request_that_is_not_one_is_a_usage_error_naming_the_field(tmp_path: Path, request_text: str, said: str) -> None:

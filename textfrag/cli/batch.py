@@ -8,6 +8,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from ..errors import TextFragError
 from ..protocol.version import PROTOCOL
 from ._base import BAD, OK, STALE
 
@@ -48,6 +49,9 @@ def _batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except RequestError as bad:
         print(f"textfrag batch: {bad.message}", file=err)
         return BAD
+    except TextFragError as bad:  # (what the request names cannot be used: its configuration, say)
+        print(f"textfrag batch: the request: {bad.message}", file=err)
+        return bad.exit_code
     json.dump(answered, out, ensure_ascii=False)
     out.write("\n")
     return STALE if answered["failed"] else OK

@@ -12,6 +12,7 @@ plugin authors; ``textfrag/schemas/batch-request.schema.json`` and ``batch-answe
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,8 @@ def _config(request: dict[str, Any], cwd: Path, documents: list[Path]) -> BuildC
         changes[name] = _field(value, f"settings.{name}", _SETTINGS[name])
     if changes.get("on_stale", "error") not in ("error", "warning"):
         raise RequestError("the request's settings.on_stale must be 'error' or 'warning'")
+    if "max_size" in changes and changes["max_size"] is not None and changes["max_size"] < 1:
+        raise RequestError(f"the request's settings.max_size must be a number of bytes above 0, not {changes['max_size']}")
     return dataclasses.replace(config, **changes) if changes else config
 
 
@@ -97,6 +100,11 @@ def answer(request: Any, *, cwd: Path | None = None) -> dict[str, Any]:
         )
     for i, (doc, path) in enumerate(zip(documents, paths, strict=True)):
         text = _field(doc.get("text"), f"documents[{i}].text", str)
+        if text is None and not _within(path, (here, config.root)):  # (read from disk: the project's own only)
+            raise RequestError(
+                f"the request's documents[{i}].path {doc['path']!r} is outside the project (the request's folder "
+                "and the root): batch reads documents under them only; send its text instead"
+            )
         results += batch.document(path, str(doc["path"]), text)
     for i, ref in enumerate(references):
         if not isinstance(ref, dict):
@@ -111,6 +119,12 @@ def answer(request: Any, *, cwd: Path | None = None) -> dict[str, Any]:
         "failed": bool(said),
         "summary": f"{failure_summary(said)}; the build fails" if said else f"{len(results)} checked, all current",
     }
+
+
+def _within(path: Path, folders: tuple[Path, ...]) -> bool:
+    """Whether ``path``, its links followed, is in one of ``folders`` (theirs followed too)."""
+    real = os.path.realpath(path)
+    return any(real.startswith(os.path.realpath(f).rstrip(os.sep) + os.sep) for f in folders)
 
 
 class _Batch:
