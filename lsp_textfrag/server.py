@@ -37,6 +37,7 @@ from .complete import _complete, _typed_reference
 from .links import with_link_targets
 from .model import Finding, Lines, Project, suffix_for
 from .protocol import _diagnostics, _edit_for, _range, _workspace_edit, include_fix
+from .sync import OpenDocumentsProtocol
 
 __all__ = ["TextfragServer", "serve"]
 
@@ -77,7 +78,7 @@ class TextfragServer(LanguageServer):
     """The server: projects by root, the last findings of each open document."""
 
     def __init__(self) -> None:
-        super().__init__("textfrag", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        super().__init__("textfrag", __version__, protocol_cls=OpenDocumentsProtocol)  # (incremental sync, its default)
         self.projects: dict[tuple[Path, Path | None], Project] = {}  # (root, configuration) -> its project
         self.findings: dict[str, tuple[int | None, list[Finding]]] = {}
         self.analysed: dict[str, tuple[int | None, str, tuple[Project, list[Finding], Lines]]] = {}

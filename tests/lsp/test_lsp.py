@@ -426,3 +426,24 @@ async def test_the_builds_settings_decide_a_stale_quotes_severity_as_check_does(
         "strict": [("stale", lsp.DiagnosticSeverity.Error)],
         "suppressed": [("stale", lsp.DiagnosticSeverity.Warning)],
     }, severities
+
+
+@pytest.mark.asyncio
+async def test_a_change_to_a_document_never_opened_is_passed_over_without_an_error(
+    client: LanguageClient, project: Path
+) -> None:
+    """A client that sends didChange for a document it never opened (or already closed) got pygls' "KeyError"
+    as a pop-up; the server passes it over, says nothing, and goes on serving the documents it has."""
+    await start(client, project)
+    uri = (project / "docs" / "never.md").resolve().as_uri()
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text="# x\n")],
+        )
+    )
+    page = project / "docs" / "index.md"
+    diagnostics = await open_doc(client, page, "# Index\n\n![](txtfrag:src/app.py#line=0,1;md5=" + "0" * 32 + ")\n")
+    assert [d.code for d in diagnostics] == ["stale"], diagnostics
+    assert not [m for m in client.messages if m.type == lsp.MessageType.Error], client.messages
+    assert not [m for m in client.log_messages if "KeyError" in m.message], client.log_messages
