@@ -144,6 +144,10 @@ def test_a_snippet_outside_the_root_is_refused(repo: Repo) -> None:
     checked = repo.textfrag("check")
     assert checked.code == 2
     assert "docs/index.md:4: snippet src/app.txt:5:7: src/app.txt is outside the textfrag root" in checked.err
+    # (a file that is not there, through a base path outside the root, is told the same)
+    repo.write("docs/index.md", repo.read("docs/index.md").replace("src/app.txt:5:7", "src/nope.txt:5:7"))
+    checked = repo.textfrag("check")
+    assert "docs/index.md:4: snippet src/nope.txt:5:7: src/nope.txt is outside the textfrag root" in checked.err, checked.err
 
 
 @pytest.mark.parametrize("config", [PLUGIN, EXTENSION], ids=["plugin", "extension"])

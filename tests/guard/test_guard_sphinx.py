@@ -299,3 +299,9 @@ def test_an_include_outside_the_root_is_never_read_nor_recorded(repo: Repo) -> N
     assert pinned.code == 2
     assert "index.rst:4: literalinclude ../../secret.txt: ../../secret.txt is outside the textfrag root" in pinned.err
     assert "secret" not in repo.read("docs/textfrag.lock") if repo.lock.exists() else True
+    # one answer whether the file outside exists or not: a page cannot learn which files the machine has
+    repo.write("docs/index.rst", "T\n=\n\n.. literalinclude:: ../../secret.txt\n\n.. literalinclude:: ../../nope.txt\n")
+    checked = repo.textfrag("check")
+    assert "index.rst:4: literalinclude ../../secret.txt: ../../secret.txt is outside the textfrag root" in checked.err
+    assert "index.rst:6: literalinclude ../../nope.txt: ../../nope.txt is outside the textfrag root" in checked.err
+    assert "no such file" not in checked.err, checked.err

@@ -429,9 +429,7 @@ async def test_the_builds_settings_decide_a_stale_quotes_severity_as_check_does(
 
 
 @pytest.mark.asyncio
-async def test_a_change_to_a_document_never_opened_is_passed_over_without_an_error(
-    client: LanguageClient, project: Path
-) -> None:
+async def test_a_change_to_a_document_never_opened_is_passed_over_without_an_error(client: LanguageClient, project: Path) -> None:
     """A client that sends didChange for a document it never opened (or already closed) got pygls' "KeyError"
     as a pop-up; the server passes it over, says nothing, and goes on serving the documents it has."""
     await start(client, project)

@@ -103,13 +103,14 @@ def under_root(target: str, written: str, cache: SourceCache) -> str:
     real = cache.real_paths.get(target)
     if real is None:
         real = cache.real_paths.setdefault(target, os.path.realpath(target))
-    if not cache.present(real if real == target else os.path.normpath(os.path.abspath(target))):
-        missing = PathError(f"no such file: {written}")
-        missing.no_such_file = True
-        raise missing
+    # (outside first, whether it exists or not: one answer, so that a page cannot ask which files a machine has)
     if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
         raise PathError(
             f"{written} is outside the textfrag root ({cache.root}): guard mode reads nothing outside it "
             "(set the root: --root, textfrag_root, root:)"
         )
+    if not cache.present(real if real == target else os.path.normpath(os.path.abspath(target))):
+        missing = PathError(f"no such file: {written}")
+        missing.no_such_file = True
+        raise missing
     return os.path.relpath(real, real_root).replace(os.sep, "/")

@@ -24,7 +24,7 @@ import textwrap
 from pathlib import Path
 from typing import Protocol, cast
 
-from ..errors import DecodeError, PathError, TextFragError
+from ..errors import DecodeError, TextFragError
 from ..source.cache import SourceCache, read_under_root
 from ..source.charsets import same_charset
 from .context import GuardContext, Shown, under_root
@@ -112,9 +112,9 @@ def resolve(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardC
     path = _snippet_path(arg)[0]
     found = _snippet_file(path, ctx)
     if found is None:
-        missing = PathError(f"no such file under the snippets' base_path: {path}")
-        missing.no_such_file = True
-        raise missing
+        from .snippets import missing_snippet
+
+        raise missing_snippet(path, ctx, cache)
     return under_root(found, path, cache)
 
 

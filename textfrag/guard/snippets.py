@@ -191,9 +191,7 @@ class _Snippets:
         if self.cache is not None and known is None:
             self.cache.real_paths[key] = found or ""
         if found is None:
-            missing = PathError(f"no such file under the snippets' base_path: {target.path}")
-            missing.no_such_file = True
-            raise missing
+            raise missing_snippet(target.path, self.ctx, self.cache)
         if found in self.seen or depth > MAX_DEPTH:
             return []
         lines = self.select(self.read(found, target.path), target)
@@ -329,6 +327,22 @@ def _without_includes(line: str) -> str:
         out.append(line[pos : m.start])
         pos = m.end
     return "".join(out) + line[pos:]
+
+
+def missing_snippet(path: str, ctx: GuardContext, cache: SourceCache | None) -> PathError:
+    """The problem of a snippet no base path holds: "no such file", or, where a base path lies outside the
+    root, what a file found there is told (outside the root), so that a page cannot learn which files a
+    machine has outside it."""
+    if cache is not None:
+        real_root = cache.real_root.rstrip(os.sep) + os.sep
+        if any(not (os.path.realpath(b) + os.sep).startswith(real_root) for b in ctx.snippet_bases):
+            return PathError(
+                f"{path} is outside the textfrag root ({cache.root}): guard mode reads nothing outside it "
+                "(set the root: --root, textfrag_root, root:)"
+            )
+    missing = PathError(f"no such file under the snippets' base_path: {path}")
+    missing.no_such_file = True
+    return missing
 
 
 def _include_file(name: str, ctx: GuardContext) -> str:
