@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import PathError, TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, under_root
-from .model import ASCIIDOC, MAX_LINE, GuardedInclude
+from .model import ASCIIDOC, MAX_LINE, GuardedInclude, shift_numbers
 
 __all__ = ["asciidoc_includes", "adoc_attributes", "of_text", "file_of", "shift_asciidoc_lines", "shiftable"]
 
@@ -215,16 +215,12 @@ def _preprocessed(shown: list[str], numbers: list[int]) -> list[str]:
     return out
 
 
+_LINE_NUMBERS = re.compile(r"(?<![-\d])\d+")
+
+
 def shift_asciidoc_lines(spec: str, d: int) -> str:
     """``lines=2..4;7`` with every line number moved by ``d`` (``-1``, the end, kept)."""
-
-    def moved(m: re.Match[str]) -> str:
-        value = int(m.group(0))
-        if value + d < 1:
-            raise TextFragError("moved before the start of the file")
-        return str(value + d)
-
-    return re.sub(r"(?<![-\d])\d+", moved, spec)
+    return shift_numbers(spec, d, _LINE_NUMBERS)
 
 
 def shiftable(inc: GuardedInclude) -> bool:

@@ -22,7 +22,7 @@ from urllib.parse import urlparse
 from ..errors import TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, under_root
-from .model import MAX_LINE, MDX_INCLUDE, GuardedInclude
+from .model import MAX_LINE, MDX_INCLUDE, GuardedInclude, shift_numbers
 
 __all__ = [
     "mdx_includes",
@@ -207,16 +207,12 @@ def row_slice(lines: list[str], spec: str, separator: tuple[str, ...] = ("", "")
     return out, (tuple(numbers) if numbers is not None else None)
 
 
+_ROW_NUMBERS = re.compile(r"(?<![.\d])\d+")
+
+
 def shift_mdx_lines(spec: str, d: int) -> str:
     """``[ln:...]`` with every row moved by ``d`` (a column, after ``.``, and ``e``, the last row, kept)."""
-
-    def moved(m: re.Match[str]) -> str:
-        value = int(m.group(0))
-        if value + d < 1:
-            raise TextFragError("moved before the start of the file")
-        return str(value + d)
-
-    return re.sub(r"(?<![.\d])\d+", moved, spec)
+    return shift_numbers(spec, d, _ROW_NUMBERS)
 
 
 def shiftable(inc: GuardedInclude) -> bool:

@@ -14,10 +14,12 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..errors import TextFragError
+
 __all__ = [
     *("GuardedInclude", "SELECTING", "MAX_LINE", "ADOC_SUFFIXES"),
     *("LITERALINCLUDE", "SNIPPET", "MARKDOWN_INCLUDE", "MDBOOK", "ASCIIDOC", "VITEPRESS", "CODE_IMPORT", "VARIANTS"),
-    *("MDX_INCLUDE", "parse_raw_path", "IncludeMatch", "markdown_include_matches"),
+    *("MDX_INCLUDE", "parse_raw_path", "IncludeMatch", "markdown_include_matches", "shift_numbers"),
 ]
 
 #: an include is a short line: longer ones are not read (the engines' own patterns backtrack on them)
@@ -229,3 +231,16 @@ def markdown_include_matches(line: str) -> list[IncludeMatch]:
         out.append(IncludeMatch(k, end, path, start, lines, lines_start))
         pos = end
     return out
+
+
+def shift_numbers(spec: str, d: int, numbers: re.Pattern[str]) -> str:
+    """``spec`` with every line number ``numbers`` finds in it moved by ``d`` (each engine's own pattern says
+    which digits are line numbers); :class:`TextFragError` when one would move before the first line."""
+
+    def moved(m: re.Match[str]) -> str:
+        value = int(m.group(0))
+        if value + d < 1:
+            raise TextFragError("moved before the start of the file")
+        return str(value + d)
+
+    return numbers.sub(moved, spec)

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, under_root
-from .model import GuardedInclude
+from .model import GuardedInclude, shift_numbers
 
 __all__ = ["of_text", "file_of", "shift_variants", "shiftable"]
 
@@ -65,16 +65,12 @@ def of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -
     return "\n".join(shown), None
 
 
+_LINE_NUMBERS = re.compile(r"\d+")
+
+
 def shift_variants(spec: str, d: int) -> str:
     """``5:10,12`` (an ``ln[...]`` or ``hl[...]``) with every line moved by ``d``."""
-
-    def moved(m: re.Match[str]) -> str:
-        value = int(m.group(0))
-        if value + d < 1:
-            raise TextFragError("moved before the start of the file")
-        return str(value + d)
-
-    return re.sub(r"\d+", moved, spec)
+    return shift_numbers(spec, d, _LINE_NUMBERS)
 
 
 def _no_first_tab(spec: str) -> bool:
