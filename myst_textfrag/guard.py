@@ -20,9 +20,9 @@ from typing import Any
 
 from textfrag import SourceCache, TextFragError
 from textfrag.documents.files import read_text
-from textfrag.guard import LOCK_NAME, GuardContext, GuardedInclude, Lock, context_of, find_guarded, judge_include, shown_text
+from textfrag.guard import LOCK_NAME, GuardContext, GuardedInclude, Lock, context_of, judge_include, shown_text
 from textfrag.guard.judge import Explainer
-from textfrag.guard.model import LITERALINCLUDE
+from textfrag.guard.literal import LITERAL
 from textfrag.project.config import BuildConfig, read_config
 
 __all__ = ["GuardedBuild", "guarded_build"]
@@ -55,7 +55,7 @@ class GuardedBuild:
 
     def _includes(self, page: Path, text: str) -> list[GuardedInclude]:
         doc = page.relative_to(self.folder).as_posix()
-        return [i for i in find_guarded(text, doc, page.suffix) if i.kind == LITERALINCLUDE]
+        return LITERAL.find(text, doc, page.suffix)
 
     def judge(self, page: Path, inc: GuardedInclude, shown: str | TextFragError) -> tuple[list[str], list[str], bool]:
         """The problems and warnings of one include (located, as the build lists them), and whether it

@@ -42,14 +42,14 @@ class GuardedLiteralInclude(LiteralInclude):
     def _judge(self, written: dict[str, str], result: list[nodes.Node]) -> None:
         from textfrag.guard import LOCK_NAME, GuardedInclude, judge_include
         from textfrag.guard.judge import Explainer
-        from textfrag.guard.model import LITERALINCLUDE
+        from textfrag.guard.literal import LITERAL
 
         env = self.env
         guard = _guard_of(env)
         doc_path = Path(env.doc2path(env.docname))
         argument = self.arguments[0]
         inc = GuardedInclude(
-            str(env.doc2path(env.docname, False)), self.lineno, 1, LITERALINCLUDE, argument, tuple(written.items()), 0, 0, (0, 0)
+            str(env.doc2path(env.docname, False)), self.lineno, 1, LITERAL, argument, tuple(written.items()), 0, 0, (0, 0)
         )
         shown = _shown(result, "diff" in written, argument)
         record = guard.lock.record(guard.lock.doc_name(doc_path), inc.key)

@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from textfrag.guard.includes import variant_options
-from textfrag.guard.model import markdown_include_matches, parse_raw_path
+from textfrag.guard.mdinclude import markdown_include_matches
+from textfrag.guard.variants import variant_options
+from textfrag.guard.vitepress import parse_raw_path
 
 from ..processes import run_textfrag
 

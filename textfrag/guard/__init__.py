@@ -7,8 +7,12 @@ shows now with what was recorded, through the one verdict (:func:`judge_include`
 difference from git history: moved (``update --write`` gives the include its new lines), renamed (its
 new path), changed (with the diff; ``update --accept --write`` records the reviewed text).
 
-- :mod:`.includes`: the includes of a document, found as their engines find them, each with its key;
-- :mod:`.shown`: what an include shows, computed as its engine computes it (no engine imported);
+- :mod:`.model`: what an include is, and the interface every include engine implements;
+- one module per engine (:mod:`.literal`, :mod:`.snippets`, :mod:`.mdinclude`, :mod:`.mdxinclude`,
+  :mod:`.variants`, :mod:`.mdbook`, :mod:`.asciidoc`, :mod:`.vitepress`, :mod:`.codeimport`), listed by
+  :mod:`.registry`: how it finds its includes, what they show (no engine imported), how their numbers move;
+- :mod:`.includes`: the includes of a document, found by the engines its build runs;
+- :mod:`.shown`: what an include shows, as its engine says;
 - :mod:`.lock`: the lock file;
 - :mod:`.judge`: the verdict on one include, its drift and its repair.
 """

@@ -12,15 +12,16 @@ and its trailing blanks.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from ..errors import PathError, TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, under_root
-from .model import ASCIIDOC, MAX_LINE, GuardedInclude, shift_numbers
+from .model import MAX_LINE, GuardedInclude, IncludeEngine, shift_numbers
 
-__all__ = ["asciidoc_includes", "adoc_attributes", "of_text", "file_of", "shift_asciidoc_lines", "shiftable"]
+__all__ = ["ASCIIDOC", "adoc_attributes", "resolved", "shift_asciidoc_lines"]
 
 # Asciidoctor's TagDirectiveRx
 _TAG = re.compile(r"\b(?:tag|(e)nd)::(\S+?)\[\](?=$|[ \r])")
@@ -382,3 +383,48 @@ def asciidoc_includes(text: str, doc: str) -> list[GuardedInclude]:
             )
         )
     return out
+
+
+class AsciiDoc(IncludeEngine):
+    """Asciidoctor's ``include::file[lines=2..4]`` (``tag=``, ``tags=``, ``indent=``; Antora's resource ids)."""
+
+    kind = "asciidoc"
+    numbers_option = "lines"
+
+    def find(self, text: str, doc: str, suffix: str) -> list[GuardedInclude]:
+        return asciidoc_includes(text, doc) if "include::" in text else []
+
+    def key(self, inc: GuardedInclude) -> str:
+        said = ",".join(f"{k}={v}" for k, v in inc.options if k in ("lines", "tag", "tags", "indent"))
+        # (the values of the attributes its file's name uses: one name under two values is two includes)
+        values = "".join(f" {{{k}={v}}}" for k, v in inc.named)
+        return f"include::{inc.argument}[{said}]{values}"
+
+    def file_of(
+        self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None
+    ) -> str:
+        return file_of(inc, doc_path, cache, ctx, argument)
+
+    def would_be(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> str | None:
+        try:
+            return os.path.realpath(resolved(inc, doc_path, cache.real_root)[0])
+        except TextFragError:
+            return None
+
+    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, ctx: GuardContext) -> str | None:
+        if "{" in inc.argument:
+            return None  # (a name made of attributes is left for the writer to say)
+        return super().renamed(inc, new_real, doc_path, ctx)
+
+    def of_text(self, inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+        return of_text(inc, text, ctx, shift)
+
+    def shiftable(self, inc: GuardedInclude, ctx: GuardContext) -> bool:
+        return shiftable(inc)
+
+    def shift(self, spec: str, d: int) -> str:
+        return shift_asciidoc_lines(spec, d)
+
+
+#: the engine's one object
+ASCIIDOC = AsciiDoc()

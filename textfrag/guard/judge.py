@@ -29,20 +29,8 @@ from ..errors import EmptyError, PathError, StaleError, TextFragError, UnpinnedE
 from ..verdict.judging import Verdict
 from .context import GuardContext, Shown
 from .lock import record_of
-from .model import (
-    ASCIIDOC,
-    CODE_IMPORT,
-    LITERALINCLUDE,
-    MARKDOWN_INCLUDE,
-    MDBOOK,
-    MDX_INCLUDE,
-    SNIPPET,
-    VARIANTS,
-    VITEPRESS,
-    GuardedInclude,
-)
-from .shifts import moved_bounds, shift_snippet_spec, shiftable_search
-from .shown import line_num_spec, resolve, shift_line_spec, shown_text
+from .model import GuardedInclude
+from .shown import resolve, shown_text
 
 if TYPE_CHECKING:
     from ..source.cache import Source, SourceCache
@@ -163,9 +151,7 @@ class Explainer:
         if isinstance(old, tuple):
             old_text, old_lines, commit = old
             try:
-                from .shown import shown_of_text
-
-                now_lines = shown_of_text(inc, self._text(inc, shown.path), self.ctx)[1]
+                now_lines = inc.engine.of_text(inc, self._text(inc, shown.path), self.ctx)[1]
             except TextFragError:
                 now_lines = None
             recorded = f"{shown.path}{_span(old_lines)} (recorded, {commit})"
@@ -192,7 +178,7 @@ class Explainer:
         """The repair of an include whose recorded text its file (``path``) still holds at other lines;
         a sentence when it holds it more than once; None when it does not (or the include does not count
         lines)."""
-        shifts = shiftable_search(inc, self.ctx)
+        shifts = inc.engine.shift_search(inc, self.ctx)
         if shifts is None:
             return None
         text = self._text(inc, path)
@@ -204,75 +190,13 @@ class Explainer:
         return self._shifted(inc, found[0], record, text)
 
     def _text(self, inc: GuardedInclude, rel: str) -> str:
-        if inc.kind == LITERALINCLUDE and self.ctx.literal_reader == "mystmd":
-            from .shown import myst_read
-
-            return myst_read(self.cache, rel)
-        charset = inc.option("encoding") if inc.kind == LITERALINCLUDE else None
-        charset = charset or (self.ctx.snippet_encoding if inc.kind == SNIPPET else None)
-        reader = self.cache.with_charset(charset) if charset else self.cache
-        return reader.get(rel, rel).text
+        return inc.engine.read(inc, self.cache, rel, self.ctx)
 
     def _shifted(self, inc: GuardedInclude, d: int, record: str, text: str) -> IncludeRepair:
         """The include with its lines moved by ``d``: the document's edits and its new key."""
-        edits: list[tuple[int, int, str]] = []
-        if inc.kind == LITERALINCLUDE and self.ctx.literal_reader == "mystmd" and not inc.option("lines"):
-            moved = moved_bounds(dict(inc.options), d)  # (mystmd's :start-line: and :end-line:)
-            number = int(inc.option("start-line") or 0) + 1
-            if (inc.option("lineno-start") or "").strip() == str(number):  # (numbered as the file is: kept so)
-                moved["lineno-start"] = str(number + d)
-            edits += [(start, end, moved[name]) for name, start, end in inc.option_spans if name in moved]
-            new = dataclasses.replace(inc, options=tuple((k, moved.get(k, v)) for k, v in inc.options))
-        elif inc.kind == LITERALINCLUDE:
-            spec = inc.option("lines") or ""
-            first = line_num_spec(spec, len(text.splitlines())) if spec else [0]
-            new_spec = shift_line_spec(spec, d)
-            for name, start, end in inc.option_spans:
-                if name == "lines":
-                    edits.append((start, end, new_spec))
-                elif name == "lineno-start" and (inc.option("lineno-start") or "").strip() == str(first[0] + 1):
-                    edits.append((start, end, str(first[0] + 1 + d)))
-            options = tuple((k, new_spec if k == "lines" else v) for k, v in inc.options)
-            new = dataclasses.replace(inc, options=options)
-        elif inc.kind == VARIANTS:
-            from .variants import shift_variants
-
-            moved = {name: shift_variants(value, d) for name, value in inc.options}
-            edits += [(start, end, moved[name]) for name, start, end in inc.option_spans]
-            new = dataclasses.replace(inc, options=tuple((k, moved[k]) for k, _ in inc.options))
-        elif inc.kind == MDX_INCLUDE:
-            from .mdxinclude import shift_mdx_lines
-
-            spec = shift_mdx_lines(inc.option("ln") or "", d)
-            edits += [(start, end, spec) for name, start, end in inc.option_spans if name == "ln"]
-            new = dataclasses.replace(inc, options=tuple((k, spec if k == "ln" else v) for k, v in inc.options))
-        elif inc.kind == ASCIIDOC:
-            from .asciidoc import shift_asciidoc_lines
-
-            spec = shift_asciidoc_lines(inc.option("lines") or "", d)
-            edits += [(start, end, spec) for name, start, end in inc.option_spans if name == "lines"]
-            new = dataclasses.replace(inc, options=tuple((k, spec if k == "lines" else v) for k, v in inc.options))
-        elif inc.kind in (SNIPPET, MDBOOK, CODE_IMPORT):
-            if inc.kind == SNIPPET:
-                argument = shift_snippet_spec(inc.argument, d)
-            elif inc.kind == CODE_IMPORT:
-                from .codeimport import shift_code_import
-
-                argument = shift_code_import(inc.argument, d)
-            else:
-                from .mdbook import shift_mdbook_spec
-
-                argument = shift_mdbook_spec(inc.argument, d)
-            edits.append((*inc.argument_span, argument))
-            new = dataclasses.replace(inc, argument=argument)
-        else:
-            from .snippets import shift_include_lines
-
-            spec = shift_include_lines(inc.option("lines") or "", d)
-            edits += [(start, end, spec) for name, start, end in inc.option_spans if name == "lines"]
-            new = dataclasses.replace(inc, options=(("lines", spec),))
+        edits, new = inc.engine.shifted(inc, d, text, self.ctx)
         down = f"{abs(d)} line{'s' if abs(d) != 1 else ''} {'further down' if d > 0 else 'further up'}"
-        return IncludeRepair(tuple(edits), new.key, record, said=f"the recorded text is in the file {down}")
+        return IncludeRepair(edits, new.key, record, said=f"the recorded text is in the file {down}")
 
     def prefetch(self, inc: GuardedInclude, record: str) -> None:
         """Ask git history, without searching yet, for the version in which ``inc`` showed ``record``'s
@@ -280,7 +204,7 @@ class Explainer:
         from ..drift.history import NoGit
         from ..verdict.quoting import history_of
 
-        if inc.kind == LITERALINCLUDE and inc.option("diff") is not None:
+        if inc.engine.unrecoverable(inc) is not None:
             return
         try:
             rel = resolve(inc, self.doc_path, self.cache, self.ctx)
@@ -293,10 +217,9 @@ class Explainer:
 
     def _showed(self, inc: GuardedInclude, record: str) -> Callable[[Source], bool]:
         """Whether a version of the include's file is one in which it showed ``record``'s text."""
-        from .shown import shown_of_text
 
         def showed(old: Source) -> bool:
-            return record_of(shown_of_text(inc, old.text, self.ctx)[0]) == record
+            return record_of(inc.engine.of_text(inc, old.text, self.ctx)[0]) == record
 
         return showed
 
@@ -306,10 +229,10 @@ class Explainer:
         None when history does not have it."""
         from ..drift.history import NoGit
         from ..verdict.quoting import history_of
-        from .shown import shown_of_text
 
-        if inc.kind == LITERALINCLUDE and inc.option("diff") is not None:
-            return "a diff of two files is recorded as a whole, and one of them changed"
+        unrecoverable = inc.engine.unrecoverable(inc)
+        if unrecoverable is not None:
+            return unrecoverable
         history = history_of(self.cache)
         try:
             where = history.locate(Path(os.path.realpath(os.path.join(self.cache.real_root, rel))))
@@ -322,7 +245,7 @@ class Explainer:
                 if history.shallow(top):
                     return "the clone is shallow (`git fetch --unshallow`, or `fetch-depth: 0` in CI)"
                 return None
-            text, lines = shown_of_text(inc, found[0].source.text, self.ctx)
+            text, lines = inc.engine.of_text(inc, found[0].source.text, self.ctx)
             return text, lines, found[0].short
         except NoGit as no:
             return str(no)
@@ -379,82 +302,11 @@ class Explainer:
 
     def _would_be(self, inc: GuardedInclude) -> str | None:
         """The real path a missing include's file had."""
-        if inc.kind == LITERALINCLUDE:
-            arg = inc.argument
-            target = (self.ctx.srcdir / arg.lstrip("/")) if arg.startswith("/") else (self.doc_path.parent / arg)
-            return os.path.realpath(target)
-        if inc.kind == MARKDOWN_INCLUDE:
-            from .snippets import _include_file
-
-            return os.path.realpath(_include_file(inc.argument, self.ctx))
-        if inc.kind == MDBOOK:
-            return os.path.realpath(self.doc_path.parent / inc.argument.partition(":")[0])
-        if inc.kind == VARIANTS:
-            return os.path.realpath(self.ctx.site / inc.argument)
-        if inc.kind == MDX_INCLUDE:
-            from .mdxinclude import file_named
-
-            return os.path.realpath(file_named(inc.argument, None, self.ctx))
-        if inc.kind == VITEPRESS:
-            from .model import parse_raw_path
-
-            path = parse_raw_path(inc.argument)[0]
-            base = self.ctx.srcdir if path.startswith("@") else self.doc_path.parent
-            return os.path.realpath(base / path.lstrip("@").lstrip("/"))
-        if inc.kind == ASCIIDOC:
-            from .asciidoc import resolved
-
-            try:
-                return os.path.realpath(resolved(inc, self.doc_path, self.cache.real_root)[0])
-            except TextFragError:
-                return None
-        from .snippets import split_path
-
-        path = split_path(inc.argument)[0].strip()
-        for base in self.ctx.snippet_bases:
-            if base.is_dir():
-                return os.path.realpath(base / path)
-        return None
+        return inc.engine.would_be(inc, self.doc_path, self.cache, self.ctx)
 
     def _new_argument(self, inc: GuardedInclude, new_real: str) -> str | None:
         """How the include names the file's new path, in the form it names files (``/x``, ``../x``)."""
-        if inc.kind == LITERALINCLUDE:
-            if inc.argument.startswith("/"):
-                return "/" + Path(os.path.relpath(new_real, os.path.realpath(self.ctx.srcdir))).as_posix()
-            return Path(os.path.relpath(new_real, os.path.realpath(self.doc_path.parent))).as_posix()
-        if inc.kind == MARKDOWN_INCLUDE:
-            if os.path.isabs(inc.argument):
-                return new_real
-            return Path(os.path.relpath(new_real, os.path.realpath(self.ctx.include_base))).as_posix()
-        if inc.kind == VARIANTS:
-            return Path(os.path.relpath(new_real, os.path.realpath(self.ctx.site))).as_posix()
-        if inc.kind == MDX_INCLUDE:
-            if os.path.isabs(os.path.expanduser(inc.argument)):
-                return new_real
-            return Path(os.path.relpath(new_real, os.path.realpath(self.ctx.mdx_base))).as_posix()
-        if inc.kind == VITEPRESS:
-            from .model import parse_raw_path
-
-            path = parse_raw_path(inc.argument)[0]
-            rest = inc.argument[len(path) :]
-            if path.startswith("@"):
-                return "@/" + Path(os.path.relpath(new_real, os.path.realpath(self.ctx.srcdir))).as_posix() + rest
-            return Path(os.path.relpath(new_real, os.path.realpath(self.doc_path.parent))).as_posix() + rest
-        if inc.kind == ASCIIDOC:
-            if "{" in inc.argument:
-                return None  # (a name made of attributes is left for the writer to say)
-            return Path(os.path.relpath(new_real, os.path.realpath(self.doc_path.parent))).as_posix()
-        if inc.kind == MDBOOK:
-            _, colon, rest = inc.argument.partition(":")
-            return Path(os.path.relpath(new_real, os.path.realpath(self.doc_path.parent))).as_posix() + colon + rest
-        from .snippets import split_path
-
-        _, ranges, section = split_path(inc.argument)
-        for base in self.ctx.snippet_bases:
-            real_base = os.path.realpath(base)
-            if base.is_dir() and new_real.startswith(real_base.rstrip(os.sep) + os.sep):
-                return Path(os.path.relpath(new_real, real_base)).as_posix() + (ranges or section or "")
-        return None
+        return inc.engine.renamed(inc, new_real, self.doc_path, self.ctx)
 
 
 def _diff(old: str, new: str, before: str, after: str) -> str:

@@ -25,10 +25,10 @@ from pathlib import Path
 from ..documents.found import LineIndex
 from ..errors import TextFragError
 from ..source.cache import SourceCache
-from .context import GuardContext, under_root
-from .model import MAX_LINE, MDBOOK, GuardedInclude
+from .context import GuardContext, Shown, under_root
+from .model import MAX_LINE, GuardedInclude, IncludeEngine
 
-__all__ = ["mdbook_includes", "MDBOOK_LINK", "TYPES", "of_text", "shift_mdbook_spec", "file_of", "nested", "escaped_for_links"]
+__all__ = ["MDBOOK", "MDBOOK_LINK", "TYPES", "shift_mdbook_spec", "nested", "escaped_for_links"]
 
 #: how deep mdBook follows an include in an included file (its MAX_LINK_NESTED_DEPTH)
 MAX_DEPTH = 10
@@ -191,7 +191,7 @@ def nested(text: str, rel: str, cache: SourceCache, depth: int = 1) -> tuple[str
         argument = rest.split()[0]
         path = _parts(argument)[0]
         inner = under_root(os.path.join(cache.real_root, posixpath.dirname(rel), path), path, cache)
-        inc = GuardedInclude(rel, 0, 0, "mdbook", argument, (("type", kind),), 0, 0, (0, 0))
+        inc = GuardedInclude(rel, 0, 0, MDBOOK, argument, (("type", kind),), 0, 0, (0, 0))
         try:
             shown, _ = of_text(inc, cache.get(inner, inner).text, None)  # type: ignore[arg-type]
             shown, deeper = nested(shown, inner, cache, depth + 1)
@@ -269,3 +269,43 @@ def mdbook_includes(text: str, doc: str) -> list[GuardedInclude]:
             GuardedInclude(doc, line, column, MDBOOK, argument, (("type", kind),), m.start(), m.end(), (at, at + len(argument)))
         )
     return out
+
+
+class MdBook(IncludeEngine):
+    """mdBook's ``{{#include file:2:10}}`` and ``{{#rustdoc_include file:anchor}}`` (its ``links`` preprocessor)."""
+
+    kind = "mdbook"
+
+    def find(self, text: str, doc: str, suffix: str) -> list[GuardedInclude]:
+        return mdbook_includes(text, doc)
+
+    def key(self, inc: GuardedInclude) -> str:
+        return f"{{{{#{inc.option('type')} {inc.argument}}}}}"
+
+    def path_of(self, argument: str) -> str:
+        return _parts(argument)[0]
+
+    def file_of(
+        self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None
+    ) -> str:
+        return file_of(inc, doc_path, cache, ctx, argument)
+
+    def of_text(self, inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+        return of_text(inc, text, ctx, shift)
+
+    def shown(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
+        shown = super().shown(inc, doc_path, cache, ctx)
+        expanded, inner = nested(shown.text, shown.path, cache)  # (mdBook reads what it included in turn)
+        if expanded != shown.text:
+            return Shown(expanded, shown.path, None, (shown.path, *dict.fromkeys(inner)))
+        return shown
+
+    def shiftable(self, inc: GuardedInclude, ctx: GuardContext) -> bool:
+        return shiftable(inc)
+
+    def shift(self, spec: str, d: int) -> str:
+        return shift_mdbook_spec(spec, d)
+
+
+#: the engine's one object
+MDBOOK = MdBook()

@@ -21,20 +21,10 @@ from urllib.parse import urlparse
 
 from ..errors import TextFragError
 from ..source.cache import SourceCache
-from .context import GuardContext, under_root
-from .model import MAX_LINE, MDX_INCLUDE, GuardedInclude, shift_numbers
+from .context import GuardContext, Shown, under_root
+from .model import MAX_LINE, GuardedInclude, IncludeEngine, shift_numbers
 
-__all__ = [
-    "mdx_includes",
-    "mdx_matches",
-    "file_named",
-    "file_of",
-    "of_text",
-    "nested",
-    "row_slice",
-    "shift_mdx_lines",
-    "shiftable",
-]
+__all__ = ["MDX_INCLUDE", "mdx_matches", "file_named", "row_slice", "shift_mdx_lines"]
 
 
 def file_named(path: str, parent: str | None, ctx: GuardContext) -> str:
@@ -327,3 +317,45 @@ def mdx_includes(text: str, doc: str) -> list[GuardedInclude]:
                 )
             )
     return out
+
+
+class MdxInclude(IncludeEngine):
+    """mdx_include's ``{!file!}`` and ``{!file[ln:1-7]!}`` (nested includes as ``recurs_local`` says)."""
+
+    kind = "mdx-include"
+    numbers_option = "ln"
+
+    def find(self, text: str, doc: str, suffix: str) -> list[GuardedInclude]:
+        return mdx_includes(text, doc) if "{!" in text else []
+
+    def key(self, inc: GuardedInclude) -> str:
+        lines = inc.option("ln")
+        return f"{{!{inc.option('recurse') or ''}{inc.argument}" + (f"[ln:{lines}]" if lines else "") + "!}"
+
+    def base_of(self, inc: GuardedInclude, doc_path: Path, ctx: GuardContext) -> Path:
+        return ctx.mdx_base
+
+    def file_of(
+        self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None
+    ) -> str:
+        return file_of(inc, doc_path, cache, ctx, argument)
+
+    def of_text(self, inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+        return of_text(inc, text, ctx, shift)
+
+    def shown(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
+        shown = super().shown(inc, doc_path, cache, ctx)
+        expanded, inner = nested(inc, shown.text, shown.path, cache, ctx)  # (followed as configured)
+        if expanded != shown.text:
+            return Shown(expanded, shown.path, None, (shown.path, *dict.fromkeys(inner)))
+        return shown
+
+    def shiftable(self, inc: GuardedInclude, ctx: GuardContext) -> bool:
+        return shiftable(inc)
+
+    def shift(self, spec: str, d: int) -> str:
+        return shift_mdx_lines(spec, d)
+
+
+#: the engine's one object
+MDX_INCLUDE = MdxInclude()

@@ -1,8 +1,11 @@
-"""What a ``pymdownx.snippets`` include and a markdown-include include put in a page, as those
-preprocessors compute it (their code read, their rules kept), for guard mode (textfrag.guard.shown).
+"""pymdownx.snippets' includes, as its preprocessor finds them and computes what they put in a page (its
+code read, its rules kept), for guard mode.
 
-Every file is read through the build's source cache, found as the engine finds it (snippets' base
-paths, markdown-include's base path), never outside the root; a snippet from a URL is not guarded.
+- Found: ``--8<-- "file"`` (``"file:5:9"``, ``"file:5"``, ``"file:name"``...) on a line of its own, and each
+  path line of a block between two ``-8<-`` lines, on any line, code fences included (the snippets
+  preprocessor runs before Markdown reads the page), not when escaped (``;--8<--``).
+- Every file is read through the build's source cache, found under the snippets' base paths, never
+  outside the root; nested snippets are expanded; a snippet from a URL is not guarded.
 """
 
 from __future__ import annotations
@@ -10,17 +13,18 @@ from __future__ import annotations
 import os
 import re
 import textwrap
+from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
 
+from ..documents.scan import LineIndex
 from ..errors import PathError, TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, Shown, under_root
-from .model import GuardedInclude, IncludeMatch, markdown_include_matches
+from .literal import place
+from .model import MAX_LINE, GuardedInclude, IncludeEngine, search_shifts
 
-__all__ = [
-    *("split_path", "snippet_file", "snippet_shown", "snippet_of_text"),
-    *("markdown_include_shown", "markdown_include_of_text"),
-]
+__all__ = ["SNIPPETS", "split_path", "snippet_file", "snippet_lines", "shift_snippet_spec", "missing_snippet"]
 
 #: nested includes followed at most this deep (the engines stop near Python's recursion limit)
 MAX_DEPTH = 40
@@ -199,8 +203,6 @@ class _Snippets:
 
     def parse(self, lines: list[str], file_name: str, depth: int, is_section: bool) -> list[str]:
         """``parse_snippets`` over an included file's lines: nested includes expanded, notation removed."""
-        from .includes import _ALL_SNIPPETS, _BLOCK_PATH
-
         self.seen.add(file_name)
         out: list[str] = []
         block = False
@@ -307,28 +309,6 @@ def snippet_of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: in
     return _joined(state.select(all_lines, target)), _numbers(target, len(all_lines))
 
 
-# -- markdown-include ------------------------------------------------------------------------------------
-
-_HEADING = re.compile("^#+")
-
-
-def _first_include(line: str) -> IncludeMatch | None:
-    """markdown-include's first ``{!file!}`` of a line (its pattern's ``search``, in one pass)."""
-    if len(line) >= 4096 or "{!" not in line:
-        return None
-    found = markdown_include_matches(line)
-    return found[0] if found else None
-
-
-def _without_includes(line: str) -> str:
-    """The line with every ``{!file!}`` taken out (its pattern's ``sub("", line)``)."""
-    out, pos = [], 0
-    for m in markdown_include_matches(line):
-        out.append(line[pos : m.start])
-        pos = m.end
-    return "".join(out) + line[pos:]
-
-
 def missing_snippet(path: str, ctx: GuardContext, cache: SourceCache | None) -> PathError:
     """The problem of a snippet no base path holds: "no such file", or, where a base path lies outside the
     root, what a file found there is told (outside the root), so that a page cannot learn which files a
@@ -345,110 +325,140 @@ def missing_snippet(path: str, ctx: GuardContext, cache: SourceCache | None) -> 
     return missing
 
 
-def _include_file(name: str, ctx: GuardContext) -> str:
-    name = os.path.expanduser(name)
-    return name if os.path.isabs(name) else os.path.normpath(os.path.join(ctx.include_base, name))
+# pymdownx.snippets' own patterns (pymdownx/snippets.py): an include on a line of its own, or a block marker
+_ALL_SNIPPETS = re.compile(
+    r"""^(?P<space>[ \t]*)(?P<escape>;*)(?P<all>(?P<inline_marker>-{1,}8<-{1,}[ \t]+)"""
+    r"""(?P<snippet>(?:"(?:\\"|[^"\n\r])+?"|'(?:\\'|[^'\n\r])+?'))(?![ \t])|(?P<block_marker>-{1,}8<-{1,})(?![ \t]))\r?$"""
+)
+_BLOCK_PATH = re.compile(r"^(?P<space>[ \t]*)(?P<snippet>.*?)\r?$")
 
 
-def _wanted(lines_str: str, original: list[str]) -> list[str]:
-    """markdown-include's ``lines=`` (a line past the end is the last line, as it warns and takes)."""
-    wanted: list[str] = []
-    for block in lines_str.split():
-        if "-" in block:
-            start, end = block.strip().split("-")
-            current_start, current_end = int(start), int(end)
-            if not len(original) >= current_end:
-                current_end = len(original)
-            if not current_start <= current_end:
-                current_start = max(current_end - 1, 1)
-            wanted.extend(original[current_start - 1 : current_end])
-        else:
-            current = min(int(block.strip()), len(original))
-            wanted.append(original[current - 1])
-    return wanted
-
-
-def _insert(text: list[str], ctx: GuardContext) -> str:
-    for i in range(len(text)):
-        if ctx.heading_offset and _HEADING.search(text[i]):
-            text[i] = "#" * ctx.heading_offset + text[i]
-        text[i] = text[i].rstrip("\r\n")
-    return "\r\n".join(text or [""]).strip()
-
-
-def _run(lines: list[str], cache: SourceCache, ctx: GuardContext, files: list[str], depth: int) -> list[str]:
-    """markdown-include's ``run`` over an included file's lines (nested includes, base path relative)."""
-    out = list(lines)
-    loc = 0
-    while loc < len(out):
-        line = out[loc]
-        m = _first_include(line)
-        while m is not None and depth < MAX_DEPTH:
-            try:
-                original = _included(m.path, cache, ctx, files, depth + 1)
-            except PathError:
-                out[loc] = _without_includes(line)
-                break
-            text = original if m.lines is None else _wanted(m.lines, original)
-            line = line[: m.start] + _insert(list(text), ctx) + line[m.end :]
-            out[loc : loc + 1] = line.splitlines()
-            m = _first_include(line)
-        loc += 1
+def snippet_lines(text: str) -> list[tuple[int, str, int, int]]:
+    """(line offset, the line, start and end of the path in the text) of each snippet include of a page's
+    lines, read as pymdownx.snippets reads them at the top level."""
+    out = []
+    block = False
+    offset = 0
+    for line in text.split("\n"):
+        start = offset
+        offset += len(line) + 1
+        if ("8<-" not in line and not block) or len(line) > MAX_LINE:
+            continue
+        m = _ALL_SNIPPETS.match(line)
+        if m is not None:
+            if m.group("escape") or (block and m.group("inline_marker")):
+                continue  # (escaped: text; an inline include directly in a block is ignored)
+            if m.group("inline_marker"):
+                raw = m.group("snippet")[1:-1]
+                lead = len(raw) - len(raw.lstrip())
+                path = raw.strip()
+                at = start + m.start("snippet") + 1 + lead
+                if path and not path.startswith(";"):
+                    out.append((start, line, at, at + len(path)))
+                continue
+            block = not block
+            continue
+        if not block:
+            continue
+        b = _BLOCK_PATH.match(line)
+        assert b is not None
+        raw = b.group("snippet")
+        path = raw.strip()
+        if not path or path.startswith(";"):
+            continue
+        at = start + b.start("snippet") + (len(raw) - len(raw.lstrip()))
+        out.append((start, line, at, at + len(path)))
     return out
 
 
-def _included(name: str, cache: SourceCache, ctx: GuardContext, files: list[str], depth: int) -> list[str]:
-    rel = under_root(_include_file(name, ctx), name, cache)
-    if rel not in files:
-        files.append(rel)
-    reader = cache.with_charset(ctx.include_encoding) if ctx.include_encoding else cache
-    return _run(reader.get(rel, rel).text.splitlines(True), cache, ctx, files, depth)
-
-
-def markdown_include_shown(inc: GuardedInclude, cache: SourceCache, ctx: GuardContext) -> Shown:
-    """What ``{!file!}`` (``{!file!lines=...}``) puts in the page in its place."""
-    files: list[str] = []
-    original = _included(inc.argument, cache, ctx, files, 0)
-    spec = inc.option("lines")
-    text = original if spec is None else _wanted(spec, original)
-    inserted = _insert(list(text), ctx)
-    plain = None
-    if len(files) == 1 and not ctx.heading_offset:
-        plain = _include_numbers(spec, len(original))
-    return Shown("\n".join(inserted.splitlines()), files[0], plain, tuple(files))
-
-
-def _include_numbers(spec: str | None, total: int) -> tuple[int, ...] | None:
-    if spec is None:
-        return tuple(range(1, total + 1))
-    numbers: list[int] = []
-    for block in spec.split():
-        a, _, b = block.partition("-")
-        if not a.isdigit() or (b and not b.isdigit()):
-            return None
-        numbers.extend(range(int(a), min(int(b or a), total) + 1))
-    return tuple(numbers)
-
-
-def markdown_include_of_text(
-    inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0
-) -> tuple[str, tuple[int, ...] | None]:
-    """What a markdown-include include shows of a file whose text is ``text`` (its ``lines=`` moved by
-    ``shift``); nested includes are not read."""
-    original = text.splitlines(True)
-    spec = inc.option("lines")
-    if spec is not None and shift:
-        spec = shift_include_lines(spec, shift)
-    chosen = original if spec is None else _wanted(spec, original)
-    return "\n".join(_insert(list(chosen), ctx).splitlines()), _include_numbers(spec, len(original))
-
-
-def shift_include_lines(spec: str, shift: int) -> str:
-    """markdown-include's ``lines=5-9 12`` with every number moved by ``shift``."""
-    out = []
-    for block in spec.split():
-        a, dash, b = block.partition("-")
-        if int(a) + shift < 1:
+def shift_snippet_spec(spec: str, d: int) -> str:
+    """A snippet's ``file:5:9`` (``file:5``, ``file:1:3,8:9``) with every line moved by ``d``."""
+    path, ranges, _ = split_path(spec)
+    if not ranges:
+        return spec
+    parts = []
+    for nums in ranges[1:].split(","):
+        a, colon, b = nums.partition(":")
+        start = int(a or 1) + d
+        if start < 1:
             raise TextFragError("moved before the start of the file")
-        out.append(f"{int(a) + shift}{dash}{int(b) + shift if b else ''}")
-    return " ".join(out)
+        parts.append(f"{start}{colon}{int(b) + d if b else ''}")
+    return f"{path}:{','.join(parts)}"
+
+
+class Snippets(IncludeEngine):
+    """pymdownx.snippets' ``--8<--`` includes."""
+
+    kind = "snippet"
+
+    def find(self, text: str, doc: str, suffix: str) -> list[GuardedInclude]:
+        if "8<-" not in text:
+            return []
+        lines = LineIndex(text)
+        out = []
+        for start, line, a, b in snippet_lines(text):
+            number, column = place(lines, a)
+            end = start + len(line.rstrip("\r"))
+            out.append(GuardedInclude(doc, number, column, self, text[a:b], (), start, end, (a, b)))
+        return out
+
+    def key(self, inc: GuardedInclude) -> str:
+        return f"snippet {inc.argument}"
+
+    def path_of(self, argument: str) -> str:
+        return split_path(argument)[0].strip()
+
+    def file_of(
+        self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None
+    ) -> str:
+        path = self.path_of(inc.argument if argument is None else argument)
+        found = snippet_file(path, ctx)
+        if found is None:
+            raise missing_snippet(path, ctx, cache)
+        return under_root(found, path, cache)
+
+    def would_be(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> str | None:
+        path = self.path_of(inc.argument)
+        return next((os.path.realpath(base / path) for base in ctx.snippet_bases if base.is_dir()), None)
+
+    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, ctx: GuardContext) -> str | None:
+        _, ranges, section = split_path(inc.argument)
+        for base in ctx.snippet_bases:
+            real_base = os.path.realpath(base)
+            if base.is_dir() and new_real.startswith(real_base.rstrip(os.sep) + os.sep):
+                return Path(os.path.relpath(new_real, real_base)).as_posix() + (ranges or section or "")
+        return None
+
+    def read(self, inc: GuardedInclude, cache: SourceCache, rel: str, ctx: GuardContext) -> str:
+        reader = cache.with_charset(ctx.snippet_encoding) if ctx.snippet_encoding else cache
+        return reader.get(rel, rel).text
+
+    def shown(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
+        return snippet_shown(inc, cache, ctx)
+
+    def of_text(self, inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
+        return snippet_of_text(inc, text, ctx, shift)
+
+    def shift_search(self, inc: GuardedInclude, ctx: GuardContext) -> Callable[[str, str], list[int]] | None:
+        target = _Target(inc.argument)
+        if not target.start or target.section is not None or ctx.snippet_dedent:
+            return None
+        if any((s is not None and s < 0) or (e is not None and e < 0) for s, e in zip(target.start, target.end, strict=True)):
+            return None
+        select = _Snippets(None, ctx).select
+
+        def snippet(text: str, record: str) -> list[int]:
+            normal = text.replace("\r\n", "\n").replace("\r", "\n")
+            lines = normal.split("\n") if normal else []
+            return search_shifts(
+                len(lines), record, lambda d: _joined(select(lines, _Target(shift_snippet_spec(inc.argument, d))))
+            )
+
+        return snippet
+
+    def shift(self, spec: str, d: int) -> str:
+        return shift_snippet_spec(spec, d)
+
+
+#: the engine's one object
+SNIPPETS = Snippets()
