@@ -238,3 +238,45 @@ def test_a_page_of_another_source_suffix_is_read_as_its_parser_reads_it(tmp_path
     assert built.returncode != 0 and "index.txt:4" in built.stderr, built.stderr
     checked = run_textfrag("check", str(sphinx), cwd=tmp_path, timeout=120)
     assert checked.returncode == 1 and "index.txt:4:" in checked.stderr, checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ":start-line: 4\n   :end-line: 7",
+        ":end-line: 3",
+        ":start-after: .. cut here\n   :end-before: .. stop here",
+        ":start-line: 2\n   :end-line: -2",
+    ],
+)
+def test_a_part_an_include_takes_only_some_of_is_judged_where_docutils_renders_it(tmp_path: Path, options: str) -> None:
+    """``.. include:: part.inc`` with ``:start-line:``/``:end-line:`` (docutils' slice of its lines) or
+    ``:start-after:``/``:end-before:``: a stale reference in the lines the include leaves out is not
+    rendered (Sphinx builds the page), and ``check`` passes as the build does; one in the lines it takes
+    fails both (``check`` at the part's own line)."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    sphinx = tmp_path / "sphinx"
+    sphinx.mkdir()
+    (sphinx / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n", encoding="utf-8")
+    page = f"Index\n=====\n\n.. txtfrag:: {GREET}\n\n.. include:: part.inc\n   {options}\n"
+    (sphinx / "index.rst").write_text(page, encoding="utf-8")
+    # (lines 0-1 and the last two are left out by every include above; lines 4-5 are taken by every one)
+    part = f"Left out: {ROLE}\n\n.. cut here\n\nTaken.\n\n.. stop here\n\nLeft out: {ROLE}\n"
+    (sphinx / "part.inc").write_text(part, encoding="utf-8")
+    if options == ":end-line: 3":
+        part = f"Taken.\n\n.. cut here\n\nLeft out: {ROLE}\n\n.. stop here\n\nLeft out: {ROLE}\n"
+        (sphinx / "part.inc").write_text(part, encoding="utf-8")
+    built = run_sphinx("-E", "-q", "-b", "html", str(sphinx), str(tmp_path / "_build"), timeout=300)
+    assert built.returncode == 0, built.stderr
+    checked = run_textfrag("check", str(sphinx), cwd=tmp_path, timeout=120)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    taken = part.replace("Taken.", f"Taken: {ROLE}")
+    (sphinx / "part.inc").write_text(taken, encoding="utf-8")
+    line = taken.splitlines().index(f"Taken: {ROLE}") + 1
+    built = run_sphinx("-E", "-q", "-b", "html", str(sphinx), str(tmp_path / "_build"), timeout=300)
+    # (docutils counts a cut part's lines from the cut: the build says part.inc:1 for line 5; check, the line)
+    assert built.returncode != 0 and "part.inc:" in built.stderr and "stale" in built.stderr, built.stderr
+    checked = run_textfrag("check", str(sphinx), cwd=tmp_path, timeout=120)
+    assert checked.returncode == 1 and f"part.inc:{line}:" in checked.stderr, checked.stdout + checked.stderr
+    assert len([x for x in checked.stderr.splitlines() if "part.inc:" in x and ROLE[10:30] in x]) == 1, checked.stderr

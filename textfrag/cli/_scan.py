@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 from ..documents.fenced import fenced_directives
 from ..documents.files import doc_files, read_text
-from ..documents.included import included_parts
+from ..documents.included import included_parts, window_of
 from ..documents.scan import MD_SUFFIXES, Found, scan_markdown_lines, scan_text, with_columns
 from ..documents.substitutions import substituted
 from ..errors import StaleError, TextFragError, spell
@@ -57,6 +57,10 @@ class _Scan:
         self.read_as: dict[str, str] = {}
         #: a part as shown -> its real path (found once)
         self.real_of: dict[str, str] = {}
+        #: the real path of a part -> what each include of it takes (() for the whole part)
+        self.windows: dict[str, list[tuple[tuple[str, str], ...]]] = {}
+        #: whether the documents are scanned, and the parts they include now
+        self.following = False
         #: impact: the documents not scanned (they name none of the files asked about) that write txtfrag
         self.mentioning = 0
 
@@ -125,9 +129,10 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
             suffix = result.read_as.get(real) or read_as.get(real) or doc.suffix
         else:
             suffix = config.read_as(doc) if config is not None else doc.suffix
-        for part, as_suffix in included_parts(text, doc, suffix, srcdir):
+        for part, as_suffix, window in included_parts(text, doc, suffix, srcdir):
             real, part = os.path.realpath(part), Path(_shown(part))
             result.read_as.setdefault(real, as_suffix)
+            result.windows.setdefault(real, []).append(window)
             result.real_of[str(part)] = real
             result.included.append(part)
         substituting = substitutions is not None and "{{" in text and suffix.lower() in MD_SUFFIXES
@@ -146,6 +151,10 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         result.docs[shown] = doc
         if fence_directives and suffix.lower() in MD_SUFFIXES and "txtfrag" in text:  # (```txtfrag REF)
             found = sorted([*found, *fenced_directives(text, shown)], key=lambda f: f.start)
+        windows = result.windows.get(os.path.realpath(doc)) if result.following else None
+        if windows and () not in windows:  # (a part its includes take only some of: the rest is not rendered)
+            spans = [window_of(text, w) for w in windows]
+            found = [f for f in found if any(a <= f.start and f.end <= z for a, z in spans)]
         for f, problem in forms.in_raw_html(text, shown, suffix):  # (what the build says is not rendered)
             result.total += 1
             result.problems.append((f, problem))
@@ -222,6 +231,7 @@ def follow_included(result: _Scan, one: Callable[[Path], None], scanned: Iterabl
     """Scan the Markdown files the scanned pages include (pymdownx.snippets), each once, and theirs (not
     those ``scanned`` already, real paths)."""
     done = {os.path.realpath(d) for d in result.docs.values()} | set(scanned)
+    result.following = True
     while result.included:
         doc = result.included.pop(0)
         real = os.path.realpath(doc)

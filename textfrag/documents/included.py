@@ -5,7 +5,9 @@ A reference in an included part is rendered in the page that includes it, wherev
 whatever its name (``.inc``, ``.txt``, or a document the build excludes): ``check``, ``pin`` and
 ``update`` read each part once, in the syntax its build reads it in, and report its references at the
 part's own lines, where the build reports them. A ``:literal:`` or ``:code:`` include shows the part as
-text, with no reference in it; docutils' standard parts (``<isonum.txt>``) hold none.
+text, with no reference in it; docutils' standard parts (``<isonum.txt>``) hold none. An include that takes
+only some of the part (``:start-line:``, ``:end-line:``, ``:start-after:``, ``:end-before:``) renders only
+those references: :func:`window_of` says which part of its text that is, as docutils cuts it.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from .found import trimmed
 from .scan import MD_SUFFIXES, RST_SUFFIXES, code_directives
 
-__all__ = ["included_parts", "parts_read_as"]
+__all__ = ["included_parts", "parts_read_as", "Part", "window_of"]
 
 _RST_INCLUDE = re.compile(r"^[ \t]*\.\.[ \t]+include[ ]?::[ \t]*(.*)\r?$", re.IGNORECASE)
 _MYST_INCLUDE = re.compile(r"^[ \t]*(?:`{3,}|~{3,}|:{3,})\{include\}[ \t]*(.*)\r?$", re.IGNORECASE)
@@ -26,7 +29,20 @@ _OPTION = re.compile(r"^[ \t]+:([\w-]+):(?:[ \t]+(.*))?\r?$")
 _MYST_OPTION = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*))?\r?$")
 
 
-def included_parts(text: str, doc: Path, suffix: str, srcdir: Path | None = None) -> list[tuple[Path, str]]:
+#: the options that take only some of a part
+WINDOW_OPTIONS = ("start-line", "end-line", "start-after", "end-before")
+
+
+class Part(NamedTuple):
+    """A part a document includes: its path, the suffix its build reads it as, and the options that cut it
+    (none: the whole part)."""
+
+    path: Path
+    suffix: str
+    window: tuple[tuple[str, str], ...] = ()
+
+
+def included_parts(text: str, doc: Path, suffix: str, srcdir: Path | None = None) -> list[Part]:
     """The files ``text`` (the document ``doc``, read as ``suffix`` says) includes, each with the suffix
     its build reads it as: reStructuredText for an rST document's parts, and for a MyST part whose
     ``:parser:`` says so; the part's own Markdown otherwise. A path starting with ``/`` starts at
@@ -36,7 +52,7 @@ def included_parts(text: str, doc: Path, suffix: str, srcdir: Path | None = None
     if ("include::" if rst else "{include}") not in text.lower():
         return []
     lines = text.split("\n")
-    out: list[tuple[Path, str]] = []
+    out: list[Part] = []
     for d in code_directives(text, suffix):
         if d.name != "include":
             continue
@@ -57,8 +73,44 @@ def included_parts(text: str, doc: Path, suffix: str, srcdir: Path | None = None
             as_suffix = ".rst"
         else:
             as_suffix = own if own in MD_SUFFIXES else ".md"
-        out.append((path, as_suffix))
+        out.append(Part(path, as_suffix, tuple((k, options[k]) for k in WINDOW_OPTIONS if k in options)))
     return out
+
+
+def window_of(text: str, window: tuple[tuple[str, str], ...]) -> tuple[int, int]:
+    """The offsets (start, end) of the text an include shows of a part whose text is ``text``, cut as
+    docutils cuts it: ``:start-line:`` and ``:end-line:`` (0-based, Python's slice of its lines), then the
+    text after ``:start-after:`` and before ``:end-before:`` (their first occurrence). An option it cannot
+    read, or a marker that is not there, leaves the whole part (the build says what is wrong)."""
+    options = dict(window)
+    start, end = 0, len(text)
+    try:
+        first = int(options["start-line"]) if options.get("start-line", "").strip() else None
+        last = int(options["end-line"]) if options.get("end-line", "").strip() else None
+    except ValueError:
+        return 0, len(text)
+    if first or last is not None:
+        lines = text.splitlines(True)
+        starts = [0]
+        for line in lines:
+            starts.append(starts[-1] + len(line))
+        kept = range(len(lines))[first:last]
+        if not kept:
+            return 0, 0
+        start, end = starts[kept[0]], starts[kept[-1]] + len(lines[kept[-1]].rstrip("\r\n"))
+    after = options.get("start-after")
+    if after:
+        at = text.find(after, start, end)
+        if at < 0:
+            return 0, len(text)
+        start = at + len(after)
+    before = options.get("end-before")
+    if before:
+        at = text.find(before, start, end)
+        if at < 0:
+            return 0, len(text)
+        end = at
+    return start, end
 
 
 def _block(lines: list[str], first: int, rst: bool) -> tuple[str, dict[str, str]]:
@@ -100,7 +152,7 @@ def parts_read_as(
         text = read(doc)
         if text is None or "include" not in text:
             continue
-        for part, as_suffix in included_parts(text, doc, suffix, srcdir):
+        for part, as_suffix, _ in included_parts(text, doc, suffix, srcdir):
             out.setdefault(os.path.realpath(part), as_suffix)
             queue.append((part, out[os.path.realpath(part)]))
     return out
