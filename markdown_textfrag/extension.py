@@ -23,8 +23,10 @@ A stale reference with ``on_stale: warning`` is a warning (the host's ``--strict
 from __future__ import annotations
 
 import atexit
+import json
 import logging
 import os
+import re
 import sys
 import threading
 import xml.etree.ElementTree as etree
@@ -99,6 +101,8 @@ def _engine_error(engine: str | None, message: str) -> Exception:
 
 
 _ZENSICAL_FAILURES: list[str] = []
+#: the pages that failed (as Zensical names them), and the folder its cache is in
+_ZENSICAL_FAILED: dict[str, str] = {}
 _ZENSICAL_UNWATCHED: set[str] = set()
 _ZENSICAL_LOCK = threading.Lock()
 #: what ``zensical build`` says at its end: references without md5, includes without a record (guard mode),
@@ -119,6 +123,7 @@ def _zensical_exit() -> None:
     flushed first, since the interpreter stops here."""
     with _ZENSICAL_LOCK:
         failures = list(_ZENSICAL_FAILURES)
+        failed = dict(_ZENSICAL_FAILED)
         references, includes = _ZENSICAL_UNPROTECTED["references"], _ZENSICAL_UNPROTECTED["includes"]
     sys.stdout.flush()
     unprotected = (
@@ -134,8 +139,36 @@ def _zensical_exit() -> None:
         sys.stderr.flush()
         return
     print(f"{failure_summary(failures)}, each reported above; the build fails", file=sys.stderr)
+    _forget_rendered(failed)
     sys.stderr.flush()
     os._exit(1)
+
+
+#: the start of Zensical's cached rendering of a page: its source's name follows, as a JSON string
+_RENDERED = re.compile(rb'^\{"data":\{"origin":\{"Source":("(?:[^"\\]|\\.)*")')
+
+
+def _forget_rendered(failed: dict[str, str]) -> None:
+    """Take the failed pages' renderings out of Zensical's cache (``.cache`` beside its configuration), so
+    that the next build renders them again and fails as this one did: Zensical renders a page again only
+    when it or a watched file changed, and a build that repeats a failed one would say "No issues found"."""
+    by_folder: dict[str, set[str]] = {}
+    for page, folder in failed.items():
+        by_folder.setdefault(folder, set()).add(page)
+    for folder, pages in by_folder.items():
+        cache = Path(folder) / ".cache"
+        try:
+            entries = [e for e in os.scandir(cache) if e.name.isdigit() and e.is_file(follow_symlinks=False)]
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                with open(entry.path, "rb") as f:
+                    m = _RENDERED.match(f.read(4096))
+                if m is not None and json.loads(m.group(1)) in pages:
+                    os.unlink(entry.path)
+            except (OSError, ValueError):
+                continue
 
 
 def _zensical_command() -> str:
@@ -424,6 +457,8 @@ class _Document:
                 with _ZENSICAL_LOCK:
                     _zensical_at_exit()
                     _ZENSICAL_FAILURES.append(text)
+                    page, config = self.zensical.page, self.zensical.config
+                    _ZENSICAL_FAILED[str(page.path)] = str(config.get("root_dir") or ".")
             return
         if error:
             self.errors.append(text)
@@ -435,9 +470,12 @@ class _Document:
         if self.embedder is not None:
             for path in self.embedder.watched - self.stamps.keys():
                 self.stamps[path] = _stamp(path)
-            if self.zensical is not None:
-                self._unwatched(self.embedder.watched)
-                self._count_unprotected(self.embedder.unpinned)
+        if self.zensical is not None:  # (what the page quotes and what its guarded includes read)
+            read = self.host.read if self.host is not None else set()
+            self._unwatched((self.embedder.watched if self.embedder is not None else set()) | read)
+            if read:
+                self.host.read = set()  # type: ignore[union-attr]
+            self._count_unprotected(self.embedder.unpinned if self.embedder is not None else 0)
         errors, self.errors, self.state = self.errors, [], None
         if not errors:
             return

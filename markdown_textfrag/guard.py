@@ -8,8 +8,9 @@ preprocessors: base paths, encoding, dedent) and judged against its record in ``
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,8 @@ class GuardHost:
     on_stale: str = "error"
     #: includes without a record, counted for the end of the build
     unrecorded: int = 0
+    #: the files the page's includes read (real paths): the page depends on them
+    read: set[str] = field(default_factory=set)
 
 
 def register_guard(md: Markdown, host: GuardHost) -> None:
@@ -123,9 +126,11 @@ class GuardPreprocessor(Preprocessor):
         """What the include puts in the page, as the core reads it with the extension's own settings (the
         build's cache reads each file once; the suite holds this reading to the extension's own output)."""
         try:
-            return shown_text(inc, doc_path, cache, ctx).text
+            shown = shown_text(inc, doc_path, cache, ctx)
         except TextFragError as why:
             return why
+        self.host.read.update(os.path.join(cache.real_root, f) for f in shown.files)
+        return shown.text
 
 
 def _context(md: Markdown, snippets: Any, included: Any, doc_path: Path, mdx: Any = None) -> GuardContext:

@@ -211,3 +211,53 @@ def test_zensical_and_check_agree_on_myst_forms_and_links_with_no_target(tmp_pat
     checked = run([BIN / "textfrag", "check", "docs"], root)
     assert checked.returncode == 2 and form in checked.stderr and link in checked.stderr, checked.stderr
     assert "index.md" not in checked.stderr
+
+
+def test_a_zensical_build_that_repeats_a_failed_one_fails_as_it_did(tmp_path: Path) -> None:
+    """Zensical keeps each rendered page and renders it again only when it or a watched file changes: a
+    failed page was kept as rendered, so the same build again said "No issues found" and exited 0. The
+    extension takes a failed page's rendering out of Zensical's cache: every repeat fails as the first did,
+    and once the page is repaired the build passes."""
+    zensical = engine("zensical")
+    page = f"# Home\n\n![](txtfrag:src/app.py#line=0,2;md5={STALE})\n"
+    root = project(tmp_path / "site", {"index.md": page, "other.md": GOOD}, {"mkdocs.yml": CONFIG})
+    for _ in range(2):
+        r = run([zensical, "build"], root)
+        assert r.returncode == 1 and f"Error: textfrag: index.md:3: txtfrag:src/app.py#line=0,2;md5={STALE}" in r.stderr, r.stderr
+        assert "other.md" not in r.stderr
+    (root / "docs" / "index.md").write_text(page.replace(STALE, MD5), encoding="utf-8")
+    r = run([zensical, "build"], root)
+    assert r.returncode == 0, r.stderr
+
+
+def test_zensical_says_when_a_guarded_include_reads_a_file_it_does_not_watch(tmp_path: Path) -> None:
+    """A snippet's file is the page's dependency as a quoted file is: outside ``watch``, Zensical would keep
+    the page as rendered after the file drifted. The warning names it; with ``watch: [src]`` a drift fails
+    the next build, and the build after that."""
+    from textfrag.cli import main
+
+    zensical = engine("zensical")
+    config = (
+        "site_name: t\nmarkdown_extensions:\n  - pymdownx.snippets:\n      base_path: ['.']\n  - textfrag:\n      guard: true\n"
+    )
+    page = '# G\n\n```python\n--8<-- "src/app.py:1:2"\n```\n'
+    root = project(tmp_path / "site", {"index.md": page}, {"mkdocs.yml": config})
+    r = run([zensical, "build"], root)
+    assert r.returncode == 0, r.stderr
+    assert "quoted files under src (first: src/app.py) are not under `watch`" in r.stderr, r.stderr
+    (root / "mkdocs.yml").write_text(config.replace("markdown_extensions:", "watch:\n  - src\nmarkdown_extensions:"))
+    before = os.getcwd()
+    os.chdir(root)
+    try:
+        assert main(["pin", "--write"]) == 0
+    finally:
+        os.chdir(before)
+    r = run([zensical, "build"], root)
+    assert r.returncode == 0 and "not under `watch`" not in r.stderr, r.stderr
+    changed = root / "src" / "app.py"
+    changed.write_text("def f():\n    return 10\n", encoding="utf-8")
+    later = changed.stat().st_mtime + 2  # (Zensical compares whole seconds)
+    os.utime(changed, (later, later))
+    for _ in range(2):
+        r = run([zensical, "build"], root)
+        assert r.returncode == 1 and "index.md:4: snippet src/app.py:1:2: it shows other text" in r.stderr, r.stderr
