@@ -235,6 +235,7 @@ def _judged(
             require_pin=settings["require_pin"],
             source_url=settings["source_url"],
             translate=_,
+            highlighter="mystmd",
         ),
         bidi=settings["warn_bidi"],
     )
@@ -405,7 +406,12 @@ def _project_problems() -> list[str]:
 
     settings = _settings()
     cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
-    judged = Settings(on_stale=settings["on_stale"], require_pin=settings["require_pin"], source_url=settings["source_url"])
+    judged = Settings(
+        on_stale=settings["on_stale"],
+        require_pin=settings["require_pin"],
+        source_url=settings["source_url"],
+        highlighter="mystmd",
+    )
     out: list[str] = []
     cwd = Path.cwd()
     for page in _pages(cwd):

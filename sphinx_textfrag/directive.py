@@ -60,6 +60,7 @@ def settings_of(env: BuildEnvironment) -> Settings:
         source_url=config.textfrag_source_url,
         translate=translate,
         language=_page_language(env),
+        highlighter="sphinx",  # (Sphinx says itself which language Pygments does not know)
     )
 
 

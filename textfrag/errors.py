@@ -314,6 +314,15 @@ class HiddenTextWarning(TextFragError):
     exit_code = 0
 
 
+class LanguageWarning(TextFragError):
+    """A warning, never a failure by itself: ``:language:`` names no language Pygments knows, so the
+    excerpt is shown without highlighting (Sphinx warns, and ``-W`` fails its build). Silenced by its kind,
+    ``language``."""
+
+    kind = "language"
+    exit_code = 0
+
+
 class IntegrityWarning(TextFragError):
     """A warning, never a failure by itself: an integrity check whose name is close to ``length`` or ``md5``
     but is neither (``lenght=``, ``md6=``). RFC 5147 ignores a check it does not know, so the reference is

@@ -280,3 +280,25 @@ def test_a_part_an_include_takes_only_some_of_is_judged_where_docutils_renders_i
     checked = run_textfrag("check", str(sphinx), cwd=tmp_path, timeout=120)
     assert checked.returncode == 1 and f"part.inc:{line}:" in checked.stderr, checked.stdout + checked.stderr
     assert len([x for x in checked.stderr.splitlines() if "part.inc:" in x and ROLE[10:30] in x]) == 1, checked.stderr
+
+
+def test_a_language_pygments_does_not_know_is_said_by_check_as_sphinx_warns_and_strict_fails_it(tmp_path: Path) -> None:
+    """``:language: nosuchlang``: Sphinx warns that Pygments does not know it (the excerpt is not highlighted)
+    and ``-W`` fails the build; ``check`` warns at the reference's line, and ``check --strict`` fails, as
+    ``-W`` does (a bad reference: exit 2). A language Pygments knows says nothing."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP, encoding="utf-8")
+    sphinx = tmp_path / "sphinx"
+    sphinx.mkdir()
+    (sphinx / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n", encoding="utf-8")
+    page = f"Index\n=====\n\n.. txtfrag:: {GREET}\n   :language: nosuchlang\n\n.. txtfrag:: {GREET}\n   :language: py3\n"
+    (sphinx / "index.rst").write_text(page, encoding="utf-8")
+    built = run_sphinx("-E", "-q", "-W", "-b", "html", str(sphinx), str(tmp_path / "_build"), timeout=300)
+    assert built.returncode != 0 and "nosuchlang" in built.stderr and "py3" not in built.stderr, built.stderr
+    checked = run_textfrag("check", str(sphinx), cwd=tmp_path, timeout=120)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    [said] = [line for line in checked.stderr.splitlines() if "Pygments knows no language" in line]
+    assert said.startswith("sphinx/index.rst:4: ") and "'nosuchlang'" in said, checked.stderr
+    strict = run_textfrag("check", "--strict", str(sphinx), cwd=tmp_path, timeout=120)
+    assert strict.returncode == 2 and "sphinx/index.rst:4: " in strict.stderr, strict.stdout + strict.stderr
+    assert "1 bad" in strict.stdout + strict.stderr and "warning" not in strict.stdout, strict.stdout

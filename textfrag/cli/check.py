@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..documents.files import doc_files
 from ..documents.scan import Found
 from ..errors import StaleError, TextFragError
-from ..project.settings import lets_pass, relaxed_by
+from ..project.settings import highlighter_of, lets_pass, relaxed_by
 from ..reference.fragment import Reference
 from ..report.formats import Finding, Warned
 from ..report.terminal import Progress
@@ -68,8 +68,8 @@ def add_parser(sub: Any) -> None:
     check.add_argument(
         "--strict",
         action="store_true",
-        help="fail on what the build only warns of (a stale quote where on_stale is 'warning'), as sphinx-build -W and "
-        "mkdocs build --strict do (MkDocs' strict: true sets it)",
+        help="fail on what the build only warns of (a stale quote where on_stale is 'warning', a language Pygments does "
+        "not know), as sphinx-build -W and mkdocs build --strict do (MkDocs' strict: true sets it)",
     )
     check.add_argument(
         "paths", nargs="*", default=["."], metavar="PATH", help="files or folders, or FILE:LINE of a reference (default: .)"
@@ -321,6 +321,11 @@ def _check_part(docs: list[str], read_as: dict[str, str]) -> _Tally:
         store.flush()  # (a worker exits without running exit handlers)
 
 
+#: the kinds of warning check says (a language Pygments does not know fails with --strict, as with -W)
+_SAID = ("bidi", "integrity", "language")
+_STRICT = ("language",)
+
+
 def _judged(
     args: argparse.Namespace,
     cache: SourceCache,
@@ -330,6 +335,8 @@ def _judged(
 ) -> _Tally:
     """The core's verdict on every reference of ``scan``, as the findings and problems check reports."""
     tally = _Tally()
+    config = getattr(args, "build_config", None)
+    strict = getattr(args, "strict", False) or (config is not None and config.strict)
     tally.included = [(str(p), scan.real_of.get(str(p)) or os.path.realpath(p)) for p in scan.included]
     tally.read_as = scan.read_as
     tally.problems = list(scan.problems)
@@ -342,7 +349,7 @@ def _judged(
     for _, ref in scan.entries:
         unique.setdefault(ref.text, ref)
     prefetch_history(cache, unique.values(), load_text=scan.texts)
-    settings = Settings(require_pin=args.require_pin)
+    settings = Settings(require_pin=args.require_pin, highlighter=highlighter_of(config))
     # every result is kept only for JSON, which lists them all; the other formats say only what is wrong
     every = (args.format or "") == "json"
     links = getattr(args, "link_targets", None) is not None  # (links are then told where they point)
@@ -365,9 +372,13 @@ def _judged(
                 tally.embedded.add((f.file, identity(ref)))
             else:
                 tally.links.append((f, identity(ref)))
-        warned = tuple(Warned(w.kind, w.message) for w in verdict.warnings if w.kind in ("bidi", "integrity"))
+        warned = tuple(Warned(w.kind, w.message) for w in verdict.warnings if w.kind in _SAID)
         tally.unpinned += not verdict.pinned
-        for problem in verdict.problems or [None]:  # type: ignore[list-item]
+        problems = verdict.problems
+        if strict and any(w.kind in _STRICT for w in verdict.warnings):  # (as sphinx-build -W fails it)
+            problems = [*problems, *(w for w in verdict.warnings if w.kind in _STRICT)]
+            warned = tuple(w for w in warned if w.kind not in _STRICT)
+        for problem in problems or [None]:  # type: ignore[list-item]
             if problem is None and not warned and not every:
                 continue
             tally.findings.append(Finding(f.file, f.line, f.column, f.text or None, problem, warned, verdict.pinned))
@@ -375,7 +386,7 @@ def _judged(
             if problem is not None:
                 tally.problems.append((f, problem))
                 tally.searched += isinstance(problem, StaleError) and problem.drift is not None
-        tally.warned += any(w.kind in ("bidi", "integrity") for w in verdict.warnings)
+        tally.warned += any(w.kind in _SAID and not (strict and w.kind in _STRICT) for w in verdict.warnings)
         if progress is not None:
             progress.show(_checked(i, total, tally.searched))
     return tally

@@ -13,7 +13,7 @@ from ..errors import StaleError, TextFragError
 if TYPE_CHECKING:  # (check's start-up reads no configuration module it does not need)
     from .config import BuildConfig
 
-__all__ = ["lets_pass", "relaxed_by"]
+__all__ = ["lets_pass", "relaxed_by", "highlighter_of"]
 
 
 def lets_pass(config: BuildConfig | None, problem: TextFragError, *, strict: bool = False) -> bool:
@@ -38,3 +38,10 @@ def relaxed_by(config: BuildConfig) -> str:
     except ValueError:
         shown = str(config.path)
     return " and ".join(said) + f" in {shown}"
+
+
+def highlighter_of(config: BuildConfig | None) -> str:
+    """What highlights the excerpts of the build of ``config``: "pygments" (Sphinx, MkDocs, Zensical,
+    ProperDocs: a language Pygments does not know is a warning), else the engine's own highlighter."""
+    engine = config.engine if config is not None else ""
+    return engine if engine in ("mystmd", "mdbook", "vitepress", "docusaurus", "asciidoc") else "pygments"

@@ -23,6 +23,7 @@ from ..guard import LOCK_NAME, IncludeRepair, Lock, context_of, guarded_by, judg
 from ..guard.judge import Explainer, found_of
 from ..project.config import BuildConfig, forms_of, html_blocks_of, read_config
 from ..project.discovery import nearest_config
+from ..project.settings import highlighter_of
 from ..reference.grammar import parse_reference
 from ..repair.references import repair
 from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
@@ -136,7 +137,12 @@ class _Batch:
         self.cache = SourceCache(
             config.root, charset=config.charset or DEFAULT_CHARSET, max_size=config.max_size or DEFAULT_MAX_SIZE
         )
-        self.settings = Settings(on_stale=config.on_stale, require_pin=config.require_pin, source_url=config.source_url)
+        self.settings = Settings(
+            on_stale=config.on_stale,
+            require_pin=config.require_pin,
+            source_url=config.source_url,
+            highlighter=highlighter_of(config),
+        )
         self.forms = forms_of(config)
         self.lock: Lock | None = None
         self.unreadable_lock: TextFragError | None = None

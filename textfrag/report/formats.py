@@ -131,7 +131,7 @@ def json_results(findings: Iterable[Finding], *, command: str, summary: str) -> 
 
 #: SARIF rules, one per kind of problem (TextFragError.kind): id, name, what it means, how to fix it
 #: the kinds that are only ever warnings
-_WARNINGS = ("bidi", "integrity")
+_WARNINGS = ("bidi", "integrity", "language")
 RULES: dict[str, tuple[str, str, str]] = {
     "stale": (
         "StaleQuote",
@@ -169,6 +169,12 @@ RULES: dict[str, tuple[str, str, str]] = {
         "(Trojan Source, CVE-2021-42574).",
         "Look at the quoted lines in an editor that shows these characters; if they are meant, silence the warning "
         "(`textfrag check --allow-bidi`, Sphinx `suppress_warnings = ['textfrag.bidi']`, MkDocs `warn_bidi: false`).",
+    ),
+    "language": (
+        "UnknownLanguage",
+        "The highlighting language named is none Pygments knows: the excerpt is shown without highlighting (Sphinx "
+        "warns, and a build with -W fails).",
+        "Name a Pygments lexer (`pygmentize -L lexers` lists them), or leave the language out to take the file's.",
     ),
     "integrity": (
         "MisspeltIntegrityCheck",

@@ -18,13 +18,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
-from ..errors import EmptyError, HiddenTextWarning, IntegrityWarning, StaleError, TextFragError, UnpinnedError
+from ..errors import EmptyError, HiddenTextWarning, IntegrityWarning, LanguageWarning, StaleError, TextFragError, UnpinnedError
 from ..reference.grammar import parse_reference
 from ..reference.integrity import mismatches, misspelt_checks, needs_text
 from ..source.store import Store
 from ..source.store import current as current_store
 from .option_table import INERT, OptionError, Options, Syntax, read_options
 from .pins import is_pinned
+from .presentation import language_known
 from .quoting import Quote, empty_problem, hidden_note, problem_of, quote, quoted_path
 from .written_options import Option, raw_of, shifted
 
@@ -65,7 +66,7 @@ def no_link_target(reference: str, *, site: bool) -> LinkError:
 class Settings:
     """What a project's configuration says about judging (the same for every engine and command)."""
 
-    __slots__ = ("on_stale", "require_pin", "auto_caption", "source_url", "translate", "language")
+    __slots__ = ("on_stale", "require_pin", "auto_caption", "source_url", "translate", "language", "highlighter")
 
     def __init__(
         self,
@@ -76,6 +77,7 @@ class Settings:
         source_url: str | None = None,
         translate: Translate = str,
         language: str | None = None,
+        highlighter: str = "pygments",
     ) -> None:
         #: "error": a stale reference fails; "warning": it is shown, marked, and said
         self.on_stale = on_stale
@@ -89,6 +91,9 @@ class Settings:
         self.translate = translate
         #: the language when the options name none and it is not to be guessed from the file's name
         self.language = language
+        #: what highlights the excerpt: "pygments" (Sphinx, MkDocs, Zensical: a language it does not know is
+        #: a warning), or the engine's own highlighter, whose names textfrag does not judge
+        self.highlighter = highlighter
 
 
 class Verdict:
@@ -192,6 +197,14 @@ def judge(
         v.problems += [bad.with_reference(ref.text), *unpinned]
         return v
     intent = options.intent if form == "block" else None
+    if options.language and settings.highlighter == "pygments" and language_known(options.language) is False:
+        v.warnings.append(
+            LanguageWarning(
+                f"Pygments knows no language {options.language!r}: the excerpt is shown without highlighting "
+                "(Sphinx warns, and -W fails the build); name a Pygments lexer, or leave the language out",
+                reference=ref.text,
+            )
+        )
     try:
         source_cache = cache.with_charset(options.encoding) if options.encoding else cache
         v.path = quoted_path(source_cache, ref)

@@ -176,6 +176,28 @@ def _special_patterns() -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in sorted(special)))
 
 
+#: the names Sphinx and Pygments' users give that are no lexer's and are not wrong
+_NOT_LEXERS = frozenset({"", "none", "default", "guess", "text", "plain", "plaintext"})
+
+
+@lru_cache(maxsize=256)
+def language_known(name: str) -> bool | None:
+    """Whether Pygments has a lexer named ``name`` (an alias, as ``:language:`` names one); None without
+    Pygments (the core does not depend on it)."""
+    if name.strip().lower() in _NOT_LEXERS:
+        return True
+    try:
+        from pygments.lexers import find_lexer_class_by_name
+        from pygments.util import ClassNotFound
+    except ImportError:
+        return None
+    try:
+        find_lexer_class_by_name(name.strip())
+    except ClassNotFound:
+        return False
+    return True
+
+
 def _special_name(name: str) -> bool:
     rx = _special_patterns()
     return rx is None or rx.match(name) is not None
