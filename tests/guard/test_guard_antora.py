@@ -113,3 +113,30 @@ def test_a_component_outside_the_repository_is_a_located_problem(site: Path) -> 
     assert (
         "index.adoc:10: include::9.9@api::example$client.py[]: the Antora component 9.9@api is not in this repository" in r.stderr
     )
+
+
+def test_a_renamed_file_behind_a_resource_id_keeps_the_id_in_check_update_and_impact(site: Path) -> None:
+    """``git mv`` of an example: ``check`` says renamed with the new include in Antora's own form
+    (``example$main.rb``, not a path from the page), ``update --write`` writes it and Asciidoctor shows the
+    recorded text again; ``impact`` from the repository's top, with no ``--docs``, reads the same lock file
+    and says the quote follows the rename (it said the quote no longer resolves)."""
+    pages = site / "docs" / "modules" / "ROOT" / "pages"
+    (pages / "index.adoc").write_text(_page(["example$app.rb[lines=2..3]"]), encoding="utf-8")
+    assert _textfrag(site, "pin", "--write", "docs").returncode == 0
+    assert (site / "docs" / "textfrag.lock").is_file()
+    _git(site, "add", "-A")
+    _git(site, "commit", "-qm", "pinned")
+    assert _textfrag(site, "check").returncode == 0  # (from the top: the project's own lock file)
+    _git(site, "mv", "docs/modules/ROOT/examples/app.rb", "docs/modules/ROOT/examples/main.rb")
+    _git(site, "commit", "-qm", "renamed")
+    impact = _textfrag(site, "impact", "HEAD~1")
+    assert "is renamed to docs/modules/ROOT/examples/main.rb; the quoted text is the same there" in impact.stdout, (
+        impact.stdout + impact.stderr
+    )
+    checked = _textfrag(site, "check", "docs")
+    assert checked.returncode == 1 and "(new include: include::example$main.rb[lines=2..3])" in checked.stderr, checked.stderr
+    assert _textfrag(site, "update", "--write", "docs").returncode == 0
+    assert "include::example$main.rb[lines=2..3]" in (pages / "index.adoc").read_text(encoding="utf-8")
+    assert _textfrag(site, "check").returncode == 0
+    (pages / "resolved.adoc").write_text(_page(["../examples/main.rb[lines=2..3]"]), encoding="utf-8")
+    assert _asciidoctor(site, pages / "resolved.adoc") == ["def call\n  :ok"]

@@ -4,6 +4,7 @@ it does to each, decided by the one verdict before and after the change (textfra
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -12,10 +13,12 @@ from ..errors import PathError, TextFragError
 from ._base import OK, STALE, _common, _shown, nothing_checked
 
 if TYPE_CHECKING:
+    from ..guard import GuardedInclude
     from ..impact.changes import Change, Changes
     from ..impact.predict import Impact, Sides
     from ..project.config import BuildConfig
     from ..verdict.judging import Verdict
+    from ._guard import GuardRun
 
 
 def add_parser(sub: Any) -> None:
@@ -285,7 +288,38 @@ def _includes(args: argparse.Namespace, sides: Sides, found: _Found) -> None:
             found.quotes += 1
             before, shown = before_run.judge(inc, doc)
             after, _ = after_run.judge(inc, doc)
+            if after.problems and isinstance(after.problems[0], PathError):
+                record = before_run.lock.record(before_run.lock.doc_name(doc), inc.key)
+                after = _followed(inc, doc, after, record, sides, change, after_run) or after
             lines = (0, 0)
             if isinstance(shown, Shown) and shown.lines:
                 lines = (min(shown.lines), max(shown.lines))
             found.add(sides, change, (before, after, lines), doc, (inc.doc, inc.line, inc.column), inc.text, "include")
+
+
+def _followed(
+    inc: GuardedInclude, doc: Path, after: Verdict, record: str | None, sides: Sides, change: Change, run: GuardRun
+) -> Verdict | None:
+    """An include whose file the change renames, judged as ``update`` repairs it: with the new path written in
+    its own form (a resource id stays one), after the change, against its ``record``. When it shows the
+    recorded text there, its verdict says *moved* with the new include, as ``check`` will once the change is
+    in; None when it cannot be followed there (or shows other text: a person looks)."""
+    from ..errors import StaleError
+    from ..guard import record_of
+    from ..verdict.judging import Verdict as Judged
+
+    new_path = sides.new_path(change)
+    if new_path is None or new_path == change.path:
+        return None
+    argument = inc.engine.renamed(inc, os.path.join(sides.real_root, new_path), doc, sides.after, run.ctx)
+    if argument is None:
+        return None
+    moved = dataclasses.replace(inc, argument=argument)
+    shown = run.shown(moved, doc)
+    if record is None or isinstance(shown, TextFragError) or record_of(shown.text) != record:
+        return None  # (what the renamed file shows differs: a person looks)
+    said = f"renamed to {new_path} (new include: {moved.key})"
+    problem = StaleError(said, reference=inc.text, drift="moved", new_reference=moved.key)
+    out = Judged(after.text)
+    out.problems.append(problem)
+    return out

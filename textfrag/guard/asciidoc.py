@@ -411,10 +411,16 @@ class AsciiDoc(IncludeEngine):
         except TextFragError:
             return None
 
-    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, ctx: GuardContext) -> str | None:
+    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> str | None:
         if "{" in inc.argument:
             return None  # (a name made of attributes is left for the writer to say)
-        return super().renamed(inc, new_real, doc_path, ctx)
+        family, dollar, rel = inc.argument.partition("$")
+        if dollar and "/" not in family:  # (an Antora resource id stays one: example$app.rb -> example$main.rb)
+            old = self.would_be(inc, doc_path, cache, ctx) or ""
+            folder = old[: len(old) - len(rel.lstrip("/"))] if old.endswith(rel.lstrip("/")) else ""
+            if folder and new_real.startswith(folder):
+                return f"{family}${Path(os.path.relpath(new_real, folder)).as_posix()}"
+        return super().renamed(inc, new_real, doc_path, cache, ctx)
 
     def of_text(self, inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
         return of_text(inc, text, ctx, shift)

@@ -91,7 +91,7 @@ class CodeImport(IncludeEngine):
             return os.path.realpath(ctx.include_base / path[len("<rootDir>") :].lstrip("/"))
         return os.path.realpath(doc_path.parent / path)
 
-    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, ctx: GuardContext) -> str | None:
+    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> str | None:
         path = code_import_spec(inc.argument)[0]
         if path.startswith("<rootDir>") or "\\ " in path:
             return None  # (left for the writer to say)

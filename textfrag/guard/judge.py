@@ -306,7 +306,7 @@ class Explainer:
 
     def _new_argument(self, inc: GuardedInclude, new_real: str) -> str | None:
         """How the include names the file's new path, in the form it names files (``/x``, ``../x``)."""
-        return inc.engine.renamed(inc, new_real, self.doc_path, self.ctx)
+        return inc.engine.renamed(inc, new_real, self.doc_path, self.cache, self.ctx)
 
 
 def _diff(old: str, new: str, before: str, after: str) -> str:

@@ -66,7 +66,7 @@ class Literalinclude(IncludeEngine):
     def would_be(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> str | None:
         return os.path.realpath(self.base_of(inc, doc_path, ctx) / inc.argument.lstrip("/"))
 
-    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, ctx: GuardContext) -> str | None:
+    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> str | None:
         new = Path(os.path.relpath(new_real, os.path.realpath(self.base_of(inc, doc_path, ctx)))).as_posix()
         return "/" + new if inc.argument.startswith("/") else new
 

@@ -140,7 +140,7 @@ class IncludeEngine:
         path = os.path.expanduser(self.path_of(inc.argument))
         return os.path.realpath(path if os.path.isabs(path) else self.base_of(inc, doc_path, ctx) / path)
 
-    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, ctx: GuardContext) -> str | None:
+    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> str | None:
         """The argument that names the file at its new real path, in the form the include names files
         (its lines or region kept); None when it cannot be said."""
         path = self.path_of(inc.argument)

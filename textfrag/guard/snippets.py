@@ -421,7 +421,7 @@ class Snippets(IncludeEngine):
         path = self.path_of(inc.argument)
         return next((os.path.realpath(base / path) for base in ctx.snippet_bases if base.is_dir()), None)
 
-    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, ctx: GuardContext) -> str | None:
+    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> str | None:
         _, ranges, section = split_path(inc.argument)
         for base in ctx.snippet_bases:
             real_base = os.path.realpath(base)

@@ -113,7 +113,7 @@ class VitePress(IncludeEngine):
     def would_be(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> str | None:
         return os.path.realpath(self.base_of(inc, doc_path, ctx) / self.path_of(inc.argument).lstrip("@").lstrip("/"))
 
-    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, ctx: GuardContext) -> str | None:
+    def renamed(self, inc: GuardedInclude, new_real: str, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> str | None:
         path = self.path_of(inc.argument)
         new = Path(os.path.relpath(new_real, os.path.realpath(self.base_of(inc, doc_path, ctx)))).as_posix()
         return ("@/" + new if path.startswith("@") else new) + inc.argument[len(path) :]

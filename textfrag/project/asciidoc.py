@@ -1,7 +1,9 @@
 """An AsciiDoc project, which has no configuration: with guard mode on (``TEXTFRAG_GUARD=1``), a folder
-holding ``.adoc`` documents is one, its includes guarded as Asciidoctor reads them. Its lock file is kept in
-that folder; its root is the top of the git repository that holds it (or ``TEXTFRAG_ROOT``, from the
-folder), so that an include of ``../src/app.rb`` is under it."""
+holding ``.adoc`` documents is one, its includes guarded as Asciidoctor reads them. Its root is the top of
+the git repository that holds it (or ``TEXTFRAG_ROOT``, from the folder), so that an include of
+``../src/app.rb`` is under it. Its lock file is the one the project already has, whichever folder a command
+is given: the nearest ``textfrag.lock`` at or above that folder (up to the root), else the one lock file
+below it; a project that has none keeps it in the folder given."""
 
 from __future__ import annotations
 
@@ -29,6 +31,28 @@ def _holds_adoc(folder: Path, most: int = 20_000) -> bool:
     return False
 
 
+def _lock_folder(folder: Path, top: Path, most: int = 20_000) -> Path:
+    """Where the project's lock file is: the nearest folder at or above ``folder`` (up to ``top``) that holds
+    a ``textfrag.lock``, else the one folder below it that does (several: none is chosen), else ``folder``."""
+    here = folder
+    while True:
+        if (here / "textfrag.lock").is_file():
+            return here
+        if here == top or here.parent == here or top not in here.parents:
+            break
+        here = here.parent
+    found: list[Path] = []
+    seen = 0
+    for at, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "_build", "build"))
+        if "textfrag.lock" in files:
+            found.append(Path(at))
+        seen += len(files)
+        if seen > most or len(found) > 1:
+            break
+    return found[0] if len(found) == 1 else folder
+
+
 def asciidoc_project(place: Path) -> BuildConfig | None:
     """The AsciiDoc project of a path (a folder, or a document's folder), None when it holds no ``.adoc``."""
     place = place.resolve()
@@ -47,6 +71,7 @@ def asciidoc_project(place: Path) -> BuildConfig | None:
         top = folder
     given = os.environ.get("TEXTFRAG_ROOT")
     root = (folder / given).resolve() if given else top
+    kept = _lock_folder(folder, top)
     return BuildConfig(
-        folder / ".asciidoc", root, guard=True, srcdir=folder, engine="asciidoc", markdown_forms=False, myst_forms=False
+        kept / ".asciidoc", root, guard=True, srcdir=folder, engine="asciidoc", markdown_forms=False, myst_forms=False
     )
