@@ -25,7 +25,7 @@ export PYTHONSAFEPATH := 1
 UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode
 PIP_INSTALL := $(BIN)/python -m pip install --quiet
 
-.PHONY: test test-deps example docs lint dist bench clean catalogs pictures
+.PHONY: test test-deps example docs lint dist bench clean catalogs pictures differential
 .DELETE_ON_ERROR:
 
 # (the venv's own pip, as Python bundles it, installs uv and build: upgrading pip first cost a fresh clone 2 s and
@@ -109,6 +109,12 @@ test: test-deps
 	$(BIN)/ruff check $(PACKAGES) tests bench tools docs/_ext
 	$(BIN)/lint-imports
 	@echo "make test: $$(( $$(date +%s) - $(STARTED) )) s in all (the environment, the wheel, the engines, the suite, the linters)"
+
+# the differential properties of the include engines, longer than the suite runs them (each engine against
+# textfrag's reading of it, on generated files and pages): N=1000 by default
+differential: test-deps
+	TEXTFRAG_DIFFERENTIAL=$${N:-1000} TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n $(WORKERS) -p no:cacheprovider \
+		tests/guard/test_engine_differential.py tests/guard/test_shown.py
 
 lint: $(VENV)/.test-$(SUM)
 	$(BIN)/ruff check $(PACKAGES) tests bench tools docs/_ext

@@ -93,18 +93,25 @@ def _numbers(spec: str, total: int) -> list[float]:
 
 
 def _by_lines(lines: list[str], spec: str) -> list[int]:
-    """The 1-based numbers of the lines ``lines=`` selects (Asciidoctor: a number then infinity takes every
-    line from that number on)."""
+    """The 1-based numbers of the lines ``lines=`` selects, as Asciidoctor's reader walks the file: the
+    smallest number not yet met is the one looked for; the line of that number is taken and the next is
+    looked for; once the next is infinity every line left is taken. A number below 1 is never met, so the
+    lines after it are never taken (``0..``, ``-1..3`` take nothing)."""
     wanted = _numbers(spec, len(lines))
+    if not wanted:  # (no number at all, as in 5..3: Asciidoctor selects nothing out, the whole file is shown)
+        return list(range(1, len(lines) + 1))
     chosen: list[int] = []
-    for k, n in enumerate(wanted):
-        if n == float("inf"):
-            start = int(wanted[k - 1]) if k else 1
-            chosen += list(range(start, len(lines) + 1))
+    at = 0
+    for number in range(1, len(lines) + 1):
+        if at >= len(wanted):
             break
-        if 1 <= n <= len(lines):
-            chosen.append(int(n))
-    return sorted(set(chosen))
+        if wanted[at] == float("inf"):
+            chosen += list(range(number, len(lines) + 1))
+            break
+        if wanted[at] == number:
+            chosen.append(number)
+            at += 1
+    return chosen
 
 
 def _tag_set(spec: str) -> dict[str, bool]:

