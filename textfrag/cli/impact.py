@@ -4,7 +4,6 @@ it does to each, decided by the one verdict before and after the change (textfra
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -304,6 +303,8 @@ def _followed(
     its own form (a resource id stays one), after the change, against its ``record``. When it shows the
     recorded text there, its verdict says *moved* with the new include, as ``check`` will once the change is
     in; None when it cannot be followed there (or shows other text: a person looks)."""
+    import dataclasses
+
     from ..errors import StaleError
     from ..guard import record_of
     from ..verdict.judging import Verdict as Judged

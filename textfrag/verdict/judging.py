@@ -25,7 +25,6 @@ from ..source.store import Store
 from ..source.store import current as current_store
 from .option_table import INERT, OptionError, Options, Syntax, read_options
 from .pins import is_pinned
-from .presentation import language_known
 from .quoting import Quote, empty_problem, hidden_note, problem_of, quote, quoted_path
 from .written_options import Option, raw_of, shifted
 
@@ -197,7 +196,7 @@ def judge(
         v.problems += [bad.with_reference(ref.text), *unpinned]
         return v
     intent = options.intent if form == "block" else None
-    if options.language and settings.highlighter == "pygments" and language_known(options.language) is False:
+    if options.language and settings.highlighter == "pygments" and _unknown_language(options.language):
         v.warnings.append(
             LanguageWarning(
                 f"Pygments knows no language {options.language!r}: the excerpt is shown without highlighting "
@@ -266,6 +265,13 @@ def judge(
     if good is not None and not v.problems and not v.warnings:
         good[0].put("good", good[1], True)
     return v
+
+
+def _unknown_language(name: str) -> bool:
+    """Whether Pygments, which highlights the excerpt, has no lexer of that name (its table read when asked)."""
+    from .presentation import language_known
+
+    return language_known(name) is False
 
 
 def misspelt_warnings(ref: Reference) -> list[TextFragError]:
