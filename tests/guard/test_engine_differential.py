@@ -1,4 +1,5 @@
-"""Differential properties: hypothesis writes quoted files (blank lines, CR LF and CR endings, tabs, marker
+"""Differential properties, one per include engine (Sphinx's literalinclude has its own in test_shown.py):
+hypothesis writes quoted files (blank lines, CR LF and CR endings, tabs, marker
 and anchor lines) and pages of includes (every form and option, numbers past the end, escaped ones, ones in
 code fences), the real engine expands the page, and textfrag's reading must equal it include by include:
 an include textfrag finds shows what the engine put in its place, and a line textfrag finds no include on
@@ -355,3 +356,157 @@ def test_asciidoc_reading_is_asciidoctors_own(tmp_path: Path, data: bytes, forms
         except TextFragError:
             continue  # (a problem said, never a record)
         assert sources[k] == text, (form, data, sources[k], text)
+
+
+VITEPRESS = r"""
+import fs from "node:fs";
+import path from "node:path";
+const [, vitepress, srcDir, file] = process.argv;
+const { createMarkdownRenderer } = await import(path.join(vitepress, "dist/node/index.js"));
+let seen = null;
+const md = await createMarkdownRenderer(srcDir, { highlight: (text) => { seen = text; return ""; } });
+const env = { path: file, relativePath: path.relative(srcDir, file), cleanUrls: false };
+const out = [];
+for (const block of fs.readFileSync(file, "utf8").split("\n\n").filter((b) => b.trim())) {
+  seen = null;
+  let html = "";
+  try { html = md.render(block, env); } catch (e) { out.push({ error: e.message }); continue; }
+  out.push(seen === null ? { html } : { code: seen });
+}
+console.log(JSON.stringify(out));
+"""
+
+VP_LINE = st.one_of(
+    LINE,
+    st.sampled_from(
+        [
+            "// #region r",
+            "// #endregion r",
+            "  // #region r",
+            "/* #region r */",
+            "/* #endregion r */",
+            "# region r",
+            "# endregion r",
+            "<!-- #region r -->",
+            "<!-- #endregion r -->",
+        ]
+    ),
+)
+
+
+@st.composite
+def vp_files(draw: st.DrawFn) -> bytes:
+    lines = draw(st.lists(VP_LINE, min_size=1, max_size=12))
+    ending = draw(st.sampled_from(["\n", "\r\n"]))
+    return (ending.join(lines) + (ending if draw(st.booleans()) else "")).encode()
+
+
+@BUILDS
+@given(
+    data=vp_files(),
+    forms=st.lists(
+        st.builds(
+            lambda at, region, extra: f"<<< {at}q.txt{region}{extra}",
+            st.sampled_from(["./", "@/"]),
+            st.sampled_from(["", "#r", "#nosuch"]),
+            st.sampled_from(["", "{2}", " [T]", "{1,2 txt}"]),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_vitepress_reading_is_vitepress_own(tmp_path: Path, data: bytes, forms: list[str]) -> None:
+    if shutil.which("node") is None or not (MODULES / "vitepress").is_dir():
+        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
+            pytest.fail("VitePress is not installed, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
+        pytest.skip("VitePress (npm) is not installed")
+    (tmp_path / "q.txt").write_bytes(data)
+    page = "".join(f"{form}\n\n" for form in forms)
+    (tmp_path / "index.md").write_text(page, encoding="utf-8")
+    r = subprocess.run(
+        ["node", "--input-type=module", "-e", VITEPRESS, str(MODULES / "vitepress"), str(tmp_path), str(tmp_path / "index.md")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+    rendered = list(json.loads(r.stdout))
+    assert len(rendered) == len(forms)
+    cache = SourceCache(str(tmp_path))
+    found = {i.line: i for i in find_guarded(page, "index.md", ".md", vitepress=True)}
+    for k, form in enumerate(forms):
+        inc = found.get(2 * k + 1)
+        assert inc is not None, (form, found)
+        try:
+            text = shown_text(inc, tmp_path / "index.md", cache, GuardContext(srcdir=tmp_path)).text
+        except TextFragError:
+            continue  # (a problem said: a region that is not there shows the whole file, never recorded)
+        assert rendered[k].get("code") == text, (form, data, rendered[k], text)
+
+
+CODE_IMPORT = r"""
+import fs from "node:fs";
+import path from "node:path";
+const [, modules, rootDir, file] = process.argv;
+const { remark } = await import(path.join(modules, "remark/index.js"));
+const { codeImport } = await import(path.join(modules, "remark-code-import/dist/index.js"));
+const { visit } = await import(path.join(modules, "unist-util-visit/index.js"));
+const out = [];
+for (const block of fs.readFileSync(file, "utf8").split("\n\n").filter((b) => b.trim())) {
+  const processor = remark().use(codeImport, { rootDir });
+  try {
+    const tree = await processor.run(processor.parse(block), { path: file, value: block });
+    let code = null;
+    visit(tree, "code", (node) => { code = node.value; });
+    out.push({ code });
+  } catch (e) { out.push({ error: e.message }); }
+}
+console.log(JSON.stringify(out));
+"""
+
+
+@BUILDS
+@given(
+    data=quoted_files(),
+    forms=st.lists(
+        st.builds(
+            lambda spec: f"```text file=./q.txt{spec}\n```",
+            st.one_of(
+                st.just(""),
+                st.builds(lambda a: f"#L{a}", st.integers(1, 14)),
+                st.builds(lambda a, b: f"#L{a}-L{b}", st.integers(1, 14), st.integers(1, 14)),
+                st.builds(lambda a: f"#L{a}-", st.integers(1, 14)),
+            ),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_remark_code_imports_reading_is_its_own(tmp_path: Path, data: bytes, forms: list[str]) -> None:
+    if shutil.which("node") is None or not (MODULES / "remark-code-import").is_dir():
+        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
+            pytest.fail("remark-code-import is not installed, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
+        pytest.skip("remark-code-import (npm) is not installed")
+    (tmp_path / "q.txt").write_bytes(data)
+    page = "".join(f"{form}\n\n" for form in forms)
+    (tmp_path / "index.mdx").write_text(page, encoding="utf-8")
+    r = subprocess.run(
+        ["node", "--input-type=module", "-e", CODE_IMPORT, str(MODULES), str(tmp_path), str(tmp_path / "index.mdx")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+    rendered = list(json.loads(r.stdout))
+    assert len(rendered) == len(forms)
+    cache = SourceCache(str(tmp_path))
+    found = {i.line: i for i in find_guarded(page, "index.mdx", ".mdx", code_import=True)}
+    for k, form in enumerate(forms):
+        inc = found.get(3 * k + 1)
+        assert inc is not None, (form, found)
+        try:
+            text = shown_text(inc, tmp_path / "index.mdx", cache, GuardContext(srcdir=tmp_path)).text
+        except TextFragError:
+            assert "error" in rendered[k], (form, rendered[k])
+            continue
+        assert rendered[k].get("code") == text, (form, data, rendered[k], text)
