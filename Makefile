@@ -151,6 +151,7 @@ bench: $(VENV)/.test-$(SUM) $(VENV)/.wheel
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/bench_project.py
 	$(BIN)/python bench/bench_mdbook.py
+	$(BIN)/python bench/bench_parse.py
 	$(BIN)/python bench/bench_sphinx.py --refs 3000 --runs 3
 	$(BIN)/python bench/bench_mkdocs.py --refs 3000 --runs 3
 	TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/python bench/bench_myst.py

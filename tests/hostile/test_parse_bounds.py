@@ -164,3 +164,33 @@ def test_a_large_module_the_layout_reading_declines_is_parsed_in_a_bounded_child
     found = _python_objects(module)
     assert children == [len(module)]
     assert found == intent._parsed_python(module) and found["C3999.m"] == (15998, 15999, 15998)
+
+
+def test_a_parse_past_its_step_budget_is_refused_by_its_steps_whatever_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tree-sitter counts its own operations (a step is 100): a parse that takes more steps than the file's
+    size allows is refused with the same words whatever ``TEXTFRAG_PARSE_SECONDS`` says and however loaded
+    the machine is; the count is the same on every run. (A small budget here: the real one is 50,000 steps
+    and 100 a KB, which a 320 KB file of C++ templates nested 1,999 deep stays under, in about 4 s.)"""
+    deep = "a<" * 1999 + "b" + ">" * 1999 + " x;\n"
+    text = deep * 8
+    monkeypatch.setattr(symbols, "parse_steps", lambda size: 2_000)
+    said = set()
+    for seconds in ("0.5", "600"):
+        monkeypatch.setenv("TEXTFRAG_PARSE_SECONDS", seconds)
+        try:
+            symbols._scanned_here(text, "cpp")
+            said.add("ok")
+        except TextFragError as refused:
+            said.add(str(refused))
+    [words] = said
+    assert words.startswith("tree-sitter's cpp grammar took more than 200,000 steps to parse this file"), words
+    monkeypatch.setattr(symbols, "parse_steps", parse_limits.parse_steps)
+    assert symbols._scanned_here(text, "cpp") == ()  # (within the real budget: parsed, nothing defined)
+
+
+def test_the_backstop_grows_with_the_budget_so_an_accepted_parse_never_meets_it() -> None:
+    """The deadline is the time limit and a second for every 2,000 steps the file may take (500 µs a step;
+    ``bench/bench_parse.py`` measures 30 to 160 µs): a large file's budget is never cut short by the clock."""
+    small, large = parse_limits.backstop_seconds(1024), parse_limits.backstop_seconds(10 << 20)
+    assert small == parse_limits.parse_seconds() + parse_limits.parse_steps(1024) / 2_000
+    assert large > small + 500

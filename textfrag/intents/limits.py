@@ -10,7 +10,10 @@ from itertools import accumulate
 
 from ..errors import TextFragError
 
-__all__ = ["ANGLED", "DEEPEST_BRACKETS", "MOST_ANGLES", "PARSE_MEMORY", "open_angles", "parse_seconds", "refuse_hostile"]
+__all__ = [
+    *("ANGLED", "DEEPEST_BRACKETS", "MOST_ANGLES", "PARSE_MEMORY", "open_angles", "parse_seconds", "refuse_hostile"),
+    *("parse_steps", "STEP", "ERROR_WEIGHT", "backstop_seconds"),
+]
 
 #: how deep a file's brackets may nest (an unclosed nesting thousands deep makes tree-sitter's search of
 #: its tree quadratic: 100,000 unclosed ``[`` took minutes)
@@ -29,6 +32,28 @@ def parse_seconds() -> float:
 
 #: the memory a parse may take (bytes), besides what the process held before: the other backstop
 PARSE_MEMORY = 1 << 30
+
+#: tree-sitter reports its progress every 100 of its parsing operations: a step
+STEP = 100
+#: a step taken once the parse has met an error counts for this many (tree-sitter's error recovery costs
+#: about four times an ordinary step: so the count follows the time a parse takes)
+ERROR_WEIGHT = 4
+
+
+def parse_steps(size: int) -> int:
+    """How many steps (of :data:`STEP` parsing operations, counted by tree-sitter itself, the same on every
+    machine) a parse of ``size`` bytes may take: 50,000, and 100 more for each KB. Ordinary code takes 4 to
+    10 a KB, the densest code (``f(g<h,i>(j));`` again and again) about 100; a file past that is refused as
+    one whose shape makes the parser search it, whatever the machine and its load (``bench/bench_parse.py``
+    prints the margins)."""
+    return 50_000 + 100 * (size // 1024)
+
+
+def backstop_seconds(size: int) -> float:
+    """The deadline of a parse of ``size`` bytes: :func:`parse_seconds`, and a second more for every 2,000
+    steps it may take (500 µs a step; the slowest steps measured, tree-sitter's error recovery, take 200 µs
+    on an idle machine), so that no parse the step budget accepts meets it on a slow, loaded runner."""
+    return parse_seconds() + parse_steps(size) / 2_000
 
 
 def refuse_hostile(text: str, language: str) -> None:

@@ -23,7 +23,17 @@ from typing import Any, NamedTuple
 from ..errors import TextFragError
 from ..source.store import current as current_store
 from .bounded import can_bound, in_worker
-from .limits import DEEPEST_BRACKETS, MOST_ANGLES, PARSE_MEMORY, parse_seconds, refuse_hostile
+from .limits import (
+    DEEPEST_BRACKETS,
+    ERROR_WEIGHT,
+    MOST_ANGLES,
+    PARSE_MEMORY,
+    STEP,
+    backstop_seconds,
+    parse_seconds,
+    parse_steps,
+    refuse_hostile,
+)
 
 __all__ = ["Definition", "LANGUAGES", "definitions", "find_symbol", "language_of"]
 
@@ -231,7 +241,8 @@ def parser_identity(language: str) -> str:
     limits; Python's definitions depend on the Python that reads them (textfrag.source.store names its store by
     that too). Kept tables and remembered verdicts are keyed by it, so that an upgraded grammar or
     another limit finds nothing kept."""
-    limits = f"{parse_seconds():g}s,{PARSE_MEMORY},{DEEPEST_BRACKETS},{MOST_ANGLES}"
+    steps = f"{parse_steps(0)}+{parse_steps(1024) - parse_steps(0)}/KB,x{ERROR_WEIGHT}"
+    limits = f"{parse_seconds():g}s,{PARSE_MEMORY},{DEEPEST_BRACKETS},{MOST_ANGLES},{steps}"
     if language not in _GRAMMARS:
         return f"{language}:{limits}"
     from importlib.metadata import PackageNotFoundError, version
@@ -276,18 +287,45 @@ def _parsed(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
     refuse_hostile(text, language)
     if not can_bound():
         return _scanned_here(text, language)
-    seconds = parse_seconds()
+    seconds = backstop_seconds(len(text))
     return in_worker(
         _scanned_here,
         text,
         language,
         seconds=seconds,
         memory=PARSE_MEMORY,
-        too_long=f"tree-sitter took more than {seconds:g} s to parse this file as {language}, and textfrag stopped it "
+        too_long=f"tree-sitter took more than {seconds:.0f} s to parse this file as {language}, and textfrag stopped it "
         "(TEXTFRAG_PARSE_SECONDS sets the limit); quote it by its lines instead",
         too_large=f"tree-sitter needed more than {PARSE_MEMORY >> 20} MB of memory to parse this file as {language}, "
         "and textfrag stopped it; quote it by its lines instead",
     )
+
+
+def _parse_counted(parser: Any, data: bytes, language: str) -> Any:
+    """The tree of ``data``, parsed within :func:`parse_steps` steps that tree-sitter counts itself (one taken
+    in error recovery counts for :data:`ERROR_WEIGHT`): a file whose parse takes more is refused, by a measure
+    of the file, the same on every machine and under any load."""
+    most = parse_steps(len(data))
+    steps = 0
+
+    def counted(offset: int, has_error: bool) -> bool:  # (True stops the parse)
+        nonlocal steps
+        steps += ERROR_WEIGHT if has_error else 1
+        return steps > most
+
+    parser.reset()
+    try:
+        return parser.parse(lambda at, _: data[at : at + 65536], progress_callback=counted)
+    except ValueError:
+        if steps <= most:
+            raise
+        raise TextFragError(
+            f"tree-sitter's {language} grammar took more than {most * STEP:,} steps to parse this file ({len(data):,} "
+            f"bytes; a file of that size may take {most * STEP:,}), a measure of the file that is the same on every "
+            "machine: its shape makes the parser search it; quote it by its lines instead"
+        ) from None
+    finally:
+        parser.reset()
 
 
 def _scanned_here(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
@@ -298,7 +336,7 @@ def _scanned_here(text: str, language: str) -> tuple[tuple[Definition, str], ...
     from tree_sitter import QueryCursor
 
     data = text.encode("utf-8", "surrogatepass")
-    tree = parser.parse(data)
+    tree = _parse_counted(parser, data, language)
     # each match is one node, in the file's order (an outer node before what it holds)
     matches = QueryCursor(query).matches(tree.root_node)
     nodes = [captured["n"][0] for _, captured in matches]
