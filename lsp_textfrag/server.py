@@ -165,6 +165,8 @@ class TextfragServer(LanguageServer):
         path = _path_of(doc.uri)
         if path is None:
             return None
+        if self.folders() and self.folder_of(path) is None:
+            return None  # (outside the workspace: no project, no root at the document's folder)
         kept = self.analysed.get(doc.uri)
         if not fresh and kept is not None and kept[0] == doc.version and kept[1] == doc.source:
             return kept[2]

@@ -445,3 +445,28 @@ async def test_a_change_to_a_document_never_opened_is_passed_over_without_an_err
     assert [d.code for d in diagnostics] == ["stale"], diagnostics
     assert not [m for m in client.messages if m.type == lsp.MessageType.Error], client.messages
     assert not [m for m in client.log_messages if "KeyError" in m.message], client.log_messages
+
+
+@pytest.mark.asyncio
+async def test_a_document_opened_outside_the_workspace_gets_no_project(
+    client: LanguageClient, project: Path, tmp_path: Path
+) -> None:
+    """A page opened from outside every workspace folder is no project's: the server says nothing about it
+    (it rooted the page at its own folder, and its did-you-mean offered the files there)."""
+    await start(client, project)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "secret.py").write_text("x = 1\n")
+    outside = elsewhere / "notes.md"
+    uri = outside.resolve().as_uri()
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            text_document=lsp.TextDocumentItem(
+                uri=uri, language_id="markdown", version=1, text="# N\n\n![](txtfrag:secre.py#line=0,1)\n"
+            )
+        )
+    )
+    page = project / "docs" / "index.md"
+    diagnostics = await open_doc(client, page, "# Index\n\n![](txtfrag:src/app.py#line=0,1;md5=" + "0" * 32 + ")\n")
+    assert [d.code for d in diagnostics] == ["stale"], diagnostics  # (the server went on, in order)
+    assert not client.diagnostics.get(uri), client.diagnostics.get(uri)
