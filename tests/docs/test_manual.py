@@ -73,3 +73,29 @@ def test_the_manual_builds_without_a_warning_and_has_its_four_parts(tmp_path: Pa
 
     assert {f"textfrag.{name}" for name in textfrag.__all__ if name != "__version__"} <= documented
     assert "the one verdict" in api.get_text().lower()
+
+
+def test_every_module_and_folder_the_contributor_page_names_exists() -> None:
+    """The contributor page is a map of the code: every file and folder it names in code (``guard/model.py``,
+    ``cli/``, ``tests/guard/test_engine_contract.py``) is there, under the repository or its ``textfrag/``,
+    and every class or function it names in a module it names is defined in that module."""
+    page = (DOCS / "contributing.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`([\w./-]+(?:\.py|/))`", page))
+    assert len(named) > 20, named
+
+    def there(name: str) -> bool:
+        if any((base / name).exists() for base in (REPO, REPO / "textfrag")):
+            return True
+        # (a bare name in a folder's row: `check.py` of `cli/`, `dialects/` of `reference/`)
+        bare = name.rstrip("/")
+        return "/" not in bare and any(p.name == bare for p in (REPO / "textfrag").rglob(bare))
+
+    missing = [n for n in sorted(named) if not there(n)]
+    assert not missing, f"the contributor page names what is not there: {missing}"
+    # (a name and the module it is said to be in, as the page writes them: `IncludeEngine` (`guard/model.py`)
+    for name, module in re.findall(r"`([A-Za-z_]\w+)` \(`([\w/]+\.py)`", page) + re.findall(
+        r"`([A-Za-z_]\w+)` in `([\w/]+\.py)`", page
+    ):
+        source = next((base / module for base in (REPO / "textfrag", REPO) if (base / module).is_file()), None)
+        assert source is not None, module
+        assert re.search(rf"^(?:class|def) {name}\b|^{name} *[:=]", source.read_text(encoding="utf-8"), re.M), (name, module)
