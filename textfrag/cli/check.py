@@ -37,11 +37,11 @@ from ._base import (
     nothing_checked,
 )
 from ._digest import _cores, _Digester
+from ._guarded import guarded_run
 from ._scan import _Scan, _scan, _targets, built_documents
 
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
-    from ._guard import GuardRun
 
 
 def add_parser(sub: Any) -> None:
@@ -121,7 +121,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         tally = _check_here(args, targets, progress)
     if getattr(args, "link_targets", None) is not None:
         _links_without_target(tally, site=args.link_targets == "site")
-    guarded = _guard_run(args, _cache(args))
+    guarded = guarded_run(args, _cache(args))
     includes = guarded.check(args, targets) if guarded is not None else None
     if includes is not None:  # (guard mode: the build's literalinclude/snippets includes, beside the references)
         tally.findings += includes.findings
@@ -390,16 +390,6 @@ def _judged(
         if progress is not None:
             progress.show(_checked(i, total, tally.searched))
     return tally
-
-
-def _guard_run(args: argparse.Namespace, cache: SourceCache) -> GuardRun | None:
-    """Guard mode, when the build's configuration switches it on (only then is its machinery imported)."""
-    config = getattr(args, "build_config", None)
-    if config is None or not config.guard:
-        return None
-    from ._guard import guard_run
-
-    return guard_run(args, cache)
 
 
 def _unrecorded_note(count: int, lock: str) -> str:

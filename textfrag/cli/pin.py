@@ -7,13 +7,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from ..repair.rewrite import DocText
-    from ..source.cache import SourceCache
-    from ._guard import GuardRun
 
 from ..documents.scan import Found
 from ..errors import StaleError, TextFragError, spell
 from ..verdict.pins import is_pinned
 from ._base import BAD, OK, STALE, _cache, _common, _finding, _finish, _output, _plural, _terminal, _write_diff
+from ._guarded import guarded_run
 from ._scan import _scan, _targets, _write_or_show, _written_names, defined_elsewhere, left_as_is
 
 
@@ -99,7 +98,7 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"{style.paint(spell(f'{f.file}:{f.line}'), 'bold')}: {spell(f.text)}: left as it is: {why}", file=err)
     files = len({k[0] for k in pinning})
     recorded = ""
-    guarded = _guard_run(args, cache)
+    guarded = guarded_run(args, cache)
     if guarded is not None:  # (guard mode: what each include shows, recorded in the lock file)
         includes, count = guarded.pin(args, targets)
         findings += includes.findings
@@ -121,13 +120,3 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if bad:
         return BAD
     return STALE if stale else OK
-
-
-def _guard_run(args: argparse.Namespace, cache: SourceCache) -> GuardRun | None:
-    """Guard mode, when the build's configuration switches it on (only then is its machinery imported)."""
-    config = getattr(args, "build_config", None)
-    if config is None or not config.guard:
-        return None
-    from ._guard import guard_run
-
-    return guard_run(args, cache)

@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from ..guard import GuardedInclude, IncludeRepair
     from ..repair.rewrite import DocText
-    from ..source.cache import SourceCache
-    from ._guard import GuardRun
 
 from ..errors import StaleError, TextFragError, UnpinnedError, spell, spell_lines
 from ..reference.fragment import Reference
@@ -34,6 +32,7 @@ from ._base import (
     _unpinned_note,
     _write_diff,
 )
+from ._guarded import guarded_run
 from ._scan import _scan, _stale_after_writing, _targets, _write_or_show, _written_names, left_as_is
 
 
@@ -161,7 +160,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"{place}: {spell(ref.text)}: {how} -> {style.paint(spell(new), 'green')}", file=err)
             if accepting and drift.diff:
                 print(style.diff(spell_lines(drift.diff)), file=err)
-    guarded = _guard_run(args, cache)
+    guarded = guarded_run(args, cache)
     include_findings: list[Finding] = []
     repairs: list[tuple[str, GuardedInclude, IncludeRepair]] = []
     if guarded is not None:  # (guard mode: moved and renamed includes repaired; with --accept, changed ones recorded)
@@ -223,16 +222,6 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if bad:
         return BAD
     return STALE if remaining else OK
-
-
-def _guard_run(args: argparse.Namespace, cache: SourceCache) -> GuardRun | None:
-    """Guard mode, when the build's configuration switches it on (only then is its machinery imported)."""
-    config = getattr(args, "build_config", None)
-    if config is None or not config.guard:
-        return None
-    from ._guard import guard_run
-
-    return guard_run(args, cache)
 
 
 def _without_diff(error: TextFragError) -> TextFragError:

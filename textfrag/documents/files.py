@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import DecodeError
 from ..source.cache import DEFAULT_MAX_SIZE, read_regular
-from .scan import MD_SUFFIXES, RST_SUFFIXES, SKIP_DIRS, Found, scan_text
+from .scan import MD_SUFFIXES, RST_SUFFIXES, SKIP_DIRS
 
 
 def read_text(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE) -> str:
@@ -26,11 +26,6 @@ def read_text(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_
             offset=exc.start,
             charset="UTF-8",
         ) from None
-
-
-def scan_file(path: Path, shown: str | None = None, max_size: int = DEFAULT_MAX_SIZE) -> list[Found]:
-    """References in one documentation file (see :func:`read_text` for what is refused)."""
-    return scan_text(read_text(path, shown, max_size), shown or str(path), path.suffix)
 
 
 def doc_files(

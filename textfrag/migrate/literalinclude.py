@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..documents.found import trimmed
-from ..documents.scan import RST_SUFFIXES, code_directives
+from ..documents.scan import code_directives
 from ..errors import TextFragError
 from ..intents.intent import INTENT_OPTIONS, Intent, intent_lines, parse_line_spec, python_objects, signature_cut
 from ..reference.selection import select_lines, whole
@@ -454,10 +454,6 @@ def _render(include: Include, ref: str, options: list[tuple[str, str]]) -> str:
     head = f"{include.indent}.. txtfrag:: {ref}"
     body = [f"{include.option_indent}:{name}:{' ' + value if value else ''}" for name, value in options]
     return "\n".join([head, *body])
-
-
-def is_rst(path: Path) -> bool:
-    return path.suffix.lower() in RST_SUFFIXES
 
 
 # -- pymdownx.snippets -------------------------------------------------------------------------------

@@ -60,11 +60,6 @@ class Piece:
         """The number shown beside the first line when lines are numbered (the file's own by default)."""
         return self.first_line if self.number_from is None else self.number_from
 
-    @property
-    def terminated(self) -> bool:
-        """Whether the piece ends with a line ending (a highlighter must not add one when it does not)."""
-        return self.text.endswith("\n")
-
 
 @dataclass(frozen=True)
 class Excerpt:
