@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 from ..documents.scan import Found
 from ..errors import StaleError, TextFragError, spell, spell_lines
-from ..report.formats import FORMATS, Finding, github_commands, json_results, sarif_log
+from ..report.formats import FORMATS, Finding, chosen_format, github_commands, json_results, machine_readable, sarif_log
 from ..report.terminal import Progress, Style, laid_out, verdict_word
 from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
 
@@ -123,7 +123,7 @@ def _projects(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]:
         found = [p for p in found if os.path.realpath(p.config.path).startswith(root.rstrip(os.sep) + os.sep)]
     several = ("check", "update", "pin", "impact")  # (impact reports them together, in any format)
     if len(found) > 1 and (
-        args.command not in several or (args.command != "impact" and getattr(args, "format", None) in ("json", "sarif"))
+        args.command not in several or (args.command != "impact" and machine_readable(getattr(args, "format", None)))
     ):
         names = ", ".join(_shown(p.config.path) for p in found)
         raise TextFragError(
@@ -147,7 +147,7 @@ def _settle(args: argparse.Namespace, err: TextIO | None, found: BuildConfig | N
         projects = _projects(args)
         config = projects[0][0] if projects else None
     args.build_config = config
-    quiet = getattr(args, "format", None) in ("json", "sarif") or getattr(args, "quiet", False)
+    quiet = machine_readable(getattr(args, "format", None)) or getattr(args, "quiet", False)
     given = args.root_given = args.root is not None
     if config is not None and err is not None and not quiet:
         said = config.describe() if not given else f"{_shown(config.path)} (root: {_shown(Path(args.root))}, from --root)"
@@ -298,9 +298,9 @@ def _finish(
 ) -> int:
     """Say what was found in the chosen format; the number of stale problems."""
     _terminal(args, err)[0].clear()
-    fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    fmt = chosen_format(args.format, os.environ)
     findings.sort(key=lambda f: (f.document, f.line, f.column))
-    if fmt in ("json", "sarif"):
+    if machine_readable(fmt):
         document = json_results(findings, command=args.command, summary=summary) if fmt == "json" else sarif_log(findings)
         print(document, file=out)
         return sum(isinstance(e, StaleError) for _, e in problems)

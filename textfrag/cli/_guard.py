@@ -29,7 +29,7 @@ from ..guard import (
 )
 from ..guard.judge import Explainer, found_of
 from ..project.buildset import read_by_build
-from ..report.formats import Finding
+from ..report.formats import Finding, machine_readable
 from ..source.cache import SourceCache
 from ..verdict.judging import Verdict
 from ._base import _plural, _shown
@@ -267,7 +267,7 @@ class GuardRun:
                 docs[shown_name].edits.extend(repair.edits)
             repairs.append((name, inc, repair))
             tally.findings.append(Finding(f.file, f.line, f.column, f.text, None if args.write else problem, (), True))
-            if args.format not in ("json", "sarif"):
+            if not machine_readable(args.format):
                 how = "accepted" if repair.accept else problem.drift if isinstance(problem, StaleError) else "repaired"
                 print(f"{spell(f'{inc.doc}:{inc.line}')}: {spell(inc.text)}: {how} -> {spell(repair.key)}", file=err)
                 if repair.accept and isinstance(problem, StaleError) and problem.notes:

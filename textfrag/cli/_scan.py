@@ -21,6 +21,7 @@ from ..errors import StaleError, TextFragError, spell
 from ..project.buildset import read_by_build
 from ..reference.fragment import Reference
 from ..reference.grammar import parse_reference
+from ..report.formats import machine_readable
 from ..source.cache import SourceCache
 from ..verdict.forms import Forms
 from ..verdict.judging import reads_text
@@ -339,7 +340,7 @@ def _write_or_show(
             if args.write:
                 write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
                 written.append(shown)
-            elif args.format not in ("json", "sarif"):
+            elif not machine_readable(args.format):
                 _write_diff(out, unified_diff(doc, new_text, shown))
         except TextFragError as failure:
             problems.append((Found(shown, 0, "", 0, 0, "file"), failure))

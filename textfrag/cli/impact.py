@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import PathError, TextFragError
+from ..report.formats import FORMATS, chosen_format
 from ._base import OK, STALE, _common, _shown, nothing_checked
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--format",
-        choices=("text", "github", "json", "sarif", "markdown"),
+        choices=(*FORMATS, "markdown"),
         default=None,
         help="text (default), github (notes on the changed lines of each quoted file, naming the document that "
         "quotes them; the default when GITHUB_ACTIONS=true, with the text too), json, sarif (the changed line, the "
@@ -128,7 +129,7 @@ def _say(args: argparse.Namespace, changes: Changes, found: _Found, out: TextIO,
 
     impacts = found.impacts
     said = report.summary(changes, impacts, found.quotes, found.stale_before, found.follows)
-    fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    fmt = chosen_format(args.format, os.environ)
     if fmt == "json":
         print(report.impact_json(changes, impacts, said, found.stale_before, found.follows), file=out)
     elif fmt == "sarif":

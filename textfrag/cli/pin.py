@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
 from ..documents.scan import Found
 from ..errors import StaleError, TextFragError, spell
+from ..report.formats import machine_readable
 from ..verdict.pins import is_pinned
 from ._base import BAD, OK, STALE, _cache, _common, _finding, _finish, _output, _plural, _terminal, _write_diff
 from ._guarded import guarded_run
@@ -92,7 +93,7 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kept = _written_names(docs, problems)
     for key in [k for k in pinning if k[0] not in kept]:
         del pinning[key]  # (its file could not be written)
-    if args.format not in ("json", "sarif") and not args.quiet:
+    if not machine_readable(args.format) and not args.quiet:
         style = _terminal(args, err)[1]
         for f, why in sorted(left, key=lambda item: (item[0].file, item[0].line)):
             print(f"{style.paint(spell(f'{f.file}:{f.line}'), 'bold')}: {spell(f.text)}: left as it is: {why}", file=err)
@@ -104,7 +105,7 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         findings += includes.findings
         problems += includes.problems
         lock = guarded.lock_shown
-        if not args.write and count and args.format not in ("json", "sarif"):
+        if not args.write and count and not machine_readable(args.format):
             _write_diff(out, guarded.lock_diff())
         recorded = f"; {'recorded' if args.write else 'would record'} {_plural(count, 'include')} in {lock}"
         recorded += "" if args.write or not count else " (run with --write)"

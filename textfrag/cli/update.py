@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 from ..errors import StaleError, TextFragError, UnpinnedError, spell, spell_lines
 from ..reference.fragment import Reference
-from ..report.formats import Finding
+from ..report.formats import Finding, machine_readable
 from ..verdict.option_table import Syntax
 from ..verdict.pins import is_pinned
 from ..verdict.quoting import prefetch_history
@@ -152,7 +152,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         moved_to[(f.file, f.start)] = stale
         accepted += accepting
         repinned += drift.kind == "invisible" and not accepting
-        if args.format not in ("json", "sarif"):
+        if not machine_readable(args.format):
             progress.clear()
             style = _terminal(args, err)[1]
             how = "accepted" if accepting else "renamed and moved" if drift.new_path else drift.kind
@@ -168,7 +168,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         problems.extend(includes.problems)
         include_findings = includes.findings
     written = _write_or_show(args, docs, out, problems)
-    if guarded is not None and not args.write and repairs and args.format not in ("json", "sarif"):
+    if guarded is not None and not args.write and repairs and not machine_readable(args.format):
         _write_diff(out, guarded.planned(repairs))  # (and the records that would follow them)
     kept = _written_names(docs, problems)
     repaired = guarded.commit(repairs, set(written)) if guarded is not None and args.write else len(repairs)

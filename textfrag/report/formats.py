@@ -12,9 +12,28 @@ from urllib.parse import quote
 from .._version import __version__
 from ..errors import StaleError, TextFragError, UnpinnedError, inert_json, spell, spell_lines
 
-__all__ = ["FORMATS", "Finding", "github_commands", "json_results", "sarif_document", "sarif_log", "SCHEMA_VERSION"]
+__all__ = [
+    *("FORMATS", "Finding", "github_commands", "json_results", "sarif_document", "sarif_log", "SCHEMA_VERSION"),
+    *("machine_readable", "chosen_format"),
+]
 
+#: every command's output formats (``impact`` adds "markdown", its pull request comment)
 FORMATS = ("text", "github", "json", "sarif")
+#: the formats a program reads: one document on standard output, nothing else said there
+_MACHINE = frozenset({"json", "sarif"})
+
+
+def machine_readable(fmt: str | None) -> bool:
+    """Whether ``--format`` asks for one document a program reads (JSON, SARIF): nothing else is printed."""
+    return fmt in _MACHINE
+
+
+def chosen_format(fmt: str | None, environ: Mapping[str, str]) -> str:
+    """The format a run writes: the one asked for; else GitHub's workflow commands in a GitHub Actions job
+    (``GITHUB_ACTIONS=true``), where they become annotations; else text."""
+    return fmt or ("github" if environ.get("GITHUB_ACTIONS") == "true" else "text")
+
+
 SCHEMA_VERSION = 1
 
 Status = Literal["current", "stale", "bad", "unpinned"]
