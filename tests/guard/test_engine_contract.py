@@ -403,6 +403,11 @@ def test_every_engine_keeps_the_contract_with_the_engine_as_the_truth(engine: En
     said, err = _failed(root, engine, lines)
     assert set(said) == {k for k in range(3) if now[k] != first[k]} == {0, 1}, (now, err)
     assert "changed" in said[0] and "+line three" in err, err
+    # (--root sets the root, --config the configuration: neither switches guard mode or a setting off)
+    config = next((name for name in engine.files if name.endswith((".py", ".yml", ".toml", ".js", ".mts"))), None)
+    for extra in (["--root", "."], *([["--config", config]] if config and not config.endswith(".mts") else [])):
+        code, out, err = _textfrag(root, "check", *extra, engine.docs)
+        assert code == 1 and all(f"{Path(engine.page).name}:{lines[k]}: " in err for k in (0, 1)), (extra, out, err)
 
     # 4. the other file deleted
     _git(root, "rm", "-q", "code/renamed.txt")
