@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from textfrag import SourceCache, TextFragError
@@ -28,6 +28,8 @@ MDBOOK = shutil.which("mdbook", path=str(Path(sys.executable).parent)) or shutil
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 #: an engine run as a process: each example is a build
 BUILDS = settings(SETTINGS, max_examples=max(4, EXAMPLES // 3))
+#: a Sphinx build is the slowest of them
+SPHINX_BUILDS = settings(SETTINGS, max_examples=max(3, EXAMPLES // 6))
 
 #: a quoted file's lines: text, blanks, indented and tabbed lines, and the marker lines the engines read
 LINE = st.one_of(
@@ -510,3 +512,86 @@ def test_remark_code_imports_reading_is_its_own(tmp_path: Path, data: bytes, for
             assert "error" in rendered[k], (form, rendered[k])
             continue
         assert rendered[k].get("code") == text, (form, data, rendered[k], text)
+
+
+RST_CONTEXTS = {
+    "plain": lambda inc: inc,
+    "note": lambda inc: ".. note::\n\n" + _indent(inc, "   "),
+    "nested": lambda inc: ".. note::\n\n   .. warning::\n\n" + _indent(inc, "      "),
+    "comment": lambda inc: "..\n" + _indent(inc, "   "),
+    "literal": lambda inc: "Code::\n\n" + _indent(inc, "   "),
+    "code": lambda inc: ".. code-block:: rst\n\n" + _indent(inc, "   "),
+    "quote": lambda inc: "Text.\n\n" + _indent(inc, "   "),
+    "list": lambda inc: "- item\n\n" + _indent(inc, "  "),
+}
+MYST_CONTEXTS = {
+    "plain": lambda inc: inc,
+    "note": lambda inc: "````{note}\n" + inc + "\n````",
+    "colon": lambda inc: ":::{note}\n" + inc + "\n:::",
+    "code": lambda inc: "````text\n" + inc + "\n````",
+    "comment": lambda inc: "<!--\n" + inc + "\n-->",
+    "quote": lambda inc: "\n".join("> " + x for x in inc.split("\n")),
+    "indented": lambda inc: "\n".join("    " + x for x in inc.split("\n")),
+}
+
+
+def _indent(text: str, by: str) -> str:
+    return "\n".join(by + x if x else x for x in text.split("\n"))
+
+
+@SPHINX_BUILDS
+@example(blocks=[("md", "quote"), ("md", "comment"), ("rst", "comment"), ("rst", "nested")], ending="\r\n")
+@given(
+    blocks=st.lists(
+        st.tuples(st.sampled_from(["rst", "md"]), st.sampled_from(sorted(set(RST_CONTEXTS) | set(MYST_CONTEXTS)))),
+        min_size=2,
+        max_size=10,
+    ),
+    ending=st.sampled_from(["\n", "\r\n"]),
+)
+def test_the_literalincludes_sphinx_renders_are_those_check_finds(
+    tmp_path: Path, blocks: list[tuple[str, str]], ending: str
+) -> None:
+    """Every ``literalinclude`` Sphinx (with MyST-Parser) renders, by its caption, is one ``check`` finds, and
+    none other: in notes and nested directives, comments, literal and code blocks, quotes, lists, MyST's
+    fences and colon fences, on LF and CR LF pages."""
+    site = tmp_path / "site"
+    shutil.rmtree(site, ignore_errors=True)
+    (site / "docs").mkdir(parents=True)
+    (site / "docs" / "conf.py").write_text("extensions = ['myst_parser']\nmyst_enable_extensions = ['colon_fence']\n")
+    (site / "docs" / "q.txt").write_text("one\ntwo\n")
+    pages: dict[str, str] = {}
+    for k, (kind, context) in enumerate(blocks):
+        contexts = RST_CONTEXTS if kind == "rst" else MYST_CONTEXTS
+        wrap = contexts.get(context, contexts["plain"])
+        if kind == "rst":
+            inc = f".. literalinclude:: q.txt\n   :caption: K{k}K"
+            name = f"p{k}.rst"
+            text = f"P{k}\n===\n\n{wrap(inc)}\n"
+        else:
+            inc = f"```{{literalinclude}} q.txt\n:caption: K{k}K\n```"
+            name = f"p{k}.md"
+            text = f"# P{k}\n\n{wrap(inc)}\n"
+        pages[name] = text.replace("\n", ending)
+    toc = "".join(f"   {Path(n).stem}\n" for n in pages)
+    (site / "docs" / "index.rst").write_text(f"I\n=\n\n.. toctree::\n\n{toc}")
+    for name, text in pages.items():
+        (site / "docs" / name).write_bytes(text.encode())
+    r = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(site / "docs"), str(site / "out")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    import re
+
+    rendered = set()
+    for name in pages:
+        html = (site / "out" / f"{Path(name).stem}.html").read_text(encoding="utf-8")
+        rendered |= set(re.findall(r"<span class=\"caption-text\">(K\d+K)</span>", html))
+    found = set()
+    for name, text in pages.items():
+        for inc in find_guarded(text, name, Path(name).suffix):
+            found.add(inc.option("caption"))
+    assert found == rendered, (blocks, found, rendered)

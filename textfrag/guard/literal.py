@@ -380,8 +380,9 @@ def place(lines: LineIndex, offset: int) -> tuple[int, int]:
 
 # (each value runs to the end of its line, its trailing blanks taken off by trimmed: a lazy value before
 # "[ \t]*\r?$" backtracks in quadratic time on a run of blanks)
-_OPTION_VALUE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*))?\r?$", re.MULTILINE)
-_YAML_VALUE = re.compile(r"^[ \t]*([\w-]+)[ \t]*:(?:[ \t]+(.*))?\r?$", re.MULTILINE)
+# (a MyST directive in a block quote: its lines start with the quote's markers)
+_OPTION_VALUE = re.compile(r"^(?:[ \t]*>)*[ \t]*:([\w-]+):(?:[ \t]+(.*))?\r?$", re.MULTILINE)
+_YAML_VALUE = re.compile(r"^(?:[ \t]*>)*[ \t]*([\w-]+)[ \t]*:(?:[ \t]+(.*))?\r?$", re.MULTILINE)
 _ARGUMENT = re.compile(r"(?:literalinclude[ ]?::|\{literalinclude\})[ \t]*(.*)\r?$", re.IGNORECASE | re.MULTILINE)
 #: an argument on the line after the marker: the first line that is not blank and not an option
 _NEXT_ARGUMENT = re.compile(r"^[ \t]+(?!:[\w-]+:)(\S.*)\r?$", re.MULTILINE)

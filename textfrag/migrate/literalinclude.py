@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..documents.found import trimmed
-from ..documents.scan import code_directives
+from ..documents.scan import RST_SUFFIXES, code_directives
 from ..errors import TextFragError
 from ..intents.intent import INTENT_OPTIONS, Intent, intent_lines, parse_line_spec, python_objects, signature_cut
 from ..reference.selection import select_lines, whole
@@ -40,6 +40,8 @@ _REFUSED: dict[str, str] = {
 # backtracks in quadratic time on a run of blanks)
 _OPTION = re.compile(r"^([ \t]+):([\w-]+):(?:[ \t]+(.*))?$")
 _MYST_OPTION = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t]+(.*))?$")
+#: a block quote's markers at the start of a line (``> ``, ``> > ``)
+_QUOTE_MARKERS = re.compile(r"(?:[ ]{0,3}>[ ]?)+")
 # the language a page sets for what follows: rST's ``.. highlight:: x``, MyST's ```` ```{highlight} x ````
 _RST_HIGHLIGHT = re.compile(
     r"^[ \t]*(?:\.\.[ ]+highlight[ ]?::|(?:`{3,}|~{3,})\{highlight\})[ \t]*([^\s`]+)", re.IGNORECASE | re.MULTILINE
@@ -59,6 +61,7 @@ class Include:
     indent: str  # of the directive's first line
     option_indent: str  # of its option lines
     fence: str  # MyST's opening fence; "" in reStructuredText
+    quote: str = ""  # MyST: the block quote's markers its lines start with (``> ``)
 
 
 @dataclass
@@ -78,9 +81,12 @@ class Outcome:
 def find_includes(text: str, doc: str, suffix: str) -> list[Include]:
     """The ``literalinclude`` directives of a document (rST or MyST by ``suffix``), outside code."""
     out: list[Include] = []
+    raw = _raw_html(text) if suffix.lower() not in RST_SUFFIXES and "<" in text else []
     for d in code_directives(text, suffix):
         if d.name != "literalinclude":
             continue
+        if any(a <= d.offset < z for a, z in raw):
+            continue  # (in an HTML block, which MyST keeps as raw HTML: shown as text, never run)
         if d.fence:
             include = _myst_include(text, doc, d.line, d.offset, d.fence)
         else:
@@ -88,6 +94,15 @@ def find_includes(text: str, doc: str, suffix: str) -> list[Include]:
         if include is not None:
             out.append(include)
     return out
+
+
+def _raw_html(text: str) -> list[tuple[int, int]]:
+    """The spans of a MyST page that CommonMark keeps as raw HTML (its HTML blocks, code aside)."""
+    from ..documents.raw_html import commonmark_html_spans
+    from ..documents.scan import scan_markdown_lines
+
+    comments = [m.span() for m in re.finditer(r"<!--.*?(?:-->|\Z)", text, re.DOTALL)] if "<!--" in text else []
+    return [*comments, *commonmark_html_spans(text, scan_markdown_lines(text, "<text>")[1])]
 
 
 def _lines_from(text: str, offset: int) -> Iterator[tuple[int, str]]:
@@ -141,6 +156,11 @@ def _rst_include(text: str, doc: str, number: int, offset: int) -> Include | Non
 def _myst_include(text: str, doc: str, number: int, offset: int, fence: str) -> Include | None:
     lines = _lines_from(text, offset)
     _, first = next(lines)
+    # (a directive in a block quote: each of its lines carries the quote's markers, which end it when they stop)
+    prefix = _QUOTE_MARKERS.match(first)
+    quoted = prefix.group(0).count(">") if prefix is not None else 0
+    first = first[prefix.end() :] if prefix is not None else first
+    markers = re.compile(r"^(?:[ ]{0,3}>[ ]?){" + str(quoted) + "}") if quoted else None
     m = re.match(r"^([ \t]*)(`{3,}|~{3,}|:{3,})\{literalinclude\}[ \t]*(.*)$", first, re.IGNORECASE)
     if m is None:
         return None
@@ -150,6 +170,12 @@ def _myst_include(text: str, doc: str, number: int, offset: int, fence: str) -> 
     blank = False
     yaml = None  # options in a YAML block (``---`` lines around them): None before, True in it, False after
     for at, line in lines:
+        if markers is not None:
+            q = markers.match(line)
+            if q is None:
+                end = at  # (the quote ends, and the fence with it)
+                break
+            line = line[q.end() :]
         stripped = line.strip()
         if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]) and not yaml:
             end = at + len(line)
@@ -174,7 +200,8 @@ def _myst_include(text: str, doc: str, number: int, offset: int, fence: str) -> 
         options[o.group(1)] = (o.group(2) or "").rstrip(" \t")
     if end is None:
         return None
-    return Include(doc, number, offset, end, argument, options, indent, indent, fence)
+    quote = prefix.group(0) if prefix is not None and quoted else ""
+    return Include(doc, number, offset, end, argument, options, indent, indent, fence, quote)
 
 
 #: an option in a MyST directive's YAML block: ``name: value`` (a value on one line)
@@ -212,6 +239,9 @@ def convert(
     ``:language:`` when the page's language (``.. highlight::``, else ``highlight_language``) is the one
     literalinclude used, no empty ``:caption:`` when the project's ``textfrag_caption`` is ``"none"``."""
     outcome = Outcome(include)
+    if include.quote:  # (its lines carry the quote's markers: rewritten whole, it would leave the quote)
+        outcome.reason = "it stands in a block quote: migrate leaves it as it is (guard mode protects it)"
+        return outcome
     try:
         outcome.replacement = _convert(include, doc_path, cache, srcdir, doc_text, highlight_language, caption_setting, outcome)
     except TextFragError as why:
