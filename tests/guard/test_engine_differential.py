@@ -595,3 +595,46 @@ def test_the_literalincludes_sphinx_renders_are_those_check_finds(
         for inc in find_guarded(text, name, Path(name).suffix):
             found.add(inc.option("caption"))
     assert found == rendered, (blocks, found, rendered)
+
+
+@st.composite
+def variant_forms(draw: st.DrawFn) -> list[str]:
+    row = st.integers(1, 14)
+    group = st.one_of(row.map(str), st.builds(lambda a, b: f"{a}:{b}", row, row))
+    ln = st.one_of(st.just(""), st.just(" ln[0]"), st.lists(group, min_size=1, max_size=3).map(lambda g: f" ln[{','.join(g)}]"))
+    hl = st.one_of(st.just(""), row.map(lambda a: f" hl[{a}]"))
+    return draw(st.lists(st.builds(lambda a, b: "{* q.py" + a + b + " *}", ln, hl), min_size=1, max_size=5))
+
+
+@SETTINGS
+@given(data=quoted_files(), forms=variant_forms())
+def test_variants_reading_is_markdown_include_variants_own(tmp_path: Path, data: bytes, forms: list[str]) -> None:
+    """FastAPI's ``{* file ln[...] hl[...] *}`` (markdown_include_variants, then mdx_include): the first tab's
+    code, or the full file's preview for ``ln[0]``, is what textfrag reads."""
+    pytest.importorskip("markdown_include_variants")
+    import markdown
+
+    (tmp_path / "q.py").write_bytes(data.replace(b"{!", b"{ !"))
+    ctx = GuardContext(srcdir=tmp_path, site=tmp_path.resolve(), mdx_base=tmp_path.resolve())
+    cache = SourceCache(str(tmp_path))
+    before = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        md = markdown.Markdown(extensions=["markdown_include_variants", "mdx_include"])
+        for form in forms:
+            try:
+                lines = md.preprocessors["mdx_include"].run(md.preprocessors["include_variants"].run([form]))
+            except Exception:  # (the extension fails on this include: nothing to compare)
+                continue
+            first = next((k for k, line in enumerate(lines) if line.startswith("```python")), None)
+            if first is None:
+                continue
+            engine = "\n".join(lines[first + 1 : lines.index("```", first + 1)])
+            [inc] = find_guarded(form + "\n", "index.md", ".md", include_variants=True, mdx_include=True)
+            try:
+                text = shown_text(inc, tmp_path / "index.md", cache, ctx).text
+            except TextFragError:
+                continue
+            assert engine == text, (form, data, engine, text)
+    finally:
+        os.chdir(before)

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..errors import TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, under_root
+from .mdxinclude import row_slice
 from .model import MAX_LINE, Edits, GuardedInclude, IncludeEngine, shift_numbers
 
 __all__ = ["VARIANTS", "variant_options", "shift_variants"]
@@ -42,12 +43,13 @@ def _file_of(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: Guard
 
 def _of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
     """What the first tab shows of a file whose text is ``text`` (its ``ln[...]`` moved by ``shift``)."""
-    normal = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = (normal + "\n").splitlines()  # (mdx_include's reading: a last empty line)
+    # (mdx_include's reading: the file's text as it is and a newline, split by str.splitlines, so that a last
+    # CR and that newline are one line ending)
+    lines = (text + "\n").splitlines()
     spec = inc.option("ln")
     if spec is None or _no_first_tab(spec):
         return "\n".join(lines), None  # (ln[0]: no first tab; the page shows the full file's preview)
-    total = len(normal.splitlines())
+    total = len(text.splitlines())
     shown: list[str] = []
     numbers: list[int] = []
     try:
@@ -59,7 +61,9 @@ def _of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) 
             shown += [ABOVE, ""]
         if i >= 1:
             shown += ["", HERE, ""]
-        shown += lines[a - 1 : b]
+        # (each group is an mdx_include of [ln:a-b]: rcslice's rows, backwards when b < a; one of no row
+        # leaves its line, empty)
+        shown += row_slice(lines, f"{a}-{b}")[0] or [""]
         numbers += list(range(a, min(b, len(lines)) + 1))
         if i == len(groups) - 1 and b < total:
             shown += ["", BELOW]
