@@ -638,3 +638,51 @@ def test_variants_reading_is_markdown_include_variants_own(tmp_path: Path, data:
             assert engine == text, (form, data, engine, text)
     finally:
         os.chdir(before)
+
+
+ASCIIDOCTOR_TITLES = """\
+import { createRequire } from "node:module";
+const require = createRequire(process.argv[1] + "/");
+const core = require("@asciidoctor/core");
+const asciidoctor = typeof core === "function" ? core() : (core.default ? core.default() : core);
+const doc = asciidoctor.loadFile(process.argv[2], {safe: "unsafe"});
+console.log(JSON.stringify(doc.findBy({context: "listing"}).map((b) => [b.getTitle(), b.getSource()])));
+"""
+
+ADOC_CONTEXTS = {
+    "plain": lambda block: block,
+    "ifdef": lambda block: f"ifdef::never[]\n{block}\nendif::never[]",
+    "ifndef": lambda block: f"ifndef::never[]\n{block}\nendif::[]",
+    "defined": lambda block: f":here:\nifdef::here[]\n{block}\nendif::here[]",
+    "comment": lambda block: f"////\n{block}\n////",
+    "unset": lambda block: f":here!:\nifdef::here[]\n{block}\nendif::here[]",
+}
+
+
+@BUILDS
+@given(contexts=st.lists(st.sampled_from(sorted(ADOC_CONTEXTS)), min_size=1, max_size=8), ending=st.sampled_from(["\n", "\r\n"]))
+def test_the_includes_asciidoctor_expands_are_those_check_finds(tmp_path: Path, contexts: list[str], ending: str) -> None:
+    """Every ``include::`` Asciidoctor expands, in skipped and kept conditionals, comment blocks and after
+    attribute entries, on LF and CR LF pages, is one ``check`` finds, and none other."""
+    if shutil.which("node") is None or not (MODULES / "@asciidoctor" / "core").is_dir():
+        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
+            pytest.fail("Asciidoctor.js is not installed, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
+        pytest.skip("Asciidoctor.js (npm @asciidoctor/core) is not installed")
+    (tmp_path / "q.txt").write_text("one\ntwo\n")
+    page, lines = "= T\n\n", {}
+    for k, context in enumerate(contexts):
+        block = ADOC_CONTEXTS[context](f".K{k}K\n[source]\n----\ninclude::q.txt[lines=1]\n----")
+        at = page.count("\n") + 1 + block.split("\n").index("include::q.txt[lines=1]")
+        lines[at] = f"K{k}K"
+        page += block + "\n\n"
+    (tmp_path / "index.adoc").write_bytes(page.replace("\n", ending).encode())
+    r = subprocess.run(
+        ["node", "--input-type=module", "-e", ASCIIDOCTOR_TITLES, str(MODULES), str(tmp_path / "index.adoc")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+    expanded = {title for title, source in json.loads(r.stdout) if source == "one"}
+    found = {lines[i.line] for i in find_guarded(page.replace("\n", ending), "index.adoc", ".adoc") if i.line in lines}
+    assert found == expanded, (contexts, found, expanded)
