@@ -114,7 +114,7 @@ test: test-deps
 # textfrag's reading of it, on generated files and pages): N=1000 by default
 differential: test-deps
 	TEXTFRAG_DIFFERENTIAL=$${N:-1000} TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/pytest -n $(WORKERS) -p no:cacheprovider \
-		tests/guard/test_engine_differential.py tests/guard/test_shown.py
+		tests/guard/test_engine_differential.py tests/guard/test_engine_differential_node.py tests/guard/test_shown.py
 
 lint: $(VENV)/.test-$(SUM)
 	$(BIN)/ruff check $(PACKAGES) tests bench tools docs/_ext

@@ -173,7 +173,8 @@ def test_a_parse_past_its_step_budget_is_refused_by_its_steps_whatever_the_time_
     and 100 a KB, which a 320 KB file of C++ templates nested 1,999 deep stays under, in about 4 s.)"""
     deep = "a<" * 1999 + "b" + ">" * 1999 + " x;\n"
     text = deep * 8
-    monkeypatch.setattr(symbols, "parse_steps", lambda size: 2_000)
+    real = parse_limits.parse_steps
+    monkeypatch.setattr(parse_limits, "parse_steps", lambda size: 2_000)
     said = set()
     for seconds in ("0.5", "600"):
         monkeypatch.setenv("TEXTFRAG_PARSE_SECONDS", seconds)
@@ -184,7 +185,7 @@ def test_a_parse_past_its_step_budget_is_refused_by_its_steps_whatever_the_time_
             said.add(str(refused))
     [words] = said
     assert words.startswith("tree-sitter's cpp grammar took more than 200,000 steps to parse this file"), words
-    monkeypatch.setattr(symbols, "parse_steps", parse_limits.parse_steps)
+    monkeypatch.setattr(parse_limits, "parse_steps", real)
     assert symbols._scanned_here(text, "cpp") == ()  # (within the real budget: parsed, nothing defined)
 
 

@@ -20,15 +20,7 @@ from typing import Literal
 from .found import _CODE_DIRECTIVES, MD_SUFFIXES, RST_SUFFIXES, Directive, Found, FoundKind, LineIndex, _mask
 from .rst import _RST_PARSED_CAPTION, scan_rst
 
-__all__ = [
-    *("Directive", "code_directives"),
-    "Found",
-    "FoundKind",
-    "LineIndex",
-    "scan_text",
-    "RST_SUFFIXES",
-    "MD_SUFFIXES",
-]
+__all__ = ["Directive", "code_directives", "Found", "FoundKind", "LineIndex", "scan_text", "RST_SUFFIXES", "MD_SUFFIXES"]
 
 SKIP_DIRS = frozenset({"_build", "site", "node_modules", "__pycache__", "venv"})
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 import os
 import re
 from itertools import accumulate
+from typing import Any
 
 from ..errors import TextFragError
 
 __all__ = [
     *("ANGLED", "DEEPEST_BRACKETS", "MOST_ANGLES", "PARSE_MEMORY", "open_angles", "parse_seconds", "refuse_hostile"),
-    *("parse_steps", "STEP", "ERROR_WEIGHT", "backstop_seconds"),
+    *("parse_steps", "STEP", "ERROR_WEIGHT", "backstop_seconds", "parse_counted"),
 ]
 
 #: how deep a file's brackets may nest (an unclosed nesting thousands deep makes tree-sitter's search of
@@ -103,3 +104,30 @@ def _nesting(text: str) -> int:
 
 
 _NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
+
+
+def parse_counted(parser: Any, data: bytes, language: str) -> Any:
+    """The tree of ``data``, parsed within :func:`parse_steps` steps that tree-sitter counts itself (one taken
+    in error recovery counts for :data:`ERROR_WEIGHT`): a file whose parse takes more is refused, by a measure
+    of the file, the same on every machine and under any load."""
+    most = parse_steps(len(data))
+    steps = 0
+
+    def counted(offset: int, has_error: bool) -> bool:  # (True stops the parse)
+        nonlocal steps
+        steps += ERROR_WEIGHT if has_error else 1
+        return steps > most
+
+    parser.reset()
+    try:
+        return parser.parse(lambda at, _: data[at : at + 65536], progress_callback=counted)
+    except ValueError:
+        if steps <= most:
+            raise
+        raise TextFragError(
+            f"tree-sitter's {language} grammar took more than {most * STEP:,} steps to parse this file ({len(data):,} "
+            f"bytes; a file of that size may take {most * STEP:,}), a measure of the file that is the same on every "
+            "machine: its shape makes the parser search it; quote it by its lines instead"
+        ) from None
+    finally:
+        parser.reset()

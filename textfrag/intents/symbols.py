@@ -28,8 +28,8 @@ from .limits import (
     ERROR_WEIGHT,
     MOST_ANGLES,
     PARSE_MEMORY,
-    STEP,
     backstop_seconds,
+    parse_counted,
     parse_seconds,
     parse_steps,
     refuse_hostile,
@@ -301,33 +301,6 @@ def _parsed(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
     )
 
 
-def _parse_counted(parser: Any, data: bytes, language: str) -> Any:
-    """The tree of ``data``, parsed within :func:`parse_steps` steps that tree-sitter counts itself (one taken
-    in error recovery counts for :data:`ERROR_WEIGHT`): a file whose parse takes more is refused, by a measure
-    of the file, the same on every machine and under any load."""
-    most = parse_steps(len(data))
-    steps = 0
-
-    def counted(offset: int, has_error: bool) -> bool:  # (True stops the parse)
-        nonlocal steps
-        steps += ERROR_WEIGHT if has_error else 1
-        return steps > most
-
-    parser.reset()
-    try:
-        return parser.parse(lambda at, _: data[at : at + 65536], progress_callback=counted)
-    except ValueError:
-        if steps <= most:
-            raise
-        raise TextFragError(
-            f"tree-sitter's {language} grammar took more than {most * STEP:,} steps to parse this file ({len(data):,} "
-            f"bytes; a file of that size may take {most * STEP:,}), a measure of the file that is the same on every "
-            "machine: its shape makes the parser search it; quote it by its lines instead"
-        ) from None
-    finally:
-        parser.reset()
-
-
 def _scanned_here(text: str, language: str) -> tuple[tuple[Definition, str], ...]:
     """:func:`_scanned`, in this process."""
     if "\r" in text:  # (tree-sitter counts rows by LF only; RFC 5147 ends a line at CR too)
@@ -336,7 +309,7 @@ def _scanned_here(text: str, language: str) -> tuple[tuple[Definition, str], ...
     from tree_sitter import QueryCursor
 
     data = text.encode("utf-8", "surrogatepass")
-    tree = _parse_counted(parser, data, language)
+    tree = parse_counted(parser, data, language)
     # each match is one node, in the file's order (an outer node before what it holds)
     matches = QueryCursor(query).matches(tree.root_node)
     nodes = [captured["n"][0] for _, captured in matches]
