@@ -21,7 +21,7 @@ from pathlib import Path
 from textfrag import SourceCache, TextFragError, parse_reference
 from textfrag.documents.fenced import fenced_directives
 from textfrag.documents.files import doc_files, read_text
-from textfrag.documents.included import parts_read_as
+from textfrag.documents.included import parts_read_as, window_of
 from textfrag.documents.incremental import MarkdownScan, rescan_markdown, scan_markdown_kept
 from textfrag.documents.scan import MD_SUFFIXES, RST_SUFFIXES, Found, scan_text
 from textfrag.documents.substitutions import substituted
@@ -134,6 +134,8 @@ class Project:
         self._lock_file: tuple[tuple[int, int] | None, Lock] | None = None
         #: when the parts the documents pull in were last read, and each one's suffix as the build reads it
         self._parts: tuple[float, dict[str, str]] | None = None
+        #: what each include of a part takes of it (a part its includes cut: only that is rendered)
+        self._windows: dict[str, list[tuple[tuple[str, str], ...]]] = {}
 
     def read_as(self, path: Path) -> str | None:
         """The suffix the build reads ``path`` as when it is a part some document pulls in and not a
@@ -148,7 +150,8 @@ class Project:
         now = time.monotonic()
         if self._parts is None or now - self._parts[0] > PARTS_SECONDS:
             documents = [d for d in doc_files([config.srcdir]) if reads is None or reads(d)]
-            self._parts = (now, parts_read_as(documents, config.srcdir, _text_or_none))
+            self._windows = {}
+            self._parts = (now, parts_read_as(documents, config.srcdir, _text_or_none, windows=self._windows))
         return self._parts[1].get(os.path.realpath(path))
 
     def cache_for(self, charset: str | None) -> SourceCache:
@@ -202,6 +205,10 @@ class Project:
         """Every reference of a document's text and what ``check`` says of it (``--require-pin`` when the
         build requires pins)."""
         found, charsets = with_option_references(text, self._scan(text, name, suffix))
+        windows = self._windows.get(os.path.realpath(name))
+        if windows and () not in windows:  # (a part its includes take only some of, as check reads it)
+            spans = [window_of(text, w) for w in windows]
+            found = [f for f in found if any(a <= f.start and f.end <= z for a, z in spans)]
         out: list[Finding] = []
         looked: set[str] = set()
         # (a Sphinx project reading Markdown with MyST: a txtfrag: image or link there is no excerpt)

@@ -395,6 +395,22 @@ async def test_a_part_a_page_pulls_in_is_diagnosed_as_its_build_reads_it(client:
     assert [(d.code, d.range.start.line) for d in diagnostics] == [("stale", 2)], diagnostics
 
 
+async def test_a_part_an_include_cuts_is_diagnosed_only_where_it_is_rendered(client: LanguageClient, tmp_path: Path) -> None:
+    """``.. include:: parts/a.inc`` with ``:start-line: 3``: the reference above the cut is not rendered (Sphinx
+    builds the page, check passes it), and the editor says nothing of it; the one below it is diagnosed."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP)
+    (tmp_path / "docs" / "parts").mkdir(parents=True)
+    (tmp_path / "docs" / "conf.py").write_text("extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\n")
+    (tmp_path / "docs" / "index.rst").write_text("T\n=\n\n.. include:: parts/a.inc\n   :start-line: 3\n")
+    stale = f"src/app.py#line=0,2;length=1;md5={'0' * 32}"
+    part = f"Left out: :txtfrag:`{stale}`\n\nCut here.\n\n.. txtfrag:: {stale}\n"
+    (tmp_path / "docs" / "parts" / "a.inc").write_text(part)
+    await start(client, tmp_path)
+    diagnostics = await open_doc(client, tmp_path / "docs" / "parts" / "a.inc", part, language="plaintext")
+    assert [(d.code, d.range.start.line) for d in diagnostics] == [("stale", 4)], diagnostics
+
+
 async def test_the_builds_settings_decide_a_stale_quotes_severity_as_check_does(client: LanguageClient, tmp_path: Path) -> None:
     """on_stale: warning warns, unless MkDocs' strict: true makes every warning fail (as check and
     mkdocs build --strict say); Sphinx's suppress_warnings = ["textfrag.stale"] lets it pass: a warning."""

@@ -135,11 +135,16 @@ def _block(lines: list[str], first: int, rst: bool) -> tuple[str, dict[str, str]
 
 
 def parts_read_as(
-    documents: Iterable[Path], srcdir: Path | None, read: Callable[[Path], str | None], most: int = 20_000
+    documents: Iterable[Path],
+    srcdir: Path | None,
+    read: Callable[[Path], str | None],
+    most: int = 20_000,
+    windows: dict[str, list[tuple[tuple[str, str], ...]]] | None = None,
 ) -> dict[str, str]:
     """The parts the ``documents`` pull in, and theirs: the real path of each -> the suffix its build reads
     it as (what the editor needs to read an ``.inc`` part as the rST its page makes it). ``read`` gives a
-    document's text (None: unreadable); at most ``most`` files are read."""
+    document's text (None: unreadable); at most ``most`` files are read. ``windows``, when given, gets what
+    each include of a part takes of it (``()``: the whole part; :func:`window_of`)."""
     out: dict[str, str] = {}
     queue = [(doc, doc.suffix) for doc in documents]
     done: set[str] = set()
@@ -152,7 +157,9 @@ def parts_read_as(
         text = read(doc)
         if text is None or "include" not in text:
             continue
-        for part, as_suffix, _ in included_parts(text, doc, suffix, srcdir):
+        for part, as_suffix, window in included_parts(text, doc, suffix, srcdir):
             out.setdefault(os.path.realpath(part), as_suffix)
+            if windows is not None:
+                windows.setdefault(os.path.realpath(part), []).append(window)
             queue.append((part, out[os.path.realpath(part)]))
     return out
