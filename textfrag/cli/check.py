@@ -245,10 +245,12 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
     with ProcessPoolExecutor(
         max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker, initargs=(shared,)
     ) as pool:
-        listed: set[str] = set()
-        pending, rounds = [(d, os.path.realpath(d)) for d in docs], 0
+        # (the documents' real paths only when they pull in parts: the rest never need them)
+        listed: set[str] | None = None
+        pending, rounds = [(d, "") for d in docs], 0
         while pending:  # (then the parts the documents pull in, and theirs, each once: in parts too)
-            listed.update(real for _, real in pending)
+            if listed is not None:
+                listed.update(real for _, real in pending)
             parts = [pending[i : i + size] for i in range(0, len(pending), size)]
             futures = [pool.submit(_check_part, [d for d, _ in part], _read_as(part, tally.read_as)) for part in parts]
             tally.included = []
@@ -257,7 +259,10 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
                 if progress is not None and not rounds:
                     progress.show(f"checked {done}/{len(futures)} parts of {len(docs)} documents")
             first: dict[str, str] = {}  # (each part once, in the order it was first pulled in)
+            if tally.included and listed is None:
+                listed = {os.path.realpath(d) for d in docs}
             for shown, real in tally.included:
+                assert listed is not None
                 if real not in listed and real not in first:
                     first[real] = shown
             pending = [(shown, real) for real, shown in first.items()]
