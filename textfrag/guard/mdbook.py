@@ -25,7 +25,7 @@ from pathlib import Path
 from ..documents.found import LineIndex
 from ..errors import TextFragError
 from ..source.cache import SourceCache
-from .context import GuardContext, Shown, under_root
+from .context import GuardContext, under_root
 from .model import MAX_LINE, GuardedInclude, IncludeEngine
 
 __all__ = ["MDBOOK", "MDBOOK_LINK", "TYPES", "shift_mdbook_spec", "nested", "escaped_for_links"]
@@ -294,12 +294,10 @@ class MdBook(IncludeEngine):
     def of_text(self, inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
         return of_text(inc, text, ctx, shift)
 
-    def shown(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
-        shown = super().shown(inc, doc_path, cache, ctx)
-        expanded, inner = nested(shown.text, shown.path, cache)  # (mdBook reads what it included in turn)
-        if expanded != shown.text:
-            return Shown(expanded, shown.path, None, (shown.path, *dict.fromkeys(inner)))
-        return shown
+    def nested(
+        self, inc: GuardedInclude, text: str, rel: str, cache: SourceCache, ctx: GuardContext
+    ) -> tuple[str, tuple[str, ...]]:
+        return nested(text, rel, cache)  # (mdBook reads what it included in turn)
 
     def shiftable(self, inc: GuardedInclude, ctx: GuardContext) -> bool:
         return shiftable(inc)

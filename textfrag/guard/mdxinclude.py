@@ -21,7 +21,7 @@ from urllib.parse import urlparse
 
 from ..errors import TextFragError
 from ..source.cache import SourceCache
-from .context import GuardContext, Shown, under_root
+from .context import GuardContext, under_root
 from .model import MAX_LINE, GuardedInclude, IncludeEngine, shift_numbers
 
 __all__ = ["MDX_INCLUDE", "mdx_matches", "file_named", "row_slice", "shift_mdx_lines"]
@@ -343,12 +343,10 @@ class MdxInclude(IncludeEngine):
     def of_text(self, inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
         return of_text(inc, text, ctx, shift)
 
-    def shown(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
-        shown = super().shown(inc, doc_path, cache, ctx)
-        expanded, inner = nested(inc, shown.text, shown.path, cache, ctx)  # (followed as configured)
-        if expanded != shown.text:
-            return Shown(expanded, shown.path, None, (shown.path, *dict.fromkeys(inner)))
-        return shown
+    def nested(
+        self, inc: GuardedInclude, text: str, rel: str, cache: SourceCache, ctx: GuardContext
+    ) -> tuple[str, tuple[str, ...]]:
+        return nested(inc, text, rel, cache, ctx)  # (followed as recurs_local says)
 
     def shiftable(self, inc: GuardedInclude, ctx: GuardContext) -> bool:
         return shiftable(inc)

@@ -162,11 +162,22 @@ class IncludeEngine:
         raise NotImplementedError
 
     def shown(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
-        """What the include shows now (each file read once, through the build's cache);
-        :class:`~textfrag.errors.TextFragError` when it shows nothing, in the engine's terms."""
+        """What the include shows now (each file read once, through the build's cache), the includes in it
+        followed as the engine follows them (:meth:`nested`); :class:`~textfrag.errors.TextFragError` when it
+        shows nothing, in the engine's terms."""
         rel = self.file_of(inc, doc_path, cache, ctx)
         text, lines = self.of_text(inc, self.read(inc, cache, rel, ctx), ctx)
+        expanded, inner = self.nested(inc, text, rel, cache, ctx)
+        if expanded != text:
+            return Shown(expanded, rel, None, (rel, *dict.fromkeys(inner)))
         return Shown(text, rel, lines, (rel,))
+
+    def nested(
+        self, inc: GuardedInclude, text: str, rel: str, cache: SourceCache, ctx: GuardContext
+    ) -> tuple[str, tuple[str, ...]]:
+        """What the engine makes of the includes in ``text`` (what ``inc`` showed of the file ``rel``), and the
+        files they read: none by default (an engine that follows nested includes says how)."""
+        return text, ()
 
     def unrecoverable(self, inc: GuardedInclude) -> str | None:
         """Why git history cannot tell what the include showed (None: it can)."""
