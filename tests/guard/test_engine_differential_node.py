@@ -21,6 +21,16 @@ from textfrag.guard import GuardContext, find_guarded, shown_text
 from .test_engine_differential import BUILDS, LINE, quoted_files
 
 MODULES = Path(os.environ.get("TEXTFRAG_MYST", ".venv/node/node_modules/.bin/myst")).absolute().parent.parent  # (.bin: a link)
+
+
+def _needs(package: Path, said: str) -> None:
+    """Skip where Node.js or the engine's package is not installed; fail instead where every engine must be."""
+    if shutil.which("node") is None or not package.is_dir():
+        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
+            pytest.fail(f"{said} is not installed, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
+        pytest.skip(f"{said} is not installed")
+
+
 ASCIIDOCTOR = """\
 import { createRequire } from "node:module";
 const require = createRequire(process.argv[1] + "/");
@@ -63,10 +73,7 @@ def adoc_pages(draw: st.DrawFn) -> list[str]:
 @BUILDS
 @given(data=adoc_files(), forms=adoc_pages())
 def test_asciidoc_reading_is_asciidoctors_own(tmp_path: Path, data: bytes, forms: list[str]) -> None:
-    if shutil.which("node") is None or not (MODULES / "@asciidoctor" / "core").is_dir():
-        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
-            pytest.fail("Asciidoctor.js is not installed, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
-        pytest.skip("Asciidoctor.js (npm @asciidoctor/core) is not installed")
+    _needs(MODULES / "@asciidoctor" / "core", "Asciidoctor.js (npm @asciidoctor/core)")
     (tmp_path / "q.txt").write_bytes(data)
     page, lines = "= T\n\n", []
     for form in forms:
@@ -154,10 +161,7 @@ def vp_files(draw: st.DrawFn) -> bytes:
     ),
 )
 def test_vitepress_reading_is_vitepress_own(tmp_path: Path, data: bytes, forms: list[str]) -> None:
-    if shutil.which("node") is None or not (MODULES / "vitepress").is_dir():
-        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
-            pytest.fail("VitePress is not installed, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
-        pytest.skip("VitePress (npm) is not installed")
+    _needs(MODULES / "vitepress", "VitePress (npm)")
     (tmp_path / "q.txt").write_bytes(data)
     page = "".join(f"{form}\n\n" for form in forms)
     (tmp_path / "index.md").write_text(page, encoding="utf-8")
@@ -221,10 +225,7 @@ console.log(JSON.stringify(out));
     ),
 )
 def test_remark_code_imports_reading_is_its_own(tmp_path: Path, data: bytes, forms: list[str]) -> None:
-    if shutil.which("node") is None or not (MODULES / "remark-code-import").is_dir():
-        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
-            pytest.fail("remark-code-import is not installed, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
-        pytest.skip("remark-code-import (npm) is not installed")
+    _needs(MODULES / "remark-code-import", "remark-code-import (npm)")
     (tmp_path / "q.txt").write_bytes(data)
     page = "".join(f"{form}\n\n" for form in forms)
     (tmp_path / "index.mdx").write_text(page, encoding="utf-8")
@@ -274,10 +275,7 @@ ADOC_CONTEXTS = {
 def test_the_includes_asciidoctor_expands_are_those_check_finds(tmp_path: Path, contexts: list[str], ending: str) -> None:
     """Every ``include::`` Asciidoctor expands, in skipped and kept conditionals, comment blocks and after
     attribute entries, on LF and CR LF pages, is one ``check`` finds, and none other."""
-    if shutil.which("node") is None or not (MODULES / "@asciidoctor" / "core").is_dir():
-        if os.environ.get("TEXTFRAG_REQUIRE_ENGINES") == "1":
-            pytest.fail("Asciidoctor.js is not installed, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
-        pytest.skip("Asciidoctor.js (npm @asciidoctor/core) is not installed")
+    _needs(MODULES / "@asciidoctor" / "core", "Asciidoctor.js (npm @asciidoctor/core)")
     (tmp_path / "q.txt").write_text("one\ntwo\n")
     page, lines = "= T\n\n", {}
     for k, context in enumerate(contexts):

@@ -32,33 +32,13 @@ def guarded_by(config: BuildConfig, text: str, doc: str, suffix: str) -> list[Gu
     return _found(engines_of(config, suffix), text, doc, suffix)
 
 
-def find_guarded(
-    text: str,
-    doc: str,
-    suffix: str,
-    *,
-    snippets: bool = False,
-    markdown_include: bool = False,
-    mdx_include: bool = False,
-    mdbook: bool = False,
-    vitepress: bool = False,
-    code_import: bool = False,
-    include_variants: bool = False,
-) -> list[GuardedInclude]:
+def find_guarded(text: str, doc: str, suffix: str, **engines: bool) -> list[GuardedInclude]:
     """The includes of a document (reStructuredText, Markdown/MyST or AsciiDoc by ``suffix``), in order:
-    literalinclude always; in Markdown, those of the extensions named (``--8<--`` is text otherwise); in an
-    mdBook chapter, a VitePress page or a remark site, only that engine's own."""
-    engines = engines_for(
-        suffix,
-        snippets=snippets,
-        markdown_include=markdown_include,
-        mdx_include=mdx_include,
-        mdbook=mdbook,
-        vitepress=vitepress,
-        code_import=code_import,
-        include_variants=include_variants,
-    )
-    return _found(engines, text, doc, suffix)
+    literalinclude always; in Markdown, those of the extensions named (``snippets=True``,
+    ``markdown_include``, ``mdx_include``, ``include_variants``: ``--8<--`` is text otherwise); in an mdBook
+    chapter, a VitePress page or a remark site (``mdbook``, ``vitepress``, ``code_import``), only that
+    engine's own (textfrag.guard.registry.engines_for)."""
+    return _found(engines_for(suffix, **engines), text, doc, suffix)
 
 
 def _found(engines: Iterable[IncludeEngine], text: str, doc: str, suffix: str) -> list[GuardedInclude]:
