@@ -102,6 +102,27 @@ def literal_parts(text: str) -> list[tuple[str, bool]]:
     return [(part, bool(k % 2)) for k, part in enumerate(re.split(r"`([^`\n]+)`", text)) if part]
 
 
+#: a run of text without white space longer than this is cut in a report a person reads
+_LONGEST_WORD = 200
+_LONG_WORD = re.compile(rf"\S{{{_LONGEST_WORD + 1},}}")
+
+
+def _clip(m: re.Match[str]) -> str:
+    word = m.group()
+    return f"{word[:120]}...{word[-40:]} ({len(word):,} characters)"
+
+
+def clipped(text: str) -> str:
+    """``text`` with each run of more than 200 characters without white space cut to its start and end, and
+    its length said: a page's 4,000-character option value is named, not printed twice in every line of a
+    log. JSON and SARIF keep the whole text.
+
+    >>> clipped("lines: " + "1" * 500 + " is bad") == "lines: " + "1" * 120 + "..." + "1" * 40 + " (500 characters) is bad"
+    True
+    """
+    return _LONG_WORD.sub(_clip, text) if len(text) > _LONGEST_WORD else text
+
+
 def spell_lines(text: str) -> str:
     """Each line of ``text`` spelled out, its line breaks and tabs kept (a diff of code, a caret diagram)."""
     return "\n".join("\t".join(spell(part) for part in line.split("\t")) for line in text.split("\n"))
@@ -146,9 +167,13 @@ class TextFragError(ValueError):
         return self.notes
 
     def describe(self, where: str) -> str:
-        """The full report: ``WHERE: REFERENCE: message`` plus any detail lines."""
-        message = spell(self.message)
-        head = f"{spell(where)}: {spell(self.reference)}: {message}" if self.reference else f"{spell(where)}: {message}"
+        """The full report: ``WHERE: REFERENCE: message`` (no ``WHERE`` when it is empty: a message that
+        names its own place) plus any detail lines, each word of the reference and
+        the message cut to a readable length (:func:`clipped`)."""
+        message = clipped(spell(self.message))
+        if self.reference:
+            message = f"{clipped(spell(self.reference))}: {message}"
+        head = f"{spell(where)}: {message}" if where else message
         extra = spell_lines(self.detail())
         return f"{head}\n{extra}" if extra else head
 

@@ -209,3 +209,5 @@ def test_a_conf_py_nested_deeper_than_pythons_parser_goes_is_a_clear_error(tmp_p
     r = run("check", "docs", cwd=tmp_path)
     assert r.returncode == 2 and "internal error" not in r.stderr and "Traceback" not in r.stderr, r.stderr
     assert "conf.py: nested too deeply for Python's parser" in r.stderr, r.stderr
+    # the file is the place: the line starts with it, not with "command line:"
+    assert any(line.startswith(f"{tmp_path / 'docs' / 'conf.py'}: nested") for line in r.stderr.splitlines()), r.stderr

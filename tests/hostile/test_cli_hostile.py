@@ -360,3 +360,18 @@ def test_many_hostile_searches_of_one_file_share_one_time_budget(project: Path) 
     no_traceback(r)
     assert r.code == 2 and r.out.startswith("textfrag check: 20 references in 1 document: 0 stale, 20 bad")
     assert r.err.count("was stopped") + r.err.count("matches nothing") == 20
+
+
+def test_a_4000_character_option_value_is_named_not_printed_whole_in_each_line(project: Path) -> None:
+    """A page of 200 includes whose ``:lines:`` value is 4,000 digits: each is a located problem whose line
+    shows the value's start and end and its length, so the log stays readable (it was 8 KB a line)."""
+    value = "1" * 4000
+    page = "".join(f".. literalinclude:: ../src/app.txt\n   :lines: {value}\n\n" for _ in range(200))
+    (project / "docs" / "index.rst").write_text(page, encoding="utf-8")
+    (project / "docs" / "conf.py").write_text("extensions = ['sphinx_textfrag']\n", encoding="utf-8")
+    r = textfrag("check", "docs", cwd=project, env={"TEXTFRAG_GUARD": "1"})
+    no_traceback(r)
+    problems = [line for line in r.err.splitlines() if line.startswith("docs/index.rst:")]
+    assert r.code == 2 and len(problems) == 200, r.err[-2000:]
+    assert all(len(line) < 600 and "(4,000 characters)" in line for line in problems), problems[0]
+    assert problems[0].startswith("docs/index.rst:1: literalinclude ../src/app.txt :lines: 111"), problems[0]

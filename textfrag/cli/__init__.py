@@ -23,7 +23,7 @@ from .. import __version__
 from ..errors import TextFragError, internal_error_report
 from ..source import store
 from . import batch, check, impact, make, migrate, options, pin, show, symbols, update
-from ._base import BAD, INTERNAL, OK, WHERE_ARGV, _Parser, _projects, _settle, _terminal
+from ._base import BAD, INTERNAL, OK, _Parser, _projects, _settle, _terminal, run_error
 
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
@@ -107,7 +107,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         try:
             return _lsp(err)
         except TextFragError as e:
-            print(e.describe(WHERE_ARGV), file=err)
+            print(run_error(e), file=err)
             return e.exit_code
     previous = _on_sigterm_raise()
     progress, _ = _terminal(args, err)
@@ -130,7 +130,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except Terminated:
         return 128 + signal.SIGTERM  # temporary files are gone: they are removed as the exception passes
     except TextFragError as e:
-        print(e.describe(WHERE_ARGV), file=err)
+        print(run_error(e), file=err)
         return e.exit_code
     except BrokenPipeError:
         # the reader went away (`textfrag show ... | head`); nothing more to say to it

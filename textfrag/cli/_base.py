@@ -20,6 +20,15 @@ from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
 WHERE_ARGV = "command line"
 
 
+def run_error(e: TextFragError) -> str:
+    """What a run that stops on ``e`` says: located on the command line, unless its message starts with the
+    file it is about (``docs/conf.py:3: not valid Python``), which is then its place."""
+    head = e.message.split(": ", 1)[0]
+    path, _, line = head.rpartition(":")
+    named = path if line.isdigit() else head
+    return e.describe("" if e.reference is None and named and os.path.isfile(named) else WHERE_ARGV)
+
+
 OK, STALE, BAD, INTERNAL = 0, 1, 2, 3
 
 

@@ -115,7 +115,7 @@ class BuildConfig:
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
         if self.engine == "asciidoc":  # (no configuration: the folder of its documents)
-            return f"the AsciiDoc documents under {_shown(self.path.parent)} (TEXTFRAG_GUARD=1; root: {_shown(self.root)})"
+            return f"the AsciiDoc documents under {_shown(self.path.parent)} (guard mode; root: {_shown(self.root)})"
         return f"{_shown(self.path)} (root: {_shown(self.root)})"
 
 
