@@ -36,8 +36,9 @@ def _target(inc: GuardedInclude, argument: str | None = None, antora: bool = Fal
     """The file's name with the document attributes it names replaced; :class:`PathError` for one that is
     not defined above the include (in an Antora page, also ``{partialsdir}`` and ``{examplesdir}``)."""
     given = inc.argument if argument is None else argument
-    # (the attribute entries above the include, as the finder read them; Antora's own before them)
-    defined = {**(_ANTORA_DIRS if antora else {}), **dict(inc.attributes)}
+    # (the attribute entries above the include that its name uses, as the finder read them; Antora's own
+    # before them)
+    defined = {**(_ANTORA_DIRS if antora else {}), **dict(inc.named)}
 
     def value(m: re.Match[str]) -> str:
         if m.group(1) not in defined:
@@ -320,7 +321,7 @@ def asciidoc_includes(text: str, doc: str) -> list[GuardedInclude]:
     conditions: list[bool] = []  # (each open conditional: whether its lines are skipped)
     block = ""  # (the delimiter of the verbatim or comment block the line is in)
     offset = 0
-    for line in text.split("\n"):
+    for number, line in enumerate(text.split("\n"), 1):
         start = offset
         offset += len(line) + 1
         if len(line) > MAX_LINE:
@@ -376,7 +377,7 @@ def asciidoc_includes(text: str, doc: str) -> list[GuardedInclude]:
         out.append(
             GuardedInclude(
                 doc,
-                text.count("\n", 0, start) + 1,
+                number,
                 1,
                 ASCIIDOC,
                 m.group(2),
@@ -385,7 +386,6 @@ def asciidoc_includes(text: str, doc: str) -> list[GuardedInclude]:
                 start + len(bare),
                 span,
                 tuple(spans),
-                attributes=tuple(defined.items()),
                 named=tuple((k, v) for k, v in defined.items() if k in used),
             )
         )

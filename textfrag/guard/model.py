@@ -68,9 +68,8 @@ class GuardedInclude:
     option_spans: tuple[tuple[str, int, int], ...] = ()
     #: the options whose value is followed by spaces on its line, with them (mystmd reads them)
     trailing: tuple[tuple[str, str], ...] = ()
-    #: AsciiDoc: the document attributes defined above the include (``:name: value``), for its file's name
-    attributes: tuple[tuple[str, str], ...] = ()
-    #: AsciiDoc: those of them that its file's name uses (part of its key)
+    #: AsciiDoc: the document attributes defined above the include (``:name: value``) that its file's name
+    #: uses, with their values (part of its key; never every attribute, which would grow with the page)
     named: tuple[tuple[str, str], ...] = ()
 
     def option(self, name: str) -> str | None:
