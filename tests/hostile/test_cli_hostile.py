@@ -375,3 +375,22 @@ def test_a_4000_character_option_value_is_named_not_printed_whole_in_each_line(p
     assert r.code == 2 and len(problems) == 200, r.err[-2000:]
     assert all(len(line) < 600 and "(4,000 characters)" in line for line in problems), problems[0]
     assert problems[0].startswith("docs/index.rst:1: literalinclude ../src/app.txt :lines: 111"), problems[0]
+
+
+def test_a_tab_width_that_would_make_each_tab_a_gigabyte_is_a_located_problem(project: Path) -> None:
+    """``:tab-width: 1000000000`` (Sphinx expands each tab to a gigabyte): refused where it is written, before
+    a line is expanded; a width a page can use is expanded as Sphinx does."""
+    (project / "src" / "tabs.txt").write_text("a\tb\n", encoding="utf-8")
+    (project / "docs" / "conf.py").write_text(
+        "extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\ntextfrag_guard = True\n", encoding="utf-8"
+    )
+    page = "T\n=\n\n.. literalinclude:: ../src/tabs.txt\n   :tab-width: {}\n"
+    (project / "docs" / "index.rst").write_text(page.format(1_000_000_000), encoding="utf-8")
+    run, peak = peak_run("pin", "--write", "docs", cwd=project)
+    assert run.code == 2 and "Traceback" not in run.err, run.err
+    assert "docs/index.rst:4: literalinclude ../src/tabs.txt :tab-width: 1000000000: tab-width 1000000000 is more" in run.err
+    assert peak < 200_000, f"{peak} KiB"
+    (project / "docs" / "index.rst").write_text(page.format(6), encoding="utf-8")
+    run, _ = peak_run("pin", "--write", "docs", cwd=project)
+    lock = (project / "docs" / "textfrag.lock").read_text(encoding="utf-8")
+    assert run.code == 0 and md5("a     b\n") in lock, run.err + lock

@@ -119,7 +119,7 @@ class Literalinclude(IncludeEngine):
         def literal(text: str, record: str) -> list[int]:
             normal = _normal(text)
             if "tab-width" in written:
-                normal = normal.expandtabs(int(written["tab-width"]))
+                normal = normal.expandtabs(_tab_width(written["tab-width"]))
             lines = normal.splitlines(True)
             return search_shifts(len(lines), record, lambda d: literal_of_lines(written, lines, shift_line_spec(spec, d)))
 
@@ -223,7 +223,7 @@ def _literalinclude(inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx
     rel = LITERAL.file_of(inc, doc_path, cache, ctx)
     if "diff" in options:
         old = LITERAL.file_of(inc, doc_path, cache, ctx, options["diff"])
-        width = _int(options["tab-width"], "tab-width") if "tab-width" in options else None
+        width = _tab_width(options["tab-width"]) if "tab-width" in options else None
         new_lines = _tabs(_read(cache, rel, charset), width).splitlines(True)
         old_lines = _tabs(_read(cache, old, charset), width).splitlines(True)
         diff = list(difflib.unified_diff(old_lines, new_lines, old, rel))
@@ -237,7 +237,7 @@ def literalinclude_lines(options: dict[str, str], text: str, shift: int = 0) -> 
     the file's 1-based lines it shows; ``shift`` moves ``:lines:`` by that many lines. Sphinx's reader,
     filter by filter."""
     if "tab-width" in options:
-        text = text.expandtabs(_int(options["tab-width"], "tab-width"))
+        text = text.expandtabs(_tab_width(options["tab-width"]))
     lines = text.splitlines(True)
     numbers = list(range(1, len(lines) + 1))
     pyobject = options.get("pyobject")
@@ -306,6 +306,18 @@ def literal_of_lines(options: dict[str, str], lines: list[str], spec: str) -> st
 
 def _tabs(text: str, width: int | None) -> str:
     return text if width is None else text.expandtabs(width)
+
+
+#: the widest tab textfrag expands (Sphinx takes any number: ``:tab-width: 1000000000`` is a gigabyte a tab)
+MAX_TAB_WIDTH = 1024
+
+
+def _tab_width(value: str) -> int:
+    """``:tab-width:`` as Sphinx reads it, refused past :data:`MAX_TAB_WIDTH` before it sizes a line."""
+    width = _int(value, "tab-width")
+    if width > MAX_TAB_WIDTH:
+        raise TextFragError(f"tab-width {width} is more than textfrag expands a tab to (at most {MAX_TAB_WIDTH} columns)")
+    return width
 
 
 def _int(value: str, name: str) -> int:
