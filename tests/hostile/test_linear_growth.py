@@ -26,8 +26,8 @@ def _read(text: str, suffix: str, engines: dict[str, bool]) -> None:
 
 
 def _cost(text: str, suffix: str, engines: dict[str, bool]) -> float:
-    gc.collect()
-    gc.disable()  # (a collection that falls in one try and not the other is not the finder's work)
+    gc.disable()  # (a collection that falls in one try and not the other is not the finder's work; no
+    # gc.collect() first: in a worker that has run hundreds of tests it costs more than the finders)
     try:
         start = time.perf_counter()
         _read(text, suffix, engines)
