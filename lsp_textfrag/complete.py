@@ -19,7 +19,7 @@ MAX_COMPLETIONS = 500
 _OPENERS = ("txtfrag:", ".. txtfrag::", "{txtfrag}", ":txtfrag:`")
 
 
-def _typed_reference(before: str) -> str | None:
+def typed_reference(before: str) -> str | None:
     """The part of a reference typed so far, when the cursor is in one (after ``txtfrag:``, in a
     ``txtfrag`` directive's argument or role); None elsewhere."""
     best = -1
@@ -35,7 +35,7 @@ def _typed_reference(before: str) -> str | None:
     return typed.removeprefix("txtfrag:")
 
 
-def _complete(project: Project, typed: str, where: lsp.Range) -> list[lsp.CompletionItem]:
+def completions(project: Project, typed: str, where: lsp.Range) -> list[lsp.CompletionItem]:
     """Paths under the root (never outside it), then after ``PATH#`` the whole file and each definition
     the file has, as ready, pinned references."""
     root = project.root

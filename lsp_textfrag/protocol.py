@@ -22,7 +22,7 @@ from .model import Finding, Lines, Project
 SOURCE = "textfrag"
 
 
-def _range(lines: Lines, start: int, end: int) -> lsp.Range:
+def range_of(lines: Lines, start: int, end: int) -> lsp.Range:
     a, b = lines.position(start), lines.position(end)
     return lsp.Range(start=lsp.Position(line=a[0], character=a[1]), end=lsp.Position(line=b[0], character=b[1]))
 
@@ -31,12 +31,12 @@ def _code(err: TextFragError) -> str:
     return err.kind if err.kind else "error"
 
 
-def _diagnostics(f: Finding, project: Project, lines: Lines) -> list[lsp.Diagnostic]:
+def diagnostics_of(f: Finding, project: Project, lines: Lines) -> list[lsp.Diagnostic]:
     """What ``check`` says of one reference, as diagnostics over its exact span."""
     if f.problem is None and f.hidden is None and (f.pinned or (f.ref is None and f.include is None)):
         return []  # (the common case: nothing to say, nothing to compute)
     out = []
-    span = _range(lines, f.found.start, f.found.end)
+    span = range_of(lines, f.found.start, f.found.end)
     if f.problem is not None:
         err = f.problem
         # (a warning where the build's settings let it pass, as check says: on_stale unless strict, suppress_warnings)
@@ -114,7 +114,7 @@ def include_fix(
     return None
 
 
-def _edit_for(f: Finding, project: Project, *, accept: bool) -> tuple[str, list[tuple[int, int, str]]] | None:
+def edit_for(f: Finding, project: Project, *, accept: bool) -> tuple[str, list[tuple[int, int, str]]] | None:
     """(what, edits) that repair or pin one reference, as ``update`` (``--accept``) and ``pin`` would."""
     if f.ref is None:
         return None
@@ -145,13 +145,13 @@ def _edit_for(f: Finding, project: Project, *, accept: bool) -> tuple[str, list[
     return None
 
 
-def _workspace_edit(
+def workspace_edit(
     doc: TextDocument, lines: Lines, edits: list[tuple[int, int, str]], lock: Lock | None = None
 ) -> lsp.WorkspaceEdit:
     """The edits of a document, and (guard mode) the lock file's new text: created when it is not there,
     else replaced whole (its lines are sorted: the editor shows the records that change)."""
     text_edits: list[lsp.TextEdit | lsp.AnnotatedTextEdit | lsp.SnippetTextEdit] = [
-        lsp.TextEdit(range=_range(lines, a, b), new_text=new) for a, b, new in sorted(set(edits))
+        lsp.TextEdit(range=range_of(lines, a, b), new_text=new) for a, b, new in sorted(set(edits))
     ]
     changes: list[lsp.TextDocumentEdit | lsp.CreateFile | lsp.RenameFile | lsp.DeleteFile] = []
     if text_edits:

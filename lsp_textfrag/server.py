@@ -33,10 +33,10 @@ from textfrag.verdict.excerpt import excerpt_of
 from textfrag.verdict.presentation import identity, lines_label
 from textfrag.verdict.quoting import quote
 
-from .complete import _complete, _typed_reference
+from .complete import completions, typed_reference
 from .links import with_link_targets
 from .model import Finding, Lines, Project, suffix_for
-from .protocol import _diagnostics, _edit_for, _range, _workspace_edit, include_fix
+from .protocol import diagnostics_of, edit_for, include_fix, range_of, workspace_edit
 from .sync import OpenDocumentsProtocol
 
 __all__ = ["TextfragServer", "serve"]
@@ -184,7 +184,7 @@ class TextfragServer(LanguageServer):
         if analysed is None:
             return
         project, findings, lines = analysed
-        diagnostics = [d for f in findings for d in _diagnostics(f, project, lines)]
+        diagnostics = [d for f in findings for d in diagnostics_of(f, project, lines)]
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=doc.version)
         )
@@ -415,7 +415,7 @@ def _register(ls: TextfragServer) -> None:
             value += f"\n\n⚠ {f.hidden}"
         return lsp.Hover(
             contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=value),
-            range=_range(lines, f.found.start, f.found.end),
+            range=range_of(lines, f.found.start, f.found.end),
         )
 
     @ls.feature(lsp.TEXT_DOCUMENT_DEFINITION)
@@ -430,7 +430,7 @@ def _register(ls: TextfragServer) -> None:
             return None
         target = Lines(q.source.text, ls.encoding())
         uri = _uri_of(project.root / q.source.path)
-        return [lsp.Location(uri=uri, range=_range(target, p.start, p.end)) for p in q.selections]
+        return [lsp.Location(uri=uri, range=range_of(target, p.start, p.end)) for p in q.selections]
 
     @ls.feature(
         lsp.TEXT_DOCUMENT_CODE_ACTION,
@@ -460,11 +460,11 @@ def _register(ls: TextfragServer) -> None:
                             lsp.CodeAction(
                                 title=title,
                                 kind=lsp.CodeActionKind.QuickFix,
-                                edit=_workspace_edit(doc, lines, changes, lock),
+                                edit=workspace_edit(doc, lines, changes, lock),
                                 is_preferred=not accept,
                             )
                         )
-                    fix = _edit_for(f, project, accept=accept)
+                    fix = edit_for(f, project, accept=accept)
                     if fix is None:
                         continue
                     title, changes = fix
@@ -474,7 +474,7 @@ def _register(ls: TextfragServer) -> None:
                         lsp.CodeAction(
                             title=title,
                             kind=lsp.CodeActionKind.QuickFix,
-                            edit=_workspace_edit(doc, lines, changes),
+                            edit=workspace_edit(doc, lines, changes),
                             is_preferred=not accept,
                         )
                     )
@@ -482,7 +482,7 @@ def _register(ls: TextfragServer) -> None:
             edits: list[tuple[int, int, str]] = []
             lock_after: Lock | None = None
             for f in findings:  # moves and pins: what needs no review (an accept does)
-                fix = _edit_for(f, project, accept=False)
+                fix = edit_for(f, project, accept=False)
                 if fix is not None:
                     edits.extend(fix[1])
                 guarded = include_fix(f, project, accept=False, onto=lock_after)
@@ -494,7 +494,7 @@ def _register(ls: TextfragServer) -> None:
                     lsp.CodeAction(
                         title="Update moved and pin unpinned references (textfrag)",
                         kind=lsp.CodeActionKind.SourceFixAll,
-                        edit=_workspace_edit(doc, lines, edits, lock_after),
+                        edit=workspace_edit(doc, lines, edits, lock_after),
                     )
                 )
         return out
@@ -509,12 +509,12 @@ def _register(ls: TextfragServer) -> None:
         lines = Lines(doc.source, ls.encoding())
         offset = lines.offset(params.position.line, params.position.character)
         line_start = lines.starts[min(params.position.line, len(lines.starts) - 1)]
-        typed = _typed_reference(doc.source[line_start:offset])
+        typed = typed_reference(doc.source[line_start:offset])
         if typed is None:
             return empty
         project = ls.project_for(path)
         start = offset - len(typed)
-        return lsp.CompletionList(is_incomplete=True, items=_complete(project, typed, _range(lines, start, offset)))
+        return lsp.CompletionList(is_incomplete=True, items=completions(project, typed, range_of(lines, start, offset)))
 
     @ls.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     async def references(ls: TextfragServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
@@ -545,7 +545,7 @@ def _register(ls: TextfragServer) -> None:
                 if text is None:
                     continue
                 lines = Lines(text, ls.encoding())
-                out.append(lsp.Location(uri=_uri_of(doc_path), range=_range(lines, f.found.start, f.found.end)))
+                out.append(lsp.Location(uri=_uri_of(doc_path), range=range_of(lines, f.found.start, f.found.end)))
         return out
 
     @ls.feature(lsp.TEXT_DOCUMENT_CODE_LENS)

@@ -100,7 +100,7 @@ def test_a_large_tree_is_hashed_in_workers_each_file_once_with_errors_reported(
     src = tmp_path / "src"
     src.mkdir()
     lines = []
-    for i in range(300):  # more than _Digester.START_FILES small files, so worker processes do the reading
+    for i in range(300):  # more than Digester.START_FILES small files, so worker processes do the reading
         data = f"file {i}\r\nsecond line\n".encode()
         (src / f"f{i}.txt").write_bytes(data)
         md5 = hashlib.md5(data).hexdigest()

@@ -23,7 +23,7 @@ from .. import __version__
 from ..errors import TextFragError, internal_error_report
 from ..source import store
 from . import batch, check, impact, make, migrate, options, pin, show, symbols, update
-from ._base import BAD, INTERNAL, OK, _Parser, _projects, _settle, _terminal, run_error
+from ._base import BAD, INTERNAL, OK, Parser, projects_of, run_error, settle, terminal_of
 
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
@@ -31,9 +31,9 @@ if TYPE_CHECKING:
 __all__ = ["main", "build_parser", "run"]
 
 
-def build_parser(parser_class: type[_Parser] | None = None) -> argparse.ArgumentParser:
+def build_parser(parser_class: type[Parser] | None = None) -> argparse.ArgumentParser:
     """The argument parser of every subcommand (its help is the command line's reference)."""
-    parser_class = parser_class or _Parser
+    parser_class = parser_class or Parser
     parser = parser_class(
         prog="textfrag",
         description="Quote text files by RFC 5147 fragment references, and keep the quotes honest.",
@@ -110,20 +110,20 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(run_error(e), file=err)
             return e.exit_code
     previous = _on_sigterm_raise()
-    progress, _ = _terminal(args, err)
+    progress, _ = terminal_of(args, err)
     try:
         try:
             with _fewer_collections():
                 if not hasattr(args, "config"):  # (a command that reads no files has nothing to settle)
                     return COMMANDS[args.command](args, out, err)
-                projects = _projects(args)
+                projects = projects_of(args)
                 if len(projects) > 1 and args.command == "impact":  # (one change, one report of every build's quotes)
                     return impact.impact_projects(args, projects, out, err)
                 if len(projects) > 1:  # (several builds under the paths: each run on its own, and named)
                     return _each(args, projects, out, err)
                 if not projects:
                     args.build_config = None  # (looked for, and none found)
-                _settle(args, err, projects[0][0] if projects else None)
+                settle(args, err, projects[0][0] if projects else None)
                 return COMMANDS[args.command](args, out, err)
         finally:
             progress.clear()
@@ -153,7 +153,7 @@ def _each(args: argparse.Namespace, projects: list[tuple[BuildConfig, list[str]]
     worst = OK
     for config, paths in projects:
         each = argparse.Namespace(**{**vars(args), "paths": paths})
-        _settle(each, err, config)
+        settle(each, err, config)
         worst = max(worst, COMMANDS[args.command](each, out, err))
     return worst
 

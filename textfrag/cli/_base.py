@@ -54,7 +54,7 @@ def _columns() -> int:
         return 80
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Help)
         super().__init__(*args, **kwargs)
@@ -65,7 +65,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(BAD, f"{self.prog}: error: {message}\n")
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--root",
         default=None,
@@ -102,7 +102,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _output(p: argparse.ArgumentParser) -> None:
+def add_output(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--format",
         choices=FORMATS,
@@ -114,7 +114,7 @@ def _output(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="print only the problems, no summary line")
 
 
-def _projects(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]:
+def projects_of(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]:
     """The projects a command's paths belong to (textfrag.project.discovery), when --config does not name
     one: [] when none is found; one for most runs; several when the paths hold several builds, each
     then run on its own paths (check, update and pin; the others refuse to choose). ``--root`` only sets
@@ -134,7 +134,7 @@ def _projects(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]:
     if len(found) > 1 and (
         args.command not in several or (args.command != "impact" and machine_readable(getattr(args, "format", None)))
     ):
-        names = ", ".join(_shown(p.config.path) for p in found)
+        names = ", ".join(shown_path(p.config.path) for p in found)
         raise TextFragError(
             f"the paths hold {len(found)} projects ({names}): {args.command}"
             + (f" --format {args.format}" if args.command in ("check", "update", "pin") else "")
@@ -143,7 +143,7 @@ def _projects(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]:
     return [(p.config, list(p.paths)) for p in found]
 
 
-def _settle(args: argparse.Namespace, err: TextIO | None, found: BuildConfig | None = None) -> None:
+def settle(args: argparse.Namespace, err: TextIO | None, found: BuildConfig | None = None) -> None:
     """Fill --root, --charset, --max-size and the PDI map from the build's configuration (--config, or the
     project ``found`` for the paths, textfrag.project.discovery), and say which one was used; the options given
     on the command line win. A root that is not a folder is a clear error, never an empty run."""
@@ -153,17 +153,17 @@ def _settle(args: argparse.Namespace, err: TextIO | None, found: BuildConfig | N
 
         config = read_config(Path(args.config))
     elif found is None and not hasattr(args, "build_config"):
-        projects = _projects(args)
+        projects = projects_of(args)
         config = projects[0][0] if projects else None
     args.build_config = config
     quiet = machine_readable(getattr(args, "format", None)) or getattr(args, "quiet", False)
     given = args.root_given = args.root is not None
     if config is not None and err is not None and not quiet:
-        said = config.describe() if not given else f"{_shown(config.path)} (root: {_shown(Path(args.root))}, from --root)"
+        said = config.describe() if not given else f"{shown_path(config.path)} (root: {shown_path(Path(args.root))}, from --root)"
         print(f"textfrag: using the configuration in {spell(said)}", file=err)
     args.root = args.root if given else (str(config.root) if config else ".")
     if not os.path.isdir(args.root):
-        said = "--root" if given else f"the configuration {_shown(config.path)}" if config else "the root"
+        said = "--root" if given else f"the configuration {shown_path(config.path)}" if config else "the root"
         what = "does not exist" if not os.path.exists(args.root) else "is not a folder"
         raise TextFragError(f"the root {spell(str(args.root))} (from {said}) {what}: nothing can be checked against it")
     args.charset = args.charset or (config.charset if config and config.charset else DEFAULT_CHARSET)
@@ -186,10 +186,10 @@ def _settle(args: argparse.Namespace, err: TextIO | None, found: BuildConfig | N
         args.require_pin = True  # (a build that requires pins fails on an unpinned reference: so does check)
 
 
-def _cache(args: argparse.Namespace) -> SourceCache:
+def cache_of(args: argparse.Namespace) -> SourceCache:
     """The run's source cache, from the root, the charset, the size limit and the PDI map (--pdi too)."""
     if not hasattr(args, "pdi_table"):  # a command called without main() (the Python API, tests)
-        _settle(args, None)
+        settle(args, None)
     table = dict(args.pdi_table)
     for item in args.pdi:
         key, sep, path = item.rpartition("=")
@@ -199,7 +199,7 @@ def _cache(args: argparse.Namespace) -> SourceCache:
     return SourceCache(args.root, charset=args.charset, max_size=args.max_size, pdi_map=table)
 
 
-def _shown(path: Path) -> str:
+def shown_path(path: Path) -> str:
     try:
         rel = os.path.relpath(path)
     except ValueError:
@@ -207,7 +207,7 @@ def _shown(path: Path) -> str:
     return str(path) if rel.startswith("..") else rel
 
 
-def _write_diff(out: TextIO, diff: str) -> None:
+def write_diff(out: TextIO, diff: str) -> None:
     """A patch to standard output: exact when piped or written to a file (``git apply`` takes it); spelled
     out on a terminal, where a control character in a document would otherwise move the cursor or restyle
     the screen, and in a GitHub Actions job's log, where a quoted line could be a workflow command."""
@@ -270,9 +270,9 @@ def nothing_checked(args: argparse.Namespace, docs: int) -> TextFragError:
         said = f"no documentation file ({kinds}) under {where}"
     else:
         guarded = " and no include guarded by textfrag.lock" if config is not None and config.guard else ""
-        said = f"no txtfrag: reference{guarded} in the {_plural(docs, 'documentation file')} under {where}"
+        said = f"no txtfrag: reference{guarded} in the {plural(docs, 'documentation file')} under {where}"
     if config is not None:
-        said += f" (the build configured in {spell(_shown(config.path))}, root {spell(_shown(Path(args.root)))})"
+        said += f" (the build configured in {spell(shown_path(config.path))}, root {spell(shown_path(Path(args.root)))})"
     elif getattr(args, "config", None) is None and not getattr(args, "root_given", False):
         said += (
             f"; no configuration naming textfrag ({', '.join(CONFIG_NAMES)}) was found in {where}, the folders above"
@@ -282,7 +282,7 @@ def nothing_checked(args: argparse.Namespace, docs: int) -> TextFragError:
     return TextFragError(f"nothing to {verb}: {said}; give the documentation's folder, or --config")
 
 
-def _require_pin(p: argparse.ArgumentParser) -> None:
+def add_require_pin(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--require-pin",
         action="store_true",
@@ -290,14 +290,14 @@ def _require_pin(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _unpinned_note(count: int) -> str:
+def unpinned_note(count: int) -> str:
     """The summary's word on unpinned references (counted always, never listed one by one)."""
     if not count:
         return ""
     return f"; {count} unpinned (not protected against drift: `textfrag pin --write` pins them)"
 
 
-def _finish(
+def finish(
     args: argparse.Namespace,
     findings: list[Finding],
     problems: list[tuple[Found, TextFragError]],
@@ -306,7 +306,7 @@ def _finish(
     err: TextIO,
 ) -> int:
     """Say what was found in the chosen format; the number of stale problems."""
-    _terminal(args, err)[0].clear()
+    terminal_of(args, err)[0].clear()
     fmt = chosen_format(args.format, os.environ)
     findings.sort(key=lambda f: (f.document, f.line, f.column))
     if machine_readable(fmt):
@@ -316,8 +316,8 @@ def _finish(
     if fmt == "github":
         for command in github_commands(findings):
             print(command, file=out)
-    stale = _report(problems, err, _terminal(args, err)[1])
-    style = _terminal(args, err)[1]
+    stale = _report(problems, err, terminal_of(args, err)[1])
+    style = terminal_of(args, err)[1]
     for f in findings:  # warnings: said, never failing
         for warning in f.warnings:
             where = f"{f.document}:{f.line}"
@@ -328,20 +328,20 @@ def _finish(
     return stale
 
 
-def _finding(f: Found, error: TextFragError | None, pinned: bool | None = None) -> Finding:
+def finding_of(f: Found, error: TextFragError | None, pinned: bool | None = None) -> Finding:
     return Finding(f.file, f.line, f.column, f.text or None, error, pinned=pinned)
 
 
-def _checked(done: int, total: int, searched: int) -> str:
+def checked_so_far(done: int, total: int, searched: int) -> str:
     """The progress line of ``check`` and ``update``."""
-    return f"checked {done}/{total} references" + (f", {_plural(searched, 'history', 'histories')} searched" if searched else "")
+    return f"checked {done}/{total} references" + (f", {plural(searched, 'history', 'histories')} searched" if searched else "")
 
 
-def _plural(n: int, word: str, words: str | None = None) -> str:
+def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else words or word + 's'}"
 
 
-def _terminal(args: argparse.Namespace, err: TextIO) -> tuple[Progress, Style]:
+def terminal_of(args: argparse.Namespace, err: TextIO) -> tuple[Progress, Style]:
     """The run's progress line and colours for standard error ``err``, made once per run."""
     if not hasattr(args, "terminal"):
         # a person at a terminal sees progress on long runs, and colour; pipes, files and CI logs see neither

@@ -17,7 +17,7 @@ from ..source.store import WORTH_KEEPING
 from ..source.store import current as current_store
 
 
-def _cores() -> int:
+def usable_cores() -> int:
     """The cores this process may run on (a container's CPU set, not the machine's count), at most 8."""
     try:
         n = len(os.sched_getaffinity(0))
@@ -232,7 +232,7 @@ class _Threads:
             thread.join()
 
 
-class _Digester:
+class Digester:
     """Digests the quoted files on every core, as their paths are found, each file once.
 
     Hashing is the floor of ``check`` (it is what md5sum does, on one core). A large file is a job of
@@ -252,7 +252,7 @@ class _Digester:
         self.cache, self.args, self.progress = cache, args, progress
         self.seen: set[str] = set()
         self.small: list[str] = []  # not yet sent to a worker
-        self.workers = _cores()
+        self.workers = usable_cores()
         self.processes: _Forked | None = None
         self.threads: _Threads | None = None
         self.done: queue.SimpleQueue[object] = queue.SimpleQueue()  # what each thread's job gave, as it ends

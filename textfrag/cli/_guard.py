@@ -32,7 +32,7 @@ from ..project.buildset import read_by_build
 from ..report.formats import Finding, machine_readable
 from ..source.cache import SourceCache
 from ..verdict.judging import Verdict
-from ._base import _plural, _shown
+from ._base import plural, shown_path
 
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
@@ -45,7 +45,7 @@ def unrecorded_note(count: int, lock: str) -> str:
     """The summary's word on includes with no record (counted always, listed with --require-pin)."""
     if not count:
         return ""
-    said = f"; {_plural(count, 'include')} unrecorded"
+    said = f"; {plural(count, 'include')} unrecorded"
     return f"{said} (not protected against drift: `textfrag pin --write` records them in {lock})"
 
 
@@ -78,7 +78,7 @@ class GuardRun:
 
     @property
     def lock_shown(self) -> str:
-        return _shown(self.lock.path)
+        return shown_path(self.lock.path)
 
     def includes(
         self, paths: list[str], max_size: int, mentions: Callable[[str], bool] | None = None
@@ -92,7 +92,7 @@ class GuardRun:
         for doc in doc_files((Path(p) for p in paths), asciidoc=engine == "asciidoc", mdx=engine == "docusaurus", extra=extra):
             if reads is not None and os.path.realpath(doc) not in named and not reads(doc):
                 continue  # (a document the build does not read: its includes are not rendered)
-            shown = _shown(doc)
+            shown = shown_path(doc)
             try:
                 text = read_text(doc, shown, max_size)
             except TextFragError as unreadable:

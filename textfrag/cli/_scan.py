@@ -28,14 +28,14 @@ from ..verdict.judging import reads_text
 from ..verdict.option_table import Form, Syntax
 from ..verdict.quoting import quote
 from ..verdict.written_options import image_key, image_options, written_options
-from ._base import _cache, _shown, _write_diff
-from ._digest import _Digester
+from ._base import cache_of, shown_path, write_diff
+from ._digest import Digester
 
 _Written = tuple[dict[str, str | None] | None, Syntax, Form]
 _Said = tuple[tuple[tuple[str, str | None], ...] | None, Syntax, Form]
 
 
-class _Scan:
+class Scan:
     """Every reference found under the paths, and what could not even be parsed."""
 
     def __init__(self) -> None:
@@ -85,12 +85,12 @@ class _Scan:
         return f"{self.total} reference{'s' if self.total != 1 else ''} in {docs} document{'s' if docs != 1 else ''}"
 
 
-def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
-    result = _Scan()
+def scan_documents(args: argparse.Namespace, digester: Digester | None = None) -> Scan:
+    result = Scan()
 
     def unlistable(folder: Path, error: OSError) -> None:
         """Report a folder that cannot be listed."""
-        shown = _shown(folder)
+        shown = shown_path(folder)
         result.problems.append(
             (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot list the folder {shown}: {error.strerror}"))
         )
@@ -113,7 +113,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
     substitutions = config.substitutions if config is not None else None
 
     def one(doc: Path) -> None:
-        shown = _shown(doc)
+        shown = shown_path(doc)
         try:
             text = read_text(doc, shown, args.max_size)
         except TextFragError as unreadable:
@@ -131,7 +131,7 @@ def _scan(args: argparse.Namespace, digester: _Digester | None = None) -> _Scan:
         else:
             suffix = config.read_as(doc) if config is not None else doc.suffix
         for part, as_suffix, window in included_parts(text, doc, suffix, srcdir):
-            real, part = os.path.realpath(part), Path(_shown(part))
+            real, part = os.path.realpath(part), Path(shown_path(part))
             result.read_as.setdefault(real, as_suffix)
             result.windows.setdefault(real, []).append(window)
             result.real_of[str(part)] = real
@@ -228,7 +228,7 @@ def built_documents(args: argparse.Namespace) -> Callable[[Path], bool] | None:
     return lambda doc: os.path.realpath(doc) in named or reads(doc)
 
 
-def follow_included(result: _Scan, one: Callable[[Path], None], scanned: Iterable[str] = ()) -> None:
+def follow_included(result: Scan, one: Callable[[Path], None], scanned: Iterable[str] = ()) -> None:
     """Scan the Markdown files the scanned pages include (pymdownx.snippets), each once, and theirs (not
     those ``scanned`` already, real paths)."""
     done = {os.path.realpath(d) for d in result.docs.values()} | set(scanned)
@@ -296,7 +296,7 @@ def _known(written: _Written, seen: dict[_Said, tuple[_Written, _Said, bool]]) -
     return known
 
 
-def _with_options(text: str, found: list[Found], result: _Scan) -> list[Found]:
+def _with_options(text: str, found: list[Found], result: Scan) -> list[Found]:
     """The references of a document with those its directives' options hold (textfrag.verdict.written_options); each
     directive's ``:encoding:`` noted."""
     from ..verdict.written_options import with_option_references
@@ -308,7 +308,7 @@ def _with_options(text: str, found: list[Found], result: _Scan) -> list[Found]:
     return out
 
 
-def _targets(args: argparse.Namespace) -> set[tuple[str, int]] | None:
+def targets_of(args: argparse.Namespace) -> set[tuple[str, int]] | None:
     """``FILE:LINE`` arguments (a reference's place, as check prints it): the places ``update`` is
     limited to; the files are searched. None when there are none."""
     targets: set[tuple[str, int]] = set()
@@ -316,7 +316,7 @@ def _targets(args: argparse.Namespace) -> set[tuple[str, int]] | None:
     for p in args.paths:
         file, sep, line = p.rpartition(":")
         if sep and line.isdigit() and len(line) < 12 and not os.path.exists(p) and os.path.isfile(file):
-            targets.add((_shown(Path(file)), int(line)))
+            targets.add((shown_path(Path(file)), int(line)))
             paths.append(file)
         else:
             paths.append(p)
@@ -324,7 +324,7 @@ def _targets(args: argparse.Namespace) -> set[tuple[str, int]] | None:
     return targets or None
 
 
-def _write_or_show(
+def write_or_show(
     args: argparse.Namespace, docs: dict[str, DocText], out: TextIO, problems: list[tuple[Found, TextFragError]]
 ) -> list[str]:
     """Each document with edits replaced atomically (``--write``, only if unchanged since it was read) or
@@ -341,27 +341,27 @@ def _write_or_show(
                 write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
                 written.append(shown)
             elif not machine_readable(args.format):
-                _write_diff(out, unified_diff(doc, new_text, shown))
+                write_diff(out, unified_diff(doc, new_text, shown))
         except TextFragError as failure:
             problems.append((Found(shown, 0, "", 0, 0, "file"), failure))
     return written
 
 
-def _written_names(docs: dict[str, DocText], problems: list[tuple[Found, TextFragError]]) -> set[str]:
+def written_names(docs: dict[str, DocText], problems: list[tuple[Found, TextFragError]]) -> set[str]:
     """The documents with edits that no problem of their own stopped."""
     failed = {f.file for f, _ in problems if not f.text}
     return {name for name, doc in docs.items() if doc.edits and name not in failed}
 
 
-def _stale_after_writing(
-    args: argparse.Namespace, scan: _Scan, written: list[str], rewritten: dict[tuple[str, int], str]
+def stale_after_writing(
+    args: argparse.Namespace, scan: Scan, written: list[str], rewritten: dict[tuple[str, int], str]
 ) -> list[tuple[Found, TextFragError]]:
     """References made stale by this run's own rewrites: a rewritten document that is itself quoted.
 
     The files are verified as they are now (a fresh cache), with each reference as this run left it, so
     that ``update`` never exits 0 while a reference it can see is stale.
     """
-    cache = _cache(args)
+    cache = cache_of(args)
     # (a document guard mode rewrote may be one no reference was scanned in: its own path then)
     real = {os.path.realpath(scan.docs.get(shown, shown)) for shown in written}
     found = []

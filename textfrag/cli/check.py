@@ -23,22 +23,22 @@ from ._base import (
     BAD,
     OK,
     STALE,
-    _cache,
-    _checked,
-    _common,
-    _finding,
-    _finish,
-    _output,
-    _plural,
-    _require_pin,
-    _shown,
-    _terminal,
-    _unpinned_note,
+    add_common,
+    add_output,
+    add_require_pin,
+    cache_of,
+    checked_so_far,
+    finding_of,
+    finish,
     nothing_checked,
+    plural,
+    shown_path,
+    terminal_of,
+    unpinned_note,
 )
-from ._digest import _cores, _Digester
+from ._digest import Digester, usable_cores
 from ._guarded import guarded_run
-from ._scan import _Scan, _scan, _targets, built_documents
+from ._scan import Scan, built_documents, scan_documents, targets_of
 
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
@@ -57,14 +57,14 @@ def add_parser(sub: Any) -> None:
             "a file whose metadata or digest changed is read again."
         ),
     )
-    _common(check)
-    _output(check)
+    add_common(check)
+    add_output(check)
     check.add_argument(
         "--allow-bidi",
         action="store_true",
         help="do not warn of bidirectional control characters in quoted text (Trojan Source, CVE-2021-42574)",
     )
-    _require_pin(check)
+    add_require_pin(check)
     check.add_argument(
         "--strict",
         action="store_true",
@@ -113,15 +113,15 @@ class _Tally:
 
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    _cache(args)  # a bad --charset fails here
-    progress = _terminal(args, err)[0]
-    targets = _targets(args)  # FILE:LINE, as check prints a place: only the references there
+    cache_of(args)  # a bad --charset fails here
+    progress = terminal_of(args, err)[0]
+    targets = targets_of(args)  # FILE:LINE, as check prints a place: only the references there
     tally = _in_parts(args, progress) if targets is None else None
     if tally is None:
         tally = _check_here(args, targets, progress)
     if getattr(args, "link_targets", None) is not None:
         _links_without_target(tally, site=args.link_targets == "site")
-    guarded = guarded_run(args, _cache(args))
+    guarded = guarded_run(args, cache_of(args))
     includes = guarded.check(args, targets) if guarded is not None else None
     if includes is not None:  # (guard mode: the build's literalinclude/snippets includes, beside the references)
         tally.findings += includes.findings
@@ -135,17 +135,17 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     bad = sum(e.exit_code != STALE for _, e in problems)
     said = f"{tally.total} reference{'s' if tally.total != 1 else ''}"
     if includes is not None:
-        said += f" and {_plural(includes.count, 'include')}"
-    said += f" in {_plural(tally.docs, 'document')}"
+        said += f" and {plural(includes.count, 'include')}"
+    said += f" in {plural(tally.docs, 'document')}"
     summary = f"textfrag check: {said}: " + (f"{stale} stale, {bad} bad" if problems else "all current")
-    summary += _unpinned_note(tally.unpinned)
+    summary += unpinned_note(tally.unpinned)
     if includes is not None and guarded is not None:
         summary += _unrecorded_note(includes.unrecorded, guarded.lock_shown)
     if tally.warned:
-        summary += f"; {_plural(tally.warned, 'warning')}"
+        summary += f"; {plural(tally.warned, 'warning')}"
     if relaxed:
         summary += f"; {relaxed} not failing, as in the build ({relaxed_by(args.build_config)})"
-    _finish(args, tally.findings, problems, summary, out, err)
+    finish(args, tally.findings, problems, summary, out, err)
     if not problems:
         return OK
     return BAD if bad else STALE
@@ -188,15 +188,15 @@ def _links_without_target(tally: _Tally, *, site: bool) -> None:
     lost = [(f, no_link_target(f.text, site=site)) for f, to in tally.links if not has_target(f, to)]
     if lost:
         tally.problems += lost
-        tally.findings += [_finding(f, e) for f, e in lost]
+        tally.findings += [finding_of(f, e) for f, e in lost]
         tally.problems.sort(key=lambda p: (p[0].file, p[0].line, p[0].column))
 
 
 def _check_here(args: argparse.Namespace, targets: set[tuple[str, int]] | None, progress: Progress | None) -> _Tally:
     """Scan and judge in this process, the quoted files digested on every core as they are found."""
-    cache = _cache(args)
-    digester = _Digester(cache, args, progress)
-    scan = _scan(args, digester)
+    cache = cache_of(args)
+    digester = Digester(cache, args, progress)
+    scan = scan_documents(args, digester)
     digester.finish()
     if targets is not None:
         scan.entries = [(f, ref) for f, ref in scan.entries if (f.file, f.line) in targets]
@@ -209,13 +209,13 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
     """A large tree: its documents in parts, each scanned and judged by a forked process, the results
     joined in the documents' order (the same output as one process gives). None for a small tree, one
     core, or where processes are not forked."""
-    workers = _cores()
+    workers = usable_cores()
     if workers < 2:  # (before listing: this process lists the tree itself)
         return None
     tally = _Tally()
 
     def unlistable(folder: Path, error: OSError) -> None:
-        shown = _shown(folder)
+        shown = shown_path(folder)
         tally.problems.append(
             (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot list the folder {shown}: {error.strerror}"))
         )
@@ -299,7 +299,7 @@ class _Worker:
 
     def __init__(self, shared: dict[str, Any]) -> None:
         self.args = argparse.Namespace(**shared, paths=[], listed=True)
-        self.cache = _cache(self.args)
+        self.cache = cache_of(self.args)
         self.judged: dict[tuple[str, object], Verdict] = {}
 
 
@@ -321,7 +321,7 @@ def _check_part(docs: list[str], read_as: dict[str, str]) -> _Tally:
     args.paths = docs
     args.read_as = read_as
     try:
-        return _judged(args, _WORKER.cache, _scan(args, None), None, _WORKER.judged)
+        return _judged(args, _WORKER.cache, scan_documents(args, None), None, _WORKER.judged)
     finally:
         store.flush()  # (a worker exits without running exit handlers)
 
@@ -334,7 +334,7 @@ _STRICT = ("language",)
 def _judged(
     args: argparse.Namespace,
     cache: SourceCache,
-    scan: _Scan,
+    scan: Scan,
     progress: Progress | None,
     judged: dict[tuple[str, object], Verdict] | None = None,
 ) -> _Tally:
@@ -345,7 +345,7 @@ def _judged(
     tally.included = [(str(p), scan.real_of.get(str(p)) or os.path.realpath(p)) for p in scan.included]
     tally.read_as = scan.read_as
     tally.problems = list(scan.problems)
-    tally.findings = [_finding(f, e) for f, e in scan.problems]
+    tally.findings = [finding_of(f, e) for f, e in scan.problems]
     tally.total, tally.docs = scan.total, len(scan.docs)
     total = len(scan.entries)
     # each reference written the same way again is looked up once; a file whose text some verdict reads
@@ -393,7 +393,7 @@ def _judged(
                 tally.searched += isinstance(problem, StaleError) and problem.drift is not None
         tally.warned += any(w.kind in _SAID and not (strict and w.kind in _STRICT) for w in verdict.warnings)
         if progress is not None:
-            progress.show(_checked(i, total, tally.searched))
+            progress.show(checked_so_far(i, total, tally.searched))
     return tally
 
 

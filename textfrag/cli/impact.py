@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import PathError, TextFragError
 from ..report.formats import FORMATS, chosen_format
-from ._base import OK, STALE, _common, _shown, nothing_checked
+from ._base import OK, STALE, add_common, nothing_checked, shown_path
 
 if TYPE_CHECKING:
     from ..guard import GuardedInclude
@@ -47,7 +47,7 @@ def add_parser(sub: Any) -> None:
     )
     which.add_argument("--staged", action="store_true", help="the index against HEAD (what `git commit` would commit)")
     which.add_argument("--worktree", action="store_true", help="the work tree against HEAD, staged or not (the default)")
-    _common(p)
+    add_common(p)
     p.add_argument(
         "--docs",
         dest="paths",
@@ -82,12 +82,12 @@ def _impact(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def impact_projects(args: argparse.Namespace, projects: list[tuple[BuildConfig, list[str]]], out: TextIO, err: TextIO) -> int:
     """impact over several projects under the paths (a site per language, a book beside a manual): the
     change read once, each project's quotes judged with its settings, one report."""
-    from ._base import _settle
+    from ._base import settle
 
     runs = []
     for config, paths in projects:
         each = argparse.Namespace(**{**vars(args), "paths": paths})
-        _settle(each, err, config)
+        settle(each, err, config)
         runs.append(each)
     return _impact_of(runs, out, err)
 
@@ -95,14 +95,14 @@ def impact_projects(args: argparse.Namespace, projects: list[tuple[BuildConfig, 
 def _impact_of(runs: list[argparse.Namespace], out: TextIO, err: TextIO) -> int:
     from ..impact.changes import read_changes
     from ..impact.predict import Sides
-    from ._base import _cache
+    from ._base import cache_of
 
     first = runs[0]
     changes = read_changes(Path(first.root), first.range, staged=first.staged)
     found = _Found(first.max_size)
     for args in runs:
         args.paths = args.paths or ["."]
-        cache = _cache(args)  # (a bad --charset fails here)
+        cache = cache_of(args)  # (a bad --charset fails here)
         sides = Sides(changes, args.root, charset=cache.charset, max_size=args.max_size, pdi_map=cache.pdi_map)
         quoting = 0  # (documents that hold a reference, scanned or not)
         if sides.by_root:
@@ -201,7 +201,7 @@ class _Found:
         key = str(doc)
         if key not in self._titles:
             try:
-                self._titles[key] = headings(read_text(doc, _shown(doc), self.max_size), doc.suffix)
+                self._titles[key] = headings(read_text(doc, shown_path(doc), self.max_size), doc.suffix)
             except TextFragError:
                 self._titles[key] = []
         return self._titles[key]
@@ -215,7 +215,7 @@ def _quoting_documents(args: argparse.Namespace) -> tuple[int, int]:
     for doc in doc_files(Path(p) for p in args.paths):
         docs += 1
         try:
-            if "txtfrag" in read_text(doc, _shown(doc), args.max_size):
+            if "txtfrag" in read_text(doc, shown_path(doc), args.max_size):
                 return 1, docs
         except TextFragError:
             continue
@@ -227,9 +227,9 @@ def _references(args: argparse.Namespace, sides: Sides, found: _Found) -> int:
     documents write a reference (those scanned, and those skipped that name ``txtfrag``)."""
     from ..verdict.judging import judge
     from ..verdict.quoting import quote, quoted_path
-    from ._scan import _scan
+    from ._scan import scan_documents
 
-    scan = _scan(args)
+    scan = scan_documents(args)
     quoting = scan.mentioning + len({f.file for f, _ in scan.entries}) + len(scan.problems)
     judged: dict[tuple[str, object, str | None], tuple[Verdict, Verdict, tuple[int, int]]] = {}
     for f, ref in scan.entries:

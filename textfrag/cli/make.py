@@ -14,7 +14,7 @@ from ..reference.linespec import number, parse_line_range
 from ..reference.resolving import Selection, occurrences, select, select_lines, whole
 from ..source.cache import Source, SourceCache
 from ..verdict.quoting import make_reference, quote
-from ._base import BAD, OK, _cache, _common, _Parser
+from ._base import BAD, OK, Parser, add_common, cache_of
 
 
 def add_parser(sub: Any) -> None:
@@ -27,7 +27,7 @@ def add_parser(sub: Any) -> None:
             "--lines counts from 1 like an editor; the printed line= counts from 0."
         ),
     )
-    _common(make)
+    add_common(make)
     make.add_argument("path", metavar="PATH", nargs="?", help="file, relative to the root")
     what = make.add_mutually_exclusive_group()
     what.add_argument(
@@ -133,7 +133,7 @@ def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> 
 
 
 def _make(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    cache = _cache(args)
+    cache = cache_of(args)
     if not args.batch:
         return _make_one(args, cache, out)
     import shlex
@@ -163,7 +163,7 @@ class _UsageError(Exception):
     """A request of ``make --batch`` that the command line would refuse."""
 
 
-class _BatchParser(_Parser):
+class _BatchParser(Parser):
     """The parser of requests read by ``make --batch``: a usage error is raised, not printed and exited."""
 
     def error(self, message: str) -> None:  # type: ignore[override]

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 from ..documents.files import doc_files
 from ..errors import TextFragError, spell, spell_lines
-from ._base import BAD, OK, _cache, _common, _plural, _shown, _terminal, _write_diff
+from ._base import BAD, OK, add_common, cache_of, plural, shown_path, terminal_of, write_diff
 
 
 def add_parser(sub: Any) -> None:
@@ -28,7 +28,7 @@ def add_parser(sub: Any) -> None:
             "Without --write, print the diff and change nothing."
         ),
     )
-    _common(migrate)
+    add_common(migrate)
     migrate.add_argument(
         "--srcdir",
         metavar="DIR",
@@ -49,7 +49,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..project.sphinx_project import SphinxProject, sphinx_project_of
     from ..repair.rewrite import apply_edits, read_doc, unified_diff, write_atomic, write_places
 
-    cache = _cache(args)
+    cache = cache_of(args)
     config: BuildConfig | None = args.build_config
     # the language and caption a page shows without options are its Sphinx project's (the conf.py nearest
     # above the document, whatever --root says), else those of --config's conf.py
@@ -69,7 +69,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         include_base=site / str(snippets_options.get("include_base_path", ".")),
         heading_offset=bool(snippets_options.get("include_headingOffset") or snippets_options.get("include_inheritHeadingDepth")),
     )
-    style = _terminal(args, err)[1]
+    style = terminal_of(args, err)[1]
     places = write_places(args.root, args.paths)
     found = converted = left = files = written = 0
     problems = 0
@@ -81,10 +81,10 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     unlistable: list[tuple[Path, OSError]] = []
     for path in doc_files((Path(p) for p in args.paths), lambda folder, e: unlistable.append((folder, e))):
         for folder, error in unlistable:  # said, never passed over in silence
-            say(_shown(folder), f"cannot list the folder: {error.strerror}", "red")
+            say(shown_path(folder), f"cannot list the folder: {error.strerror}", "red")
             problems += 1
         unlistable.clear()
-        shown = _shown(path)
+        shown = shown_path(path)
         try:
             doc = read_doc(path, shown, args.max_size, within=places)
         except TextFragError as unreadable:
@@ -106,7 +106,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     outcome = Outcome(
                         include,
                         None,
-                        f"{_shown(config.path) if config else 'the site'} does not enable attr_list, which reads the "
+                        f"{shown_path(config.path) if config else 'the site'} does not enable attr_list, which reads the "
                         "txtfrag image's attributes ({ .python ... }): add `- attr_list` under markdown_extensions, "
                         "then migrate again",
                     )
@@ -114,7 +114,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 project = sphinx_project_of(path, projects) or given
                 if project is not None and project.note and project.note not in noted:
                     noted.add(project.note)
-                    say(_shown(project.conf), project.note, "yellow")
+                    say(shown_path(project.conf), project.note, "yellow")
                 srcdir = Path(args.srcdir) if args.srcdir else (project.conf.parent if project else Path("."))
                 outcome = convert(
                     include,
@@ -150,20 +150,20 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 say(shown, failure.message, "red")
                 problems += 1
         else:
-            _write_diff(out, unified_diff(doc, new_text, shown))
+            write_diff(out, unified_diff(doc, new_text, shown))
     for folder, error in unlistable:
-        say(_shown(folder), f"cannot list the folder: {error.strerror}", "red")
+        say(shown_path(folder), f"cannot list the folder: {error.strerror}", "red")
         problems += 1
     done = (
-        f"converted {converted} in {_plural(written, 'document')}"
+        f"converted {converted} in {plural(written, 'document')}"
         if args.write
-        else (f"{converted} would be converted in {_plural(files, 'document')} (run with --write)")
+        else (f"{converted} would be converted in {plural(files, 'document')} (run with --write)")
     )
-    summary = f"textfrag migrate: {_plural(found, 'include')}: {done}; {left} left as they are"
+    summary = f"textfrag migrate: {plural(found, 'include')}: {done}; {left} left as they are"
     if not args.quiet:
         if empty_captions:  # said once, not on every block
             print(
-                f"textfrag migrate: {_plural(empty_captions, 'block')} say ':caption:' (empty) to show no caption, as "
+                f"textfrag migrate: {plural(empty_captions, 'block')} say ':caption:' (empty) to show no caption, as "
                 'literalinclude did; with textfrag_caption = "none" in conf.py they need not (set it, then migrate)',
                 file=err,
             )
@@ -188,7 +188,7 @@ def _root_note(conf: Path, root: Path) -> str | None:
         return None
     relative = Path(os.path.relpath(root.resolve(), conf.parent.resolve())).as_posix()
     return (
-        f"textfrag migrate: the references' paths start at {_shown(root)} (the root), and {_shown(conf)} would "
-        f'read them from {_shown(build_root)}: set textfrag_root = "{relative}" there (with "sphinx_textfrag" in '
+        f"textfrag migrate: the references' paths start at {shown_path(root)} (the root), and {shown_path(conf)} would "
+        f'read them from {shown_path(build_root)}: set textfrag_root = "{relative}" there (with "sphinx_textfrag" in '
         "extensions)"
     )

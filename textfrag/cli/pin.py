@@ -12,9 +12,9 @@ from ..documents.scan import Found
 from ..errors import StaleError, TextFragError, spell
 from ..report.formats import machine_readable
 from ..verdict.pins import is_pinned
-from ._base import BAD, OK, STALE, _cache, _common, _finding, _finish, _output, _plural, _terminal, _write_diff
+from ._base import BAD, OK, STALE, add_common, add_output, cache_of, finding_of, finish, plural, terminal_of, write_diff
 from ._guarded import guarded_run
-from ._scan import _scan, _targets, _write_or_show, _written_names, defined_elsewhere, left_as_is
+from ._scan import defined_elsewhere, left_as_is, scan_documents, targets_of, write_or_show, written_names
 
 
 def add_parser(sub: Any) -> None:
@@ -30,8 +30,8 @@ def add_parser(sub: Any) -> None:
             "diff (a patch git apply takes) and change nothing; with it, files are replaced as update replaces them."
         ),
     )
-    _common(pin)
-    _output(pin)
+    add_common(pin)
+    add_output(pin)
     pin.add_argument("--write", action="store_true", help="rewrite the files (atomically); default: show a diff")
     pin.add_argument(
         "--convert",
@@ -49,11 +49,11 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..repair.rewrite import read_doc, write_places
     from ..verdict.pins import pinned_form
 
-    cache = _cache(args)
-    targets = _targets(args)
-    scan = _scan(args)
+    cache = cache_of(args)
+    targets = targets_of(args)
+    scan = scan_documents(args)
     problems = scan.problems
-    findings = [_finding(f, e) for f, e in problems]
+    findings = [finding_of(f, e) for f, e in problems]
     places = write_places(args.root, args.paths)
     docs: dict[str, DocText] = {}
     left: list[tuple[Found, str]] = []
@@ -61,40 +61,40 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for f, ref in scan.entries:
         settled = is_pinned(ref) and not (ref.fragment is not None and misspelt_checks(ref.fragment))
         if settled or (targets is not None and (f.file, f.line) not in targets):
-            findings.append(_finding(f, None, is_pinned(ref)))
+            findings.append(finding_of(f, None, is_pinned(ref)))
             continue
         try:
             outcome = pinned_form(scan.cache_for(cache, f), ref, convert=args.convert)
             if outcome.text is None:
                 left.append((f, outcome.reason or "left as it is"))
-                findings.append(_finding(f, None, False))
+                findings.append(finding_of(f, None, False))
                 continue
             if f.file not in docs:
                 docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size, within=places)
             doc = docs[f.file]
             if (f.file, f.start) in pinning:  # (a substitution used twice: its value pinned once)
-                findings.append(_finding(f, None, bool(args.write)))
+                findings.append(finding_of(f, None, bool(args.write)))
                 continue
             if doc.text[f.start : f.end] != f.text:  # the scanner and the reader must agree, or nothing is written
                 elsewhere = defined_elsewhere(doc, f, outcome.text)
                 if elsewhere is None:
                     raise left_as_is(doc, f, outcome.text)
                 left.append((f, elsewhere))
-                findings.append(_finding(f, None, False))
+                findings.append(finding_of(f, None, False))
                 continue
         except TextFragError as failure:  # bad, or stale (a wrong length): reported, nothing written for it
             problems.append((f, failure))
-            findings.append(_finding(f, failure, False))
+            findings.append(finding_of(f, failure, False))
             continue
         doc.edits.append((f.start, f.end, outcome.text))
         pinning[(f.file, f.start)] = f
-        findings.append(_finding(f, None, bool(args.write)))
-    written = len(_write_or_show(args, docs, out, problems))
-    kept = _written_names(docs, problems)
+        findings.append(finding_of(f, None, bool(args.write)))
+    written = len(write_or_show(args, docs, out, problems))
+    kept = written_names(docs, problems)
     for key in [k for k in pinning if k[0] not in kept]:
         del pinning[key]  # (its file could not be written)
     if not machine_readable(args.format) and not args.quiet:
-        style = _terminal(args, err)[1]
+        style = terminal_of(args, err)[1]
         for f, why in sorted(left, key=lambda item: (item[0].file, item[0].line)):
             print(f"{style.paint(spell(f'{f.file}:{f.line}'), 'bold')}: {spell(f.text)}: left as it is: {why}", file=err)
     files = len({k[0] for k in pinning})
@@ -106,18 +106,18 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         problems += includes.problems
         lock = guarded.lock_shown
         if not args.write and count and not machine_readable(args.format):
-            _write_diff(out, guarded.lock_diff())
-        recorded = f"; {'recorded' if args.write else 'would record'} {_plural(count, 'include')} in {lock}"
+            write_diff(out, guarded.lock_diff())
+        recorded = f"; {'recorded' if args.write else 'would record'} {plural(count, 'include')} in {lock}"
         recorded += "" if args.write or not count else " (run with --write)"
     stale = sum(isinstance(e, StaleError) for _, e in problems)
     bad = sum(e.exit_code != STALE for _, e in problems)
     done = (
-        f"pinned {_plural(len(pinning), 'reference')} in {_plural(written, 'document')}"
+        f"pinned {plural(len(pinning), 'reference')} in {plural(written, 'document')}"
         if args.write
-        else f"{_plural(len(pinning), 'reference')} would be pinned in {_plural(files, 'document')} (run with --write)"
+        else f"{plural(len(pinning), 'reference')} would be pinned in {plural(files, 'document')} (run with --write)"
     )
     summary = f"textfrag pin: {scan.summary()}: {done}{recorded}; {len(left)} left as they are, {stale} stale, {bad} bad"
-    _finish(args, findings, problems, summary, out, err)
+    finish(args, findings, problems, summary, out, err)
     if bad:
         return BAD
     return STALE if stale else OK

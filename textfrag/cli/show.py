@@ -6,7 +6,7 @@ import argparse
 from typing import Any, TextIO
 
 from ..verdict.quoting import quote
-from ._base import OK, STALE, WHERE_ARGV, _cache, _common
+from ._base import OK, STALE, WHERE_ARGV, add_common, cache_of
 
 
 def add_parser(sub: Any) -> None:
@@ -16,12 +16,12 @@ def add_parser(sub: Any) -> None:
         help="print the excerpt a reference selects",
         description="Print the excerpt exactly as it stands in the file (UTF-8, original line endings, nothing added).",
     )
-    _common(show)
+    add_common(show)
     show.add_argument("reference", metavar="REF", help="PATH#FRAGMENT, e.g. src/app.py#line=10,20")
 
 
 def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    cache = _cache(args)
+    cache = cache_of(args)
     q = quote(cache, args.reference)
     if q.stale is not None:
         print(q.stale.describe(WHERE_ARGV), file=err)

@@ -6,7 +6,7 @@ import argparse
 from typing import Any, TextIO
 
 from ..errors import TextFragError
-from ._base import OK, _cache, _common
+from ._base import OK, add_common, cache_of
 
 
 def add_parser(sub: Any) -> None:
@@ -16,7 +16,7 @@ def add_parser(sub: Any) -> None:
         help="list a file's definitions with their lines (what --symbol and :symbol: name)",
         description="Print each definition of the file (name, 1-based first and last lines, kind), in the file's order.",
     )
-    _common(symbols)
+    add_common(symbols)
     symbols.add_argument("--language", help="the file's language, when its name does not say it")
     symbols.add_argument("path", metavar="PATH", help="a file under the root")
 
@@ -26,7 +26,7 @@ def _symbols(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..intents.intent import python_objects
     from ..intents.symbols import definitions, language_of
 
-    cache = _cache(args)
+    cache = cache_of(args)
     source = cache.get(args.path, args.path)
     language = language_of(args.path, args.language)
     if language is None:

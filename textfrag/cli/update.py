@@ -20,20 +20,20 @@ from ._base import (
     BAD,
     OK,
     STALE,
-    _cache,
-    _checked,
-    _common,
-    _finding,
-    _finish,
-    _output,
-    _plural,
-    _require_pin,
-    _terminal,
-    _unpinned_note,
-    _write_diff,
+    add_common,
+    add_output,
+    add_require_pin,
+    cache_of,
+    checked_so_far,
+    finding_of,
+    finish,
+    plural,
+    terminal_of,
+    unpinned_note,
+    write_diff,
 )
 from ._guarded import guarded_run
-from ._scan import _scan, _stale_after_writing, _targets, _write_or_show, _written_names, left_as_is
+from ._scan import left_as_is, scan_documents, stale_after_writing, targets_of, write_or_show, written_names
 
 
 def add_parser(sub: Any) -> None:
@@ -50,8 +50,8 @@ def add_parser(sub: Any) -> None:
             "diff and change nothing."
         ),
     )
-    _common(update)
-    _output(update)
+    add_common(update)
+    add_output(update)
     update.add_argument("--write", action="store_true", help="rewrite the files (atomically); default: show a diff")
     update.add_argument(
         "--accept",
@@ -71,7 +71,7 @@ def add_parser(sub: Any) -> None:
         help="say a changed quote left as it is in one line, without its diff (the pre-commit hook textfrag-update: "
         "textfrag check, the next hook, shows each diff once)",
     )
-    _require_pin(update)
+    add_require_pin(update)
     update.add_argument(
         "paths", nargs="*", default=["."], metavar="PATH", help="files or folders, or FILE:LINE of a reference (default: .)"
     )
@@ -95,20 +95,20 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..repair.rewrite import read_doc, write_places
     from ..verdict.written_options import options_of
 
-    cache = _cache(args)
-    targets = _targets(args)
-    scan = _scan(args)
+    cache = cache_of(args)
+    targets = targets_of(args)
+    scan = scan_documents(args)
     problems = scan.problems
     moved_to: dict[tuple[str, int], StaleError] = {}  # the moved references' errors, for the findings
     places = write_places(args.root, args.paths)  # (a document that is a link out of them is never rewritten)
     docs: dict[str, DocText] = {}
     rewritten: dict[tuple[str, int], str] = {}  # (document, offset) -> the new reference
     accepted = repinned = 0
-    progress = _terminal(args, err)[0]
+    progress = terminal_of(args, err)[0]
     total, searched = len(scan.entries), 0
     stale_at = prefetch_history(cache, [ref for _, ref in scan.entries], load_text=True)
     for i, (f, ref) in enumerate(scan.entries, 1):
-        progress.show(_checked(i - 1, total, searched))
+        progress.show(checked_so_far(i - 1, total, searched))
         targeted = targets is None or (f.file, f.line) in targets
         doc: DocText | None = None
         # a document is read again only where it may be rewritten: beside a stale or missing reference
@@ -154,7 +154,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         repinned += drift.kind == "invisible" and not accepting
         if not machine_readable(args.format):
             progress.clear()
-            style = _terminal(args, err)[1]
+            style = terminal_of(args, err)[1]
             how = "accepted" if accepting else "renamed and moved" if drift.new_path else drift.kind
             place = style.paint(spell(f"{f.file}:{f.line}"), "bold")
             print(f"{place}: {spell(ref.text)}: {how} -> {style.paint(spell(new), 'green')}", file=err)
@@ -167,16 +167,16 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         includes, repairs = guarded.update(args, targets, docs, places, err)
         problems.extend(includes.problems)
         include_findings = includes.findings
-    written = _write_or_show(args, docs, out, problems)
+    written = write_or_show(args, docs, out, problems)
     if guarded is not None and not args.write and repairs and not machine_readable(args.format):
-        _write_diff(out, guarded.planned(repairs))  # (and the records that would follow them)
-    kept = _written_names(docs, problems)
+        write_diff(out, guarded.planned(repairs))  # (and the records that would follow them)
+    kept = written_names(docs, problems)
     repaired = guarded.commit(repairs, set(written)) if guarded is not None and args.write else len(repairs)
     for key in [k for k in rewritten if k[0] not in kept]:
         del rewritten[key]  # (its file could not be written)
     moved = len(rewritten) - accepted - repinned
     if written:
-        problems.extend(_stale_after_writing(args, scan, written, rewritten))
+        problems.extend(stale_after_writing(args, scan, written, rewritten))
     pins = {(f.file, f.start): is_pinned(ref) for f, ref in scan.entries}
     if args.require_pin:  # (a reference rewritten here keeps its checks: pinned if it was)
         problems.extend((f, UnpinnedError(reference=ref.text)) for f, ref in scan.entries if not pins[(f.file, f.start)])
@@ -187,38 +187,38 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     files = len(written) if args.write else len([d for d in docs.values() if d.edits])
     # (only includes repaired: the documents rewritten are theirs, and no reference is counted)
     only_includes = guarded is not None and bool(repairs) and not (moved or repinned or accepted)
-    said = [_plural(moved, "moved reference")] if moved or not (repinned or accepted or only_includes) else []
-    said += [f"{_plural(repinned, 'reference')} whose line endings, BOM or charset changed"] if repinned else []
-    said += [_plural(accepted, "accepted reference")] if accepted else []
+    said = [plural(moved, "moved reference")] if moved or not (repinned or accepted or only_includes) else []
+    said += [f"{plural(repinned, 'reference')} whose line endings, BOM or charset changed"] if repinned else []
+    said += [plural(accepted, "accepted reference")] if accepted else []
     what = " and ".join(said)
     if only_includes:
         head = (
-            f"rewrote {_plural(files, 'document')}"
+            f"rewrote {plural(files, 'document')}"
             if args.write
-            else f"{_plural(files, 'document')} would be rewritten (run with --write)"
+            else f"{plural(files, 'document')} would be rewritten (run with --write)"
         )
     elif args.write and not files:
         head = f"rewrote {what}"  # (nothing: no document named)
     elif args.write:
-        head = f"rewrote {what} in {_plural(files, 'document')}"
+        head = f"rewrote {what} in {plural(files, 'document')}"
     else:
-        head = f"{what} would be rewritten in {_plural(files, 'document')} (run with --write)"
+        head = f"{what} would be rewritten in {plural(files, 'document')} (run with --write)"
     if guarded is not None:
-        head += f"; {_plural(repaired, 'include')} {'repaired' if args.write else 'to repair'}"
+        head += f"; {plural(repaired, 'include')} {'repaired' if args.write else 'to repair'}"
         head += f" (in {guarded.lock_shown})" if repaired else ""
     summary = f"textfrag update: {scan.summary()}: {head}; {left} stale left as they are, {bad} bad"
-    summary += _unpinned_note(unpinned)
+    summary += unpinned_note(unpinned)
     failed = {(f.file, f.start): e for f, e in problems}
-    findings = [_finding(f, failed.get((f.file, f.start))) for f, _ in problems if not f.text]
+    findings = [finding_of(f, failed.get((f.file, f.start))) for f, _ in problems if not f.text]
     for f, _ref in scan.entries:
         error = failed.get((f.file, f.start))
         if error is None and (not args.write or (f.file, f.start) not in rewritten):
             error = moved_to.get((f.file, f.start))  # still stale until written
-        findings.append(_finding(f, error, pins[(f.file, f.start)]))
+        findings.append(finding_of(f, error, pins[(f.file, f.start)]))
     findings += include_findings
     if getattr(args, "no_diffs", False):
         problems = [(f, _without_diff(e)) for f, e in problems]
-    _finish(args, findings, problems, summary, out, err)
+    finish(args, findings, problems, summary, out, err)
     if bad:
         return BAD
     return STALE if remaining else OK

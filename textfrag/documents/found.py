@@ -57,7 +57,7 @@ def trimmed(m: re.Match[str], group: int) -> tuple[int, int]:
     return start, end
 
 
-def _mask(text: str, spans: list[tuple[int, int]]) -> str:
+def mask_text(text: str, spans: list[tuple[int, int]]) -> str:
     """Replace each text[start:end] by spaces, keeping line endings (so line numbers are unchanged)."""
     if not spans:
         return text
@@ -101,7 +101,7 @@ class LineIndex:
 
 
 # directives whose body is code or verbatim text in both reStructuredText and MyST: no reference in them
-_CODE_DIRECTIVES = frozenset(
+CODE_DIRECTIVES = frozenset(
     {
         "code-block",
         "code",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .scan import Found, HtmlBlocks, LineIndex, _scan_markdown, with_columns
+from .scan import Found, HtmlBlocks, LineIndex, scan_markdown_masked, with_columns
 
 # what, in the paragraphs an edit touched, could change how anything else is read: code spans and fences,
 # comments and raw HTML, MyST roles and directives, escapes, tabs and indented code, definitions and uses
@@ -33,7 +33,7 @@ class MarkdownScan(NamedTuple):
 
 def scan_markdown_kept(text: str, file: str, html_blocks: HtmlBlocks = None) -> MarkdownScan:
     """:func:`scan_text` of a Markdown text, kept for :func:`rescan_markdown`."""
-    found, masked = _scan_markdown(text, file, html_blocks)
+    found, masked = scan_markdown_masked(text, file, html_blocks)
     return MarkdownScan(text, masked, with_columns(text, found))
 
 
@@ -90,7 +90,7 @@ def rescan_markdown(previous: MarkdownScan, text: str, file: str, html_blocks: H
         or _BLANK_LINE_AT.search(region_new)  # (a new paragraph break: the neighbours' scans may change)
     ):
         return scan_markdown_kept(text, file, html_blocks)
-    found, masked = _scan_markdown(region_new, file, html_blocks)
+    found, masked = scan_markdown_masked(region_new, file, html_blocks)
     if masked != region_new:
         return scan_markdown_kept(text, file, html_blocks)
     first_line = text.count("\n", 0, a)

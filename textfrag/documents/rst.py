@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .found import _CODE_DIRECTIVES, Directive, Found, LineIndex, _mask
+from .found import CODE_DIRECTIVES, Directive, Found, LineIndex, mask_text
 
 __all__ = ["scan_rst"]
 
@@ -26,9 +26,9 @@ _RST_LITERAL_DIRECTIVES = frozenset({"productionlist"})
 # a doctest block: a paragraph that starts with ">>> " (literal to its end)
 _RST_DOCTEST = re.compile(r"^[ \t]*>>>(?:[ \t]|$)")
 _RST_DEFAULT_ROLE = re.compile(r"^[ \t]*\.\.[ \t]+default-role[ ]?::[ \t]*(\S*)", re.IGNORECASE)
-_RST_CODE_DIRECTIVES = _CODE_DIRECTIVES | _RST_LITERAL_DIRECTIVES
+_RST_CODE_DIRECTIVES = CODE_DIRECTIVES | _RST_LITERAL_DIRECTIVES
 # code directives whose :caption: Sphinx parses as text (roles in it are rendered)
-_RST_PARSED_CAPTION = frozenset({"code-block", "code", "sourcecode", "literalinclude"})
+RST_PARSED_CAPTION = frozenset({"code-block", "code", "sourcecode", "literalinclude"})
 # inline markup starts after white space, the start of the text, or one of - : / ' " < ( [ { (docutils'
 # inline markup recognition rules); a backslash before it escapes it
 _RST_START = r"(?<![^\s\-:/'\"<(\[{])"
@@ -164,7 +164,7 @@ def scan_rst(text: str, file: str = "<text>", directives: list[Directive] | None
         out.append(raw)
         offset += len(raw)
     masked = "".join(out)
-    masked = _mask(masked, [m.span() for m in _RST_INLINE_LITERAL.finditer(masked)])
+    masked = mask_text(masked, [m.span() for m in _RST_INLINE_LITERAL.finditer(masked)])
     numbered = LineIndex(masked)
     for pattern in (_RST_ROLE, _RST_ROLE_SUFFIX):
         for m in pattern.finditer(masked):

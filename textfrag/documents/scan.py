@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from .found import _CODE_DIRECTIVES, MD_SUFFIXES, RST_SUFFIXES, Directive, Found, FoundKind, LineIndex, _mask
-from .rst import _RST_PARSED_CAPTION, scan_rst
+from .found import CODE_DIRECTIVES, MD_SUFFIXES, RST_SUFFIXES, Directive, Found, FoundKind, LineIndex, mask_text
+from .rst import RST_PARSED_CAPTION, scan_rst
 
 __all__ = ["Directive", "code_directives", "Found", "FoundKind", "LineIndex", "scan_text", "RST_SUFFIXES", "MD_SUFFIXES"]
 
@@ -46,7 +46,7 @@ _LIST_FENCE = re.compile(r"^([ \t]*(?:(?:[-*+]|[0-9]+[.)])[ \t]+)*)(`{3,}|~{3,}|
 _FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,}|:{3,})[ \t]*$")
 _MYST_DIRECTIVE_NAME = re.compile(r"^\{([A-Za-z][\w.:+-]*)\}[ \t]*(.*)$")
 # directives whose body is not Markdown (code, raw output, math, diagrams...): their fences are masked
-_MYST_VERBATIM = _CODE_DIRECTIVES | {
+_MYST_VERBATIM = CODE_DIRECTIVES | {
     "txtfrag",
     "code-cell",
     "eval-rst",
@@ -193,7 +193,7 @@ def _md_blocks(
     no_comment = no_comment and (">" not in text or not _QUOTED_CODE.search(text))  # (nor code in a quote)
     if "```" not in text and "~~~" not in text and ":::" not in text and not _has_indented(text) and no_comment:
         # no fence and no line indented four columns: no code block, nothing below would mask anything
-        return _mask(text, [c.span() for c in _HTML_COMMENT.finditer(text)])
+        return mask_text(text, [c.span() for c in _HTML_COMMENT.finditer(text)])
     lines = text.splitlines(keepends=True)
     # Python-Markdown (fenced_code, pymdownx.superfences): a fence closes with the same fence only, and one
     # that nothing closes is text
@@ -295,7 +295,7 @@ def _md_blocks(
                 continue
             verbatim = name is None or name in _MYST_VERBATIM if myst else True
             fences.append((m.group(2)[0], len(m.group(2)), verbatim, opens_in_quote))
-            caption_open = name is not None and (name == "txtfrag" or name in _RST_PARSED_CAPTION)
+            caption_open = name is not None and (name == "txtfrag" or name in RST_PARSED_CAPTION)
             header = 1 if myst and name is not None and not verbatim else 0
             if myst and name == "eval-rst" and not opens_in_quote:
                 rst_body = (len(fences), offset + len(raw), number)
@@ -348,7 +348,7 @@ def _md_blocks(
     if rst_body is not None:  # (an {eval-rst} fence that nothing closes runs to the end)
         found += _eval_rst(text[rst_body[1] :], file, rst_body[1], rst_body[2])
     masked = "".join(out)
-    return _mask(masked, [c.span() for c in _HTML_COMMENT.finditer(masked)])
+    return mask_text(masked, [c.span() for c in _HTML_COMMENT.finditer(masked)])
 
 
 def _md_inline(text: str, file: str, found: list[Found]) -> str:
@@ -359,7 +359,7 @@ def _md_inline(text: str, file: str, found: list[Found]) -> str:
     while True:
         m = _BACKTICKS.search(text, pos)
         if not m:
-            return _mask(text, spans)
+            return mask_text(text, spans)
         n = len(m.group(0))
         k = m.start()
         while k > pos and text[k - 1] == "\\":  # (each backslash looked at once: linear)
@@ -446,7 +446,7 @@ HtmlBlocks = Literal["raw", "md_in_html", "commonmark"] | None
 
 def scan_markdown(text: str, file: str = "<text>", html_blocks: HtmlBlocks = None) -> list[Found]:
     """References in a Markdown or MyST text, in order of appearance."""
-    return _scan_markdown(text, file, html_blocks)[0]
+    return scan_markdown_masked(text, file, html_blocks)[0]
 
 
 def raw_html_references(text: str, file: str = "<text>") -> list[Found]:
@@ -458,7 +458,7 @@ def raw_html_references(text: str, file: str = "<text>") -> list[Found]:
         return []
     sink: list[Found] = []
     masked = _md_inline(_md_blocks(text, file, sink, python_markdown=True), file, sink)
-    masked = _mask(masked, [m.span() for m in _RAW_COMMENT.finditer(masked)])
+    masked = mask_text(masked, [m.span() for m in _RAW_COMMENT.finditer(masked)])
     lines = LineIndex(masked)
     return [Found(file, lines.line_at(m.start(2)), m.group(2), m.start(2), m.end(2), "html") for m in _TAG_URL.finditer(masked)]
 
@@ -473,7 +473,7 @@ def markdown_in_raw_html(text: str, file: str = "<text>", *, md_in_html: bool = 
 
     sink: list[Found] = []
     masked = _md_inline(_md_blocks(text, file, sink, python_markdown=True), file, sink)
-    masked = _mask(masked, [m.span() for m in _RAW_COMMENT.finditer(masked)])
+    masked = mask_text(masked, [m.span() for m in _RAW_COMMENT.finditer(masked)])
     lines = LineIndex(masked)
     out = []
     for a, b in raw_html_spans(masked, md_in_html=md_in_html):
@@ -489,20 +489,20 @@ _RAW_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _TAG_URL = re.compile(r"""<[A-Za-z][A-Za-z0-9-]*\b[^<>]*?\b(?:src|href)\s*=\s*(["']?)(txtfrag:[^"'\s>]*)\1""", re.IGNORECASE)
 
 
-def _scan_markdown(text: str, file: str, html_blocks: HtmlBlocks = None) -> tuple[list[Found], str]:
+def scan_markdown_masked(text: str, file: str, html_blocks: HtmlBlocks = None) -> tuple[list[Found], str]:
     """The references and the masked text (code, code spans and comments blanked, the same length)."""
     found, masked, _ = scan_markdown_lines(text, file, html_blocks)
     return found, masked
 
 
 def scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) -> tuple[list[Found], str, LineIndex]:
-    """:func:`_scan_markdown`, and the index of the lines of the text (and of the masked text)."""
+    """:func:`scan_markdown_masked`, and the index of the lines of the text (and of the masked text)."""
     found: list[Found] = []
     python_markdown = html_blocks in ("raw", "md_in_html")
     read = text
     front = _FRONT_MATTER.match(text) if text.startswith("---") else None
     if front is not None and (html_blocks == "commonmark" or _front_matter(front.group(1) or "")):
-        read = _mask(text, [front.span()])  # (front matter: the page's metadata, not Markdown)
+        read = mask_text(text, [front.span()])  # (front matter: the page's metadata, not Markdown)
     masked = _md_blocks(read, file, found, python_markdown=python_markdown)
     if "<" in masked:  # (raw HTML blocks, as the engine reads them, or as every engine does: not Markdown)
         from .raw_html import commonmark_html_spans, raw_everywhere, raw_html_spans
@@ -512,7 +512,7 @@ def scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) ->
         else:
             raw = commonmark_html_spans(text, masked) if html_blocks == "commonmark" else raw_everywhere(text, masked)
         if raw:
-            masked = _mask(masked, raw)
+            masked = mask_text(masked, raw)
             found[:] = [f for f in found if not any(a <= f.start < b for a, b in raw)]
     masked = _md_inline(masked, file, found)
     lines = LineIndex(masked)

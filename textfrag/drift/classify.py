@@ -32,7 +32,7 @@ from ..reference.integrity import integrity_of
 from ..reference.resolving import Selection, occurrences, resolve, select, select_lines
 from ..source.cache import Source
 from ..source.paths import encode_path
-from .diffs import _closest_diff, _endings, _from_normalized, _line_map, _look, _normalized
+from .diffs import closest_diff, endings_of, from_normalized, lf_normalized, looks_of, mapped_lines
 from .history import Fate, History, NoGit, Version
 
 __all__ = ["Drift", "DriftKind", "classify", "classify_missing", "refresh_fragment", "reviewed_unknown"]
@@ -220,7 +220,7 @@ def _copied(
     if old_sel.empty:
         return None
     top, rel = where
-    wanted = _normalized(old_sel.text)
+    wanted = lf_normalized(old_sel.text)
     moved: list[tuple[bool, str, Drift]] = []
     for path, paired in history.successors(top, found.commit, fate.commit, rel):
         try:
@@ -233,7 +233,7 @@ def _copied(
             current = load(new_path)  # type: ignore[operator]
         except TextFragError:
             continue
-        if wanted not in _normalized(current.text):  # (a cheap test before the comparison)
+        if wanted not in lf_normalized(current.text):  # (a cheap test before the comparison)
             continue
         drift = _compare(reference, found, current, intent)
         if drift.kind in ("moved", "invisible"):
@@ -297,7 +297,7 @@ def _moved(kind: DriftKind, explanation: str, old_sel: Selection, new_sel: Selec
         kind,
         explanation,
         refresh_fragment(new_sel, fragment),
-        line_map=_line_map(old_sel, new_sel),
+        line_map=mapped_lines(old_sel, new_sel),
         old_first=old_sel.first_line,
         new_first=new_sel.first_line,
     )
@@ -309,7 +309,7 @@ def _changed(explanation: str, old_sel: Selection, diff: str, proposal: Selectio
         explanation,
         proposal=refresh_fragment(proposal, fragment) if proposal is not None and not proposal.empty else None,
         diff=diff,
-        line_map=_line_map(old_sel, proposal) if proposal is not None else (),
+        line_map=mapped_lines(old_sel, proposal) if proposal is not None else (),
         old_first=old_sel.first_line,
         new_first=proposal.first_line if proposal is not None else 0,
         new_last=max(proposal.first_line, proposal.last_line) if proposal is not None else 0,
@@ -327,13 +327,16 @@ def _invisible(old: Source, current: Source, old_sel: Selection) -> tuple[Select
         return select(current, old_sel.start, old_sel.end), " and ".join(what) or "only its bytes changed, not its text"
     if "\x85" in old.text or "\x85" in current.text or "\r" not in old_sel.text + current.text:
         return None
-    norm_old, norm_cur = _normalized(old_sel.text), _normalized(current.text)
+    norm_old, norm_cur = lf_normalized(old_sel.text), lf_normalized(current.text)
     at = norm_cur.find(norm_old)
     if at < 0 or norm_cur.find(norm_old, at + 1) >= 0 or not norm_old:
         return None
-    start, end = _from_normalized(current, norm_cur, at), _from_normalized(current, norm_cur, at + len(norm_old))
+    start, end = from_normalized(current, norm_cur, at), from_normalized(current, norm_cur, at + len(norm_old))
     new_sel = select(current, start, end)
-    return new_sel, f"only line endings changed in the quoted lines ({_endings(old_sel.text)} then, {_endings(new_sel.text)} now)"
+    return (
+        new_sel,
+        f"only line endings changed in the quoted lines ({endings_of(old_sel.text)} then, {endings_of(new_sel.text)} now)",
+    )
 
 
 def _make_hint(path: str, lines: Selection) -> str:
@@ -373,7 +376,7 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
                 f"make a new reference ({_make_hint(label, now)}), or pin what the range quotes now ({now.lines_display()}) "
                 "with `textfrag update --accept --write`",
                 old_sel,
-                _closest_diff(old_sel, current, label, commit, window=now),
+                closest_diff(old_sel, current, label, commit, window=now),
                 now,
                 fragment,
             )
@@ -413,7 +416,7 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
             f"changed: the quote runs to {side} of the file ({then}{whole}), and the text there is different now; "
             "review the diff, then `textfrag update --accept --write` pins what it quotes now",
             old_sel,
-            _closest_diff(old_sel, current, label, commit, window=now),
+            closest_diff(old_sel, current, label, commit, window=now),
             now,
             fragment,
         )
@@ -433,7 +436,7 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
         f"({_make_hint(label, now)}), or pin what the range quotes now ({now.lines_display()}) with "
         "`textfrag update --accept --write`",
         old_sel,
-        _closest_diff(old_sel, current, label, commit),
+        closest_diff(old_sel, current, label, commit),
         now,
         fragment,
     )
@@ -466,7 +469,7 @@ def _neighbour(source: Source, number: int, step: int) -> str | None:
     for _ in range(MAX_BLANK_NEIGHBOURS):
         if number < 1 or number > source.line_count:
             return None
-        line = _look(source.text[source.index_of_line(number - 1) : source.index_of_line(number)])
+        line = looks_of(source.text[source.index_of_line(number - 1) : source.index_of_line(number)])
         if line.strip():
             return line
         number += step
@@ -501,7 +504,7 @@ def _by_intent(
         return _changed(
             f"changed: {intent} no longer selects anything ({why.message}); it quoted {then}; edit the reference by hand",
             old_sel,
-            _closest_diff(old_sel, current, label, short),
+            closest_diff(old_sel, current, label, short),
             None,
             fragment,
         )
@@ -517,11 +520,11 @@ def _by_intent(
             new_sel,
             fragment,
         )
-    if _normalized(new_sel.text) == _normalized(old_sel.text):
+    if lf_normalized(new_sel.text) == lf_normalized(old_sel.text):
         return _moved(
             "invisible",
             f"the text shown is unchanged: {intent} selects {new_sel.lines_display()} now ({then}), and only line "
-            f"endings changed ({_endings(old_sel.text)} then, {_endings(new_sel.text)} now); "
+            f"endings changed ({endings_of(old_sel.text)} then, {endings_of(new_sel.text)} now); "
             "run `textfrag update --write` to re-pin the reference",
             old_sel,
             new_sel,
@@ -531,7 +534,7 @@ def _by_intent(
         f"changed: {intent} selects different text now ({new_sel.lines_display()}; it quoted {then}); review the diff, "
         "then `textfrag update --accept --write` pins what it selects now",
         old_sel,
-        _closest_diff(old_sel, current, label, short, window=new_sel),
+        closest_diff(old_sel, current, label, short, window=new_sel),
         new_sel,
         fragment,
     )

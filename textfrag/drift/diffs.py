@@ -24,7 +24,7 @@ _INVISIBLE = {
 }
 
 
-def _look(line: str) -> str:
+def looks_of(line: str) -> str:
     """What a line looks like: no line ending, tabs as spaces, no trailing blanks, no zero-width marks."""
     body = line.rstrip("\r\n")
     for ch in ("\ufeff", "\u200b"):
@@ -51,10 +51,10 @@ def visible_diff(old_lines: list[str], new_lines: list[str], fromfile: str, tofi
     removed: dict[str, set[str]] = {}
     added: dict[str, set[str]] = {}
     for i in changed:
-        (removed if diff[i][0] == "-" else added).setdefault(_look(diff[i][1:]), set()).add(diff[i][1:])
+        (removed if diff[i][0] == "-" else added).setdefault(looks_of(diff[i][1:]), set()).add(diff[i][1:])
     alike = {look for look in removed.keys() & added.keys() if removed[look] != added[look]}
     # one line that looks like its counterpart: every changed line is spelled out, so that all read alike
-    escaped = any(_look(diff[i][1:]) in alike for i in changed)
+    escaped = any(looks_of(diff[i][1:]) in alike for i in changed)
     out: list[str] = []
     for i, line in enumerate(diff):
         if escaped and i in changed:
@@ -72,7 +72,7 @@ def visible_diff(old_lines: list[str], new_lines: list[str], fromfile: str, tofi
     return "\n".join(lines)
 
 
-def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str, *, window: Selection | None = None) -> str:
+def closest_diff(old_sel: Selection, current: Source, label: str, commit: str, *, window: Selection | None = None) -> str:
     """A diff between the old excerpt and the window of the current file most like it (or the given
     ``window``: what the same range or intent quotes now)."""
     old_lines = old_sel.text.splitlines(keepends=True)
@@ -84,8 +84,8 @@ def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str, 
         best_start = window.first_line - 1
     elif len(cur_lines) <= MAX_DIFF_SEARCH_LINES:
         matcher = difflib.SequenceMatcher(autojunk=False)
-        matcher.set_seq2([_look(x) for x in old_lines])  # the closest text as it reads: line endings aside
-        looks = [_look(x) for x in cur_lines]
+        matcher.set_seq2([looks_of(x) for x in old_lines])  # the closest text as it reads: line endings aside
+        looks = [looks_of(x) for x in cur_lines]
         # the same lines as before first: a quote changed in place is shown against its own lines, and
         # another window must be strictly closer to be shown instead
         same = min(old_sel.first_line - 1, max(0, len(cur_lines) - n))
@@ -110,10 +110,10 @@ def _closest_diff(old_sel: Selection, current: Source, label: str, commit: str, 
     )
 
 
-def _line_map(old_sel: Selection, new_sel: Selection) -> tuple[tuple[int, int], ...]:
+def mapped_lines(old_sel: Selection, new_sel: Selection) -> tuple[tuple[int, int], ...]:
     """Old line number -> new line number for every quoted line that is unchanged (line endings aside)."""
-    old_lines = [_look(x) for x in old_sel.text.splitlines()]
-    new_lines = [_look(x) for x in new_sel.text.splitlines()]
+    old_lines = [looks_of(x) for x in old_sel.text.splitlines()]
+    new_lines = [looks_of(x) for x in new_sel.text.splitlines()]
     if old_lines == new_lines:
         return tuple((old_sel.first_line + i, new_sel.first_line + i) for i in range(len(old_lines)))
     pairs = []
@@ -123,18 +123,18 @@ def _line_map(old_sel: Selection, new_sel: Selection) -> tuple[tuple[int, int], 
     return tuple(pairs)
 
 
-def _normalized(text: str) -> str:
+def lf_normalized(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _from_normalized(current: Source, norm: str, k: int) -> int:
+def from_normalized(current: Source, norm: str, k: int) -> int:
     """The index in ``current.text`` of index ``k`` of its text with line endings normalized to LF."""
     line = norm.count("\n", 0, k)
     col = k - (norm.rfind("\n", 0, k) + 1)
     return current.index_of_line(line) + col
 
 
-def _endings(text: str) -> str:
+def endings_of(text: str) -> str:
     crlf = text.count("\r\n")
     cr = text.count("\r") - crlf
     lf = text.count("\n") - crlf

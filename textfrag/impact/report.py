@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from ..errors import inert_json, spell, spell_inline, spell_lines
-from ..report.formats import _escape_data, _escape_property, sarif_document
+from ..report.formats import escape_data, escape_property, sarif_document
 from .changes import Changes
 from .predict import EFFECTS, Impact
 
@@ -117,14 +117,14 @@ def impact_github(changes: Changes, impacts: Sequence[Impact]) -> list[str]:
         level = "warning" if i.needs_review else "notice"
         where = i.annotated()
         if where is None:
-            props = [f"file={_escape_property(spell(i.doc))}", f"line={i.line}", f"col={max(1, i.column)}"]
+            props = [f"file={escape_property(spell(i.doc))}", f"line={i.line}", f"col={max(1, i.column)}"]
             body = f"{i.text}: {i.message}"
         else:
             path, first, last = where
-            props = [f"file={_escape_property(spell(shown_path(changes, path)))}", f"line={first}", f"endLine={last}"]
+            props = [f"file={escape_property(spell(shown_path(changes, path)))}", f"line={first}", f"endLine={last}"]
             body = f"quoted by {_where(i)}: {_what(i, changes)}; then: {i.command}"
-        props.append(f"title={_escape_property(f'textfrag: {i.said}')}")
-        out.append(f"::{level} {','.join(props)}::{_escape_data(spell(body))}")
+        props.append(f"title={escape_property(f'textfrag: {i.said}')}")
+        out.append(f"::{level} {','.join(props)}::{escape_data(spell(body))}")
     return out
 
 

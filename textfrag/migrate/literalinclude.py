@@ -105,7 +105,7 @@ def _raw_html(text: str) -> list[tuple[int, int]]:
     return [*comments, *commonmark_html_spans(text, scan_markdown_lines(text, "<text>")[1])]
 
 
-def _lines_from(text: str, offset: int) -> Iterator[tuple[int, str]]:
+def lines_from(text: str, offset: int) -> Iterator[tuple[int, str]]:
     """(offset, line without its ending) from ``offset`` on."""
     pos = offset
     while pos < len(text):
@@ -116,7 +116,7 @@ def _lines_from(text: str, offset: int) -> Iterator[tuple[int, str]]:
 
 
 def _rst_include(text: str, doc: str, number: int, offset: int) -> Include | None:
-    lines = _lines_from(text, offset)
+    lines = lines_from(text, offset)
     _, first = next(lines)
     m = re.match(r"^([ \t]*)\.\.[ ]+literalinclude[ ]?::[ \t]*(.*)$", first, re.IGNORECASE)
     if m is None:
@@ -154,7 +154,7 @@ def _rst_include(text: str, doc: str, number: int, offset: int) -> Include | Non
 
 
 def _myst_include(text: str, doc: str, number: int, offset: int, fence: str) -> Include | None:
-    lines = _lines_from(text, offset)
+    lines = lines_from(text, offset)
     _, first = next(lines)
     # (a directive in a block quote: each of its lines carries the quote's markers, which end it when they stop)
     prefix = _QUOTE_MARKERS.match(first)
@@ -342,7 +342,7 @@ def _convert(
     if intent is not None or gaps:  # (:lines: alone in one run is what the pin says; else it is an intent)
         out.extend(intent.options() if intent is not None else [])
         if wanted is not None:
-            out.append(("lines", options["lines"] if wanted == parse_line_spec(options["lines"], total) else _spans(wanted)))
+            out.append(("lines", options["lines"] if wanted == parse_line_spec(options["lines"], total) else spans_of(wanted)))
     page_language = highlight_language_of(doc_text, include.start, highlight_language)
     language = options.get("language") or page_language
     # the txtfrag directive without :language: takes the page's language as literalinclude does, except
@@ -372,7 +372,7 @@ def _convert(
             )
         absolute = sorted({kept[n - 1] if kept else n for n in marks if n <= shown})
         if absolute:
-            out.append(("emphasize-lines", _spans(absolute)))
+            out.append(("emphasize-lines", spans_of(absolute)))
     for name in _KEPT:
         if name in options:
             out.append((name, options[name]))
@@ -461,7 +461,7 @@ def _open_ended(options: dict[str, str], intent: Intent | None, total: int) -> b
     return not spec or spec.endswith("-")
 
 
-def _spans(numbers: list[int]) -> str:
+def spans_of(numbers: list[int]) -> str:
     """``3,5-7``: sorted numbers as literalinclude's line lists write them."""
     parts: list[str] = []
     start = prev = numbers[0]

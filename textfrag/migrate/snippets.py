@@ -12,7 +12,7 @@ from ..errors import TextFragError
 from ..reference.selection import select_lines, whole
 from ..source.cache import SourceCache
 from ..verdict.quoting import make_reference
-from .literalinclude import Include, Outcome, _lines_from, _spans
+from .literalinclude import Include, Outcome, lines_from, spans_of
 
 _CODE_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*(.*)$")
 
@@ -57,7 +57,7 @@ class SnippetSettings:
 def find_snippet_fences(text: str, doc: str) -> list[Include]:
     """Fenced code blocks whose only content is one ``--8<--`` snippet (inline, or a block of one path)."""
     out: list[Include] = []
-    lines = list(_lines_from(text, 0))
+    lines = list(lines_from(text, 0))
     i = 0
     while i < len(lines):
         start, line = lines[i]
@@ -221,7 +221,7 @@ def _convert_snippet(include: Include, cache: SourceCache, settings: SnippetSett
             )
         kept = sorted({n for n in marks if 1 <= n <= shown})
         if kept:
-            attrs.append(f'hl_lines="{_spans(kept).replace(",", " ")}"')
+            attrs.append(f'hl_lines="{spans_of(kept).replace(",", " ")}"')
     linenums = options.get("linenums") or ("1" if settings.linenums else "")
     if linenums:
         if not linenums.isdigit():

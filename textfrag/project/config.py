@@ -115,8 +115,8 @@ class BuildConfig:
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
         if self.engine == "asciidoc":  # (no configuration: the folder of its documents)
-            return f"the AsciiDoc documents under {_shown(self.path.parent)} (guard mode; root: {_shown(self.root)})"
-        return f"{_shown(self.path)} (root: {_shown(self.root)})"
+            return f"the AsciiDoc documents under {shown_path(self.path.parent)} (guard mode; root: {shown_path(self.root)})"
+        return f"{shown_path(self.path)} (root: {shown_path(self.root)})"
 
 
 def html_blocks_of(config: BuildConfig | None) -> HtmlBlocks:
@@ -143,7 +143,7 @@ def snippet_bases(config: BuildConfig | None) -> tuple[tuple[Path, ...], tuple[s
     return tuple((here / str(b)).resolve() for b in bases), tuple(str(a) for a in auto)
 
 
-def _shown(path: Path) -> str:
+def shown_path(path: Path) -> str:
     """A path as a user would type it: relative to the current folder, without ``x/..``."""
     normal = os.path.normpath(path)
     try:

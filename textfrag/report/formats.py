@@ -90,14 +90,14 @@ class Finding(NamedTuple):
         return self.error.new_reference if isinstance(self.error, StaleError) else None
 
 
-def _escape_data(text: str) -> str:
+def escape_data(text: str) -> str:
     # GitHub's workflow command encoding (actions/toolkit, command.ts); the message's own line breaks are
     # kept as %0A, every other control character is spelled out (an ESC would reach the log's terminal)
     return spell_lines(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def github_commands(findings: Iterable[Finding]) -> list[str]:
@@ -105,21 +105,21 @@ def github_commands(findings: Iterable[Finding]) -> list[str]:
     out = []
     for f in findings:
         for warning in f.warnings:
-            where = [f"file={_escape_property(spell(f.document))}", f"line={f.line}", f"col={max(1, f.column)}"]
-            where.append(f"title={_escape_property(f'textfrag: {warning.kind}')}")
+            where = [f"file={escape_property(spell(f.document))}", f"line={f.line}", f"col={max(1, f.column)}"]
+            where.append(f"title={escape_property(f'textfrag: {warning.kind}')}")
             said = f"{spell(f.reference or '')}: {warning}"
-            out.append(f"::warning {','.join(where)}::{_escape_data(said)}")
+            out.append(f"::warning {','.join(where)}::{escape_data(said)}")
         if f.error is None:
             continue
-        props = [f"file={_escape_property(spell(f.document))}"]
+        props = [f"file={escape_property(spell(f.document))}"]
         if f.line:
             props += [f"line={f.line}", f"col={max(1, f.column)}"]
-        props.append(f"title={_escape_property('textfrag: ' + f.status)}")
+        props.append(f"title={escape_property('textfrag: ' + f.status)}")
         body = f"{spell(f.reference)}: {f.error.message}" if f.reference else f.error.message
         detail = f.error.detail()
         if detail:
             body = f"{body}\n{detail}"
-        out.append(f"::error {','.join(props)}::{_escape_data(body)}")
+        out.append(f"::error {','.join(props)}::{escape_data(body)}")
     return out
 
 

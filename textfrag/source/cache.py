@@ -29,7 +29,7 @@ from ..errors import PathError, TextFragError
 from .charsets import (
     DEFAULT_CHARSET,
     Digest,
-    _ascii_compatible,
+    ascii_compatible,
     ascii_lines,
     codec_name,
     decode,
@@ -382,7 +382,7 @@ def digest_under_root(real_root: str, path: str, reference: str, max_size: int, 
         kept = kept_digest(fd, full, path, charset)
         if kept is not None and isinstance(kept[0], Digest):
             return kept[0]
-        if size >= _BLOCK and _ascii_compatible(codec_name(charset)):
+        if size >= _BLOCK and ascii_compatible(codec_name(charset)):
             digest = _ascii_digest(fd, path, reference, max_size, charset)
         else:
             digest = None

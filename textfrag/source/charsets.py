@@ -80,7 +80,7 @@ def decode(data: bytes, charset: str) -> tuple[bytes, str, str]:
         ) from None
 
 
-def _ascii_compatible(codec: str) -> bool:
+def ascii_compatible(codec: str) -> bool:
     """Whether ASCII bytes mean the same ASCII characters in this codec (not so in UTF-16 or UTF-7)."""
     return codec in ("utf-8", "ascii", "latin-1") or codec.startswith(("iso8859-", "cp125"))
 
@@ -104,7 +104,7 @@ class Digest(NamedTuple):
     def of(cls, path: str, data: bytes, charset: str = DEFAULT_CHARSET) -> Digest:
         """Hash and measure ``data``; pure ASCII in an ASCII-compatible charset is not decoded at all."""
         md5 = hashlib.md5(data).hexdigest()
-        if data.isascii() and _ascii_compatible(codec_name(charset)):
+        if data.isascii() and ascii_compatible(codec_name(charset)):
             # no BOM, no NEL in ASCII: CR LF is the only two-character line ending
             crs = data.count(b"\r") if b"\r" in data else 0  # `in` is a memchr; count is not
             pairs = data.count(b"\r\n") if crs else 0
