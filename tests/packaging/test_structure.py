@@ -55,3 +55,19 @@ def test_no_private_name_is_imported_from_another_module() -> None:
                     if a.name.startswith("_") and not a.name.startswith("__") and (node.module, a.name) not in FOREIGN
                 ]
     assert not crossing, "\n".join(crossing)
+
+
+def test_output_formats_are_named_only_where_they_are_declared() -> None:
+    """``--format``'s machine-readable names are written once, in ``textfrag/report/formats.py``; every
+    command asks it (``output_format``) instead of comparing names."""
+    named = [
+        f"{m.parent.name}/{m.name}: {node.value!r}"
+        for m in MODULES
+        if m.name != "formats.py"
+        for node in ast.walk(ast.parse(m.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Compare)
+        for side in (node.left, *node.comparators)
+        if isinstance(side, ast.Constant) and side.value in ("json", "sarif", "github")
+        for node in [side]
+    ]
+    assert not named, named

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 from ..documents.scan import Found
 from ..errors import StaleError, TextFragError, spell, spell_lines
-from ..report.formats import FORMATS, Finding, chosen_format, github_commands, json_results, machine_readable, sarif_log
+from ..report.formats import FORMATS, Finding, findings_document, github_commands, machine_readable, names_of, output_format
 from ..report.terminal import Progress, Style, laid_out, verdict_word
 from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
 
@@ -105,7 +105,7 @@ def add_common(p: argparse.ArgumentParser) -> None:
 def add_output(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=names_of(FORMATS),
         default=None,
         help="text (default), github (workflow commands that mark the lines in a pull request; the default "
         "when GITHUB_ACTIONS=true, with the text too), json (every reference) or sarif (SARIF 2.1.0 for code "
@@ -307,13 +307,13 @@ def finish(
 ) -> int:
     """Say what was found in the chosen format; the number of stale problems."""
     terminal_of(args, err)[0].clear()
-    fmt = chosen_format(args.format, os.environ)
+    form = output_format(args.format, os.environ, FORMATS)
     findings.sort(key=lambda f: (f.document, f.line, f.column))
-    if machine_readable(fmt):
-        document = json_results(findings, command=args.command, summary=summary) if fmt == "json" else sarif_log(findings)
+    document = findings_document(form, findings, command=args.command, summary=summary)
+    if document is not None:
         print(document, file=out)
         return sum(isinstance(e, StaleError) for _, e in problems)
-    if fmt == "github":
+    if form.annotations:
         for command in github_commands(findings):
             print(command, file=out)
     stale = _report(problems, err, terminal_of(args, err)[1])

@@ -29,7 +29,7 @@ from ..guard import (
 )
 from ..guard.judge import Explainer, found_of
 from ..project.buildset import read_by_build
-from ..report.formats import Finding, machine_readable
+from ..report.formats import FORMATS, Finding, machine_readable, output_format
 from ..source.cache import SourceCache
 from ..verdict.judging import Verdict
 from ._base import plural, shown_path
@@ -159,7 +159,7 @@ class GuardRun:
     def check(self, args: argparse.Namespace, targets: set[tuple[str, int]] | None) -> IncludeTally:
         """Every include of the documents under the paths, judged; ``targets`` (FILE:LINE) limit them."""
         tally = IncludeTally()
-        every = (args.format or "") == "json"
+        every = output_format(args.format, os.environ, FORMATS).every
         for _, _, _, inc, verdict in self.judged(args.paths, args.max_size, require_pin=args.require_pin):
             if targets is not None and (inc.doc, inc.line) not in targets:
                 continue

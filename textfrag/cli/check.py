@@ -12,7 +12,7 @@ from ..documents.scan import Found
 from ..errors import StaleError, TextFragError
 from ..project.settings import highlighter_of, lets_pass, relaxed_by
 from ..reference.fragment import Reference
-from ..report.formats import Finding, Warned
+from ..report.formats import FORMATS, Finding, Warned, output_format
 from ..report.terminal import Progress
 from ..source import store
 from ..source.cache import SourceCache
@@ -356,7 +356,7 @@ def _judged(
     prefetch_history(cache, unique.values(), load_text=scan.texts)
     settings = Settings(require_pin=args.require_pin, highlighter=highlighter_of(config))
     # every result is kept only for JSON, which lists them all; the other formats say only what is wrong
-    every = (args.format or "") == "json"
+    every = output_format(args.format, os.environ, FORMATS).every
     links = getattr(args, "link_targets", None) is not None  # (links are then told where they point)
     #: the verdict on a reference written the same way again (one file quoted many times, the same
     #: lines on many pages): judged once; bounded, so that memory does not grow with the references

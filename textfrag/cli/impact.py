@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import PathError, TextFragError
-from ..report.formats import FORMATS, chosen_format
+from ..report.formats import GITHUB, IMPACT_FORMATS, names_of, output_format
 from ._base import OK, STALE, add_common, nothing_checked, shown_path
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--format",
-        choices=(*FORMATS, "markdown"),
+        choices=names_of(IMPACT_FORMATS),
         default=None,
         help="text (default), github (notes on the changed lines of each quoted file, naming the document that "
         "quotes them; the default when GITHUB_ACTIONS=true, with the text too), json, sarif (the changed line, the "
@@ -129,15 +129,12 @@ def _say(args: argparse.Namespace, changes: Changes, found: _Found, out: TextIO,
 
     impacts = found.impacts
     said = report.summary(changes, impacts, found.quotes, found.stale_before, found.follows)
-    fmt = chosen_format(args.format, os.environ)
-    if fmt == "json":
-        print(report.impact_json(changes, impacts, said, found.stale_before, found.follows), file=out)
-    elif fmt == "sarif":
-        print(report.impact_sarif(changes, impacts), file=out)
-    elif fmt == "markdown":
-        print(report.impact_markdown(changes, impacts, said), file=out, end="")
+    form = output_format(args.format, os.environ, IMPACT_FORMATS)
+    document = report.impact_document(form, changes, impacts, said, found.stale_before, found.follows)
+    if document is not None:
+        print(document, file=out, end="")
     else:
-        if fmt == "github":
+        if form is GITHUB:
             for command in report.impact_github(changes, impacts):
                 print(command, file=out)
         for line in report.impact_text(changes, impacts, diffs=not args.no_diffs):

@@ -11,11 +11,20 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from ..errors import inert_json, spell, spell_inline, spell_lines
-from ..report.formats import escape_data, escape_property, sarif_document
+from ..report.formats import JSON, MARKDOWN, SARIF, OutputFormat, escape_data, escape_property, sarif_document
 from .changes import Changes
 from .predict import EFFECTS, Impact
 
-__all__ = ["MARKER", "impact_github", "impact_json", "impact_markdown", "impact_sarif", "impact_text", "summary"]
+__all__ = [
+    "MARKER",
+    "impact_document",
+    "impact_github",
+    "impact_json",
+    "impact_markdown",
+    "impact_sarif",
+    "impact_text",
+    "summary",
+]
 
 #: the first line of the Markdown report: what a pull request's comment is found by, to be updated
 MARKER = "<!-- textfrag impact -->"
@@ -314,3 +323,17 @@ def _markdown(changes: Changes, impacts: Sequence[Impact], said: str, diffs: Seq
             ]
     lines += ["", _sentence(said)]
     return "\n".join(lines) + "\n"
+
+
+def impact_document(
+    form: OutputFormat, changes: Changes, impacts: Sequence[Impact], said: str, stale_before: int, follows: int = 0
+) -> str | None:
+    """The one document ``form`` writes of what a change touches, ending in a line break (None: a format
+    written line by line, text and GitHub's commands)."""
+    if form is JSON:
+        return impact_json(changes, impacts, said, stale_before, follows) + "\n"
+    if form is SARIF:
+        return impact_sarif(changes, impacts) + "\n"
+    if form is MARKDOWN:
+        return impact_markdown(changes, impacts, said)
+    return None

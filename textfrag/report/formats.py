@@ -14,24 +14,56 @@ from ..errors import StaleError, TextFragError, UnpinnedError, inert_json, spell
 
 __all__ = [
     *("FORMATS", "Finding", "github_commands", "json_results", "sarif_document", "sarif_log", "SCHEMA_VERSION"),
-    *("machine_readable", "chosen_format"),
+    *("OutputFormat", "TEXT", "GITHUB", "JSON", "SARIF", "MARKDOWN", "IMPACT_FORMATS", "names_of", "output_format"),
+    *("machine_readable", "chosen_format", "findings_document"),
 ]
 
-#: every command's output formats (``impact`` adds "markdown", its pull request comment)
-FORMATS = ("text", "github", "json", "sarif")
-#: the formats a program reads: one document on standard output, nothing else said there
-_MACHINE = frozenset({"json", "sarif"})
+
+class OutputFormat(NamedTuple):
+    """One way a run says what it found, declared once: its ``--format`` name and how it is written."""
+
+    name: str
+    #: one document a program reads on standard output, and nothing else said there (JSON, SARIF)
+    machine: bool = False
+    #: every result listed, the current ones too (JSON); the others say only what is wrong
+    every: bool = False
+    #: GitHub Actions workflow commands written before the text, which a job turns into annotations
+    annotations: bool = False
+
+
+TEXT = OutputFormat("text")
+GITHUB = OutputFormat("github", annotations=True)
+JSON = OutputFormat("json", machine=True, every=True)
+SARIF = OutputFormat("sarif", machine=True)
+#: ``impact``'s pull request comment: one document, a person's (what is said on standard error is kept)
+MARKDOWN = OutputFormat("markdown")
+
+#: every command's output formats
+FORMATS = (TEXT, GITHUB, JSON, SARIF)
+#: ``impact``'s: those and its pull request comment
+IMPACT_FORMATS = (*FORMATS, MARKDOWN)
+
+
+def names_of(formats: Sequence[OutputFormat] = FORMATS) -> tuple[str, ...]:
+    """The ``--format`` choices of ``formats``."""
+    return tuple(f.name for f in formats)
+
+
+def output_format(fmt: str | None, environ: Mapping[str, str], formats: Sequence[OutputFormat] = IMPACT_FORMATS) -> OutputFormat:
+    """The format a run writes: the one asked for; else GitHub's workflow commands in a GitHub Actions job
+    (``GITHUB_ACTIONS=true``), where they become annotations; else text."""
+    name = chosen_format(fmt, environ)
+    return next(f for f in formats if f.name == name)
 
 
 def machine_readable(fmt: str | None) -> bool:
     """Whether ``--format`` asks for one document a program reads (JSON, SARIF): nothing else is printed."""
-    return fmt in _MACHINE
+    return any(f.machine and f.name == fmt for f in IMPACT_FORMATS)
 
 
 def chosen_format(fmt: str | None, environ: Mapping[str, str]) -> str:
-    """The format a run writes: the one asked for; else GitHub's workflow commands in a GitHub Actions job
-    (``GITHUB_ACTIONS=true``), where they become annotations; else text."""
-    return fmt or ("github" if environ.get("GITHUB_ACTIONS") == "true" else "text")
+    """The name of the format a run writes (:func:`output_format`)."""
+    return fmt or (GITHUB.name if environ.get("GITHUB_ACTIONS") == "true" else TEXT.name)
 
 
 SCHEMA_VERSION = 1
@@ -302,3 +334,12 @@ def sarif_document(rules: Sequence[Mapping[str, object]], results: Sequence[Mapp
     import json
 
     return inert_json(json.dumps(log, ensure_ascii=False, indent=2))
+
+
+def findings_document(form: OutputFormat, findings: Iterable[Finding], *, command: str, summary: str) -> str | None:
+    """The one document a machine-readable format writes of ``findings`` (None: the format is a person's)."""
+    if form is JSON:
+        return json_results(findings, command=command, summary=summary)
+    if form is SARIF:
+        return sarif_log(findings)
+    return None
