@@ -186,9 +186,10 @@ def test_an_interrupted_update_leaves_each_file_old_or_new(
     monkeypatch.chdir(repo)
     with pytest.raises(KeyboardInterrupt):
         from textfrag.cli import build_parser
+        from textfrag.cli._base import settle
         from textfrag.cli.update import _update
 
-        _update(build_parser().parse_args(["update", "--write", "docs"]), sys.stdout, sys.stderr)
+        _update(settle(build_parser().parse_args(["update", "--write", "docs"]), None), sys.stdout, sys.stderr)
     new = doc_bytes(ref_for(new_src, 5, 7))
     contents = [(repo / "docs" / n).read_bytes() for n in ("a.rst", "b.rst", "c.rst")]
     assert contents == [new, doc_bytes(old_ref), doc_bytes(old_ref)]

@@ -71,3 +71,41 @@ def test_output_formats_are_named_only_where_they_are_declared() -> None:
         for node in [side]
     ]
     assert not named, named
+
+
+def test_the_command_line_reads_its_run_from_one_frozen_context() -> None:
+    """The parsed arguments are never written to nor asked whether they hold an option: a run's settings are
+    the fields of ``textfrag.cli.context.RunContext`` (a named tuple), settled once."""
+    grafted = []
+    for module in MODULES:
+        if module.parent.name != "cli":
+            continue
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr"):
+                target = node.args[0] if node.args else None
+                if isinstance(target, ast.Name) and target.id in ("args", "run") or isinstance(target, ast.Attribute):
+                    grafted.append(f"{module.name}:{node.lineno}: {node.func.id}")
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            grafted += [
+                f"{module.name}:{node.lineno}: args.{t.attr} ="
+                for t in targets
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "args"
+            ]
+    assert not grafted, grafted
+
+
+def test_settling_a_run_leaves_the_parsed_arguments_as_parsed(tmp_path: Path) -> None:
+    from textfrag.cli import build_parser
+    from textfrag.cli._base import settle
+
+    args = build_parser().parse_args(["check", "--root", str(tmp_path), str(tmp_path)])
+    before = dict(vars(args))
+    run = settle(args, None)
+    assert vars(args) == before
+    assert run.root == str(tmp_path) and run.paths == (str(tmp_path),) and run.root_given
+    try:
+        run.root = "elsewhere"  # type: ignore[misc]
+    except AttributeError:
+        pass
+    else:
+        raise AssertionError("a run's context can be changed")

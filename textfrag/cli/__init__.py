@@ -23,7 +23,8 @@ from .. import __version__
 from ..errors import TextFragError, internal_error_report
 from ..source import store
 from . import batch, check, impact, make, migrate, options, pin, show, symbols, update
-from ._base import BAD, INTERNAL, OK, Parser, projects_of, run_error, settle, terminal_of
+from ._base import BAD, INTERNAL, OK, Parser, context_of, projects_of, run_error, settle
+from .context import COMMON_DEFAULTS, RunContext
 
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
@@ -40,6 +41,7 @@ def build_parser(parser_class: type[Parser] | None = None) -> argparse.ArgumentP
         epilog="Exit codes: 0 ok, 1 stale reference, 2 bad reference or usage, 3 internal error (a bug in textfrag).",
     )
     parser.add_argument("--version", action="version", version=f"textfrag {__version__}")
+    parser.set_defaults(**COMMON_DEFAULTS)  # (every command's arguments hold these: textfrag.cli.context)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=parser_class)
 
     # one module per command (its parser and its run function), in the order help lists them
@@ -66,7 +68,10 @@ def _lsp_parser(sub: Any) -> None:
     )
 
 
-COMMANDS = {
+#: the commands that read no documentation and no configuration: run with what was typed
+UNSETTLED = ("options", "batch")
+
+COMMANDS: dict[str, Callable[[RunContext, TextIO, TextIO], int]] = {
     "show": show._show,
     "make": make._make,
     "check": check._check,
@@ -91,13 +96,13 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         return exc.code if isinstance(exc.code, int) else BAD
     # the definitions found in quoted files, kept from run to run (textfrag.source.store), for this command
     before = store.current()
-    used = before or (None if getattr(args, "no_cache", False) else store.default_store())
+    used = before or (None if args.no_cache else store.default_store())
     store.use(used)
     try:
         return _run(args, out, err)
     finally:
         store.use(before)  # (what was found is written first)
-        if used is not None and used.refused and not getattr(args, "quiet", False):
+        if used is not None and used.refused and not args.quiet:
             print(f"textfrag: note: {used.refused}: what earlier runs kept is not used; every file is read", file=err)
 
 
@@ -110,23 +115,24 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(run_error(e), file=err)
             return e.exit_code
     previous = _on_sigterm_raise()
-    progress, _ = terminal_of(args, err)
+    unsettled = context_of(args, err)
     try:
         try:
             with _fewer_collections():
-                if not hasattr(args, "config"):  # (a command that reads no files has nothing to settle)
-                    return COMMANDS[args.command](args, out, err)
+                if args.command in UNSETTLED:  # (a command that reads no files has nothing to settle)
+                    return COMMANDS[args.command](unsettled, out, err)
                 projects = projects_of(args)
                 if len(projects) > 1 and args.command == "impact":  # (one change, one report of every build's quotes)
                     return impact.impact_projects(args, projects, out, err)
                 if len(projects) > 1:  # (several builds under the paths: each run on its own, and named)
                     return _each(args, projects, out, err)
-                if not projects:
-                    args.build_config = None  # (looked for, and none found)
-                settle(args, err, projects[0][0] if projects else None)
-                return COMMANDS[args.command](args, out, err)
+                run = settle(args, err, projects[0][0] if projects else None, looked=True)
+                try:
+                    return COMMANDS[args.command](run, out, err)
+                finally:
+                    run.progress.clear()
         finally:
-            progress.clear()
+            unsettled.progress.clear()
     except Terminated:
         return 128 + signal.SIGTERM  # temporary files are gone: they are removed as the exception passes
     except TextFragError as e:
@@ -152,9 +158,11 @@ def _each(args: argparse.Namespace, projects: list[tuple[BuildConfig, list[str]]
     settings; the exit code is the worst of theirs (a bug, then a bad reference, then a stale one)."""
     worst = OK
     for config, paths in projects:
-        each = argparse.Namespace(**{**vars(args), "paths": paths})
-        settle(each, err, config)
-        worst = max(worst, COMMANDS[args.command](each, out, err))
+        each = settle(argparse.Namespace(**{**vars(args), "paths": paths}), err, config)
+        try:
+            worst = max(worst, COMMANDS[args.command](each, out, err))
+        finally:
+            each.progress.clear()
     return worst
 
 

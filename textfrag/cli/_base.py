@@ -16,6 +16,7 @@ from ..errors import StaleError, TextFragError, spell, spell_lines
 from ..report.formats import FORMATS, Finding, findings_document, github_commands, machine_readable, names_of, output_format
 from ..report.terminal import Progress, Style, laid_out, verdict_word
 from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
+from .context import RunContext
 
 WHERE_ARGV = "command line"
 
@@ -126,14 +127,12 @@ def projects_of(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]
     from ..project.discovery import find_projects
 
     # (make, show and symbols name a file under the root: the project is the root's, or the current folder's)
-    found = find_projects([Path(p) for p in getattr(args, "paths", None) or [args.root or "."]])
+    found = find_projects([Path(p) for p in args.paths or [args.root or "."]])
     if args.root is not None:  # (--root: the configurations inside that root, none from above it)
         root = os.path.realpath(args.root)
         found = [p for p in found if os.path.realpath(p.config.path).startswith(root.rstrip(os.sep) + os.sep)]
     several = ("check", "update", "pin", "impact")  # (impact reports them together, in any format)
-    if len(found) > 1 and (
-        args.command not in several or (args.command != "impact" and machine_readable(getattr(args, "format", None)))
-    ):
+    if len(found) > 1 and (args.command not in several or (args.command != "impact" and machine_readable(args.format))):
         names = ", ".join(shown_path(p.config.path) for p in found)
         raise TextFragError(
             f"the paths hold {len(found)} projects ({names}): {args.command}"
@@ -143,60 +142,78 @@ def projects_of(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]
     return [(p.config, list(p.paths)) for p in found]
 
 
-def settle(args: argparse.Namespace, err: TextIO | None, found: BuildConfig | None = None) -> None:
-    """Fill --root, --charset, --max-size and the PDI map from the build's configuration (--config, or the
-    project ``found`` for the paths, textfrag.project.discovery), and say which one was used; the options given
-    on the command line win. A root that is not a folder is a clear error, never an empty run."""
+def settle(args: argparse.Namespace, err: TextIO | None, found: BuildConfig | None = None, *, looked: bool = False) -> RunContext:
+    """The run's context: --root, --charset, --max-size and the PDI map from the build's configuration
+    (--config, or the project ``found`` for the paths, textfrag.project.discovery; ``looked``: none was
+    found, do not look again), saying which one was used; the options given on the command line win. A
+    root that is not a folder is a clear error, never an empty run."""
     config: BuildConfig | None = found
     if args.config is not None:
         from ..project.config import read_config  # (only a run that reads a configuration pays for it)
 
         config = read_config(Path(args.config))
-    elif found is None and not hasattr(args, "build_config"):
+    elif found is None and not looked:
         projects = projects_of(args)
         config = projects[0][0] if projects else None
-    args.build_config = config
-    quiet = machine_readable(getattr(args, "format", None)) or getattr(args, "quiet", False)
-    given = args.root_given = args.root is not None
+    quiet = machine_readable(args.format) or args.quiet
+    given = args.root is not None
     if config is not None and err is not None and not quiet:
         said = config.describe() if not given else f"{shown_path(config.path)} (root: {shown_path(Path(args.root))}, from --root)"
         print(f"textfrag: using the configuration in {spell(said)}", file=err)
-    args.root = args.root if given else (str(config.root) if config else ".")
-    if not os.path.isdir(args.root):
+    root = args.root if given else (str(config.root) if config else ".")
+    if not os.path.isdir(root):
         said = "--root" if given else f"the configuration {shown_path(config.path)}" if config else "the root"
-        what = "does not exist" if not os.path.exists(args.root) else "is not a folder"
-        raise TextFragError(f"the root {spell(str(args.root))} (from {said}) {what}: nothing can be checked against it")
-    args.charset = args.charset or (config.charset if config and config.charset else DEFAULT_CHARSET)
-    args.max_size = (
-        args.max_size if args.max_size is not None else (config.max_size if config and config.max_size else DEFAULT_MAX_SIZE)
+        what = "does not exist" if not os.path.exists(root) else "is not a folder"
+        raise TextFragError(f"the root {spell(str(root))} (from {said}) {what}: nothing can be checked against it")
+    run = RunContext(
+        args,
+        paths=tuple(args.paths or ()),
+        root=root,
+        root_given=given,
+        config=config,
+        charset=args.charset or (config.charset if config and config.charset else DEFAULT_CHARSET),
+        max_size=args.max_size
+        if args.max_size is not None
+        else (config.max_size if config and config.max_size else DEFAULT_MAX_SIZE),
+        pdi_table=dict(config.pdi_map) if config else {},
+        attr_list=config.attr_list if config else True,  # (an mkdocs.yml without attr_list reads no { ... })
+        # (links point to excerpts, or to source_url: with it, every link has a target)
+        link_targets=config.link_targets if config is not None and not config.source_url else None,
+        # (a build that requires pins fails on an unpinned reference: so does check)
+        require_pin=args.require_pin or (config is not None and config.require_pin),
+        terminal=_terminal(args, err),
     )
-    args.pdi_table = dict(config.pdi_map) if config else {}
-    args.attr_list = config.attr_list if config else True  # (an mkdocs.yml without attr_list reads no { ... })
+    if config is None:
+        return run
     # the ways of writing a reference the engine renders, and how it reads raw HTML (only a run that reads a
     # configuration imports what says so)
-    args.forms = args.html_blocks = args.snippets = None
-    if config is not None:
-        from ..project.config import forms_of, html_blocks_of, snippet_bases
+    from ..project.config import forms_of, html_blocks_of, snippet_bases
 
-        args.forms, args.html_blocks = forms_of(config), html_blocks_of(config)
-        args.snippets = snippet_bases(config)  # (a page's snippets are Markdown of that page: judged too)
-    # (links point to excerpts, or to source_url: with it, every link has a target)
-    args.link_targets = config.link_targets if config is not None and not config.source_url else None
-    if config is not None and config.require_pin and hasattr(args, "require_pin"):
-        args.require_pin = True  # (a build that requires pins fails on an unpinned reference: so does check)
+    # (a page's snippets are Markdown of that page: judged too)
+    return run.but(forms=forms_of(config), html_blocks=html_blocks_of(config), snippets=snippet_bases(config))
 
 
-def cache_of(args: argparse.Namespace) -> SourceCache:
+def context_of(args: argparse.Namespace, err: TextIO | None = None) -> RunContext:
+    """The context of a command that reads no configuration (``options``, ``batch``): what was typed."""
+    return RunContext(args, paths=tuple(args.paths or ()), terminal=_terminal(args, err))
+
+
+def _terminal(args: argparse.Namespace, err: TextIO | None) -> tuple[Progress, Style]:
+    """The run's progress line and colours for standard error ``err``: a person at a terminal sees
+    progress on long runs, and colour; pipes, files and CI logs see neither."""
+    stream = err if err is not None else sys.stderr
+    return Progress(stream, enabled=not args.quiet), Style(stream)
+
+
+def cache_of(run: RunContext) -> SourceCache:
     """The run's source cache, from the root, the charset, the size limit and the PDI map (--pdi too)."""
-    if not hasattr(args, "pdi_table"):  # a command called without main() (the Python API, tests)
-        settle(args, None)
-    table = dict(args.pdi_table)
-    for item in args.pdi:
+    table = dict(run.pdi_table)
+    for item in run.args.pdi:
         key, sep, path = item.rpartition("=")
         if not sep or not key or not path:
             raise TextFragError(f"--pdi takes PDI=PATH, e.g. pdi://oma.eop.gov.us/1997/09/01/1.text.1=speech.txt, not {item!r}")
         table[key] = path
-    return SourceCache(args.root, charset=args.charset, max_size=args.max_size, pdi_map=table)
+    return SourceCache(run.root, charset=run.charset, max_size=run.max_size, pdi_map=table)
 
 
 def shown_path(path: Path) -> str:
@@ -255,30 +272,30 @@ def _width() -> int:
     return columns or 80
 
 
-def nothing_checked(args: argparse.Namespace, docs: int) -> TextFragError:
+def nothing_checked(run: RunContext, docs: int) -> TextFragError:
     """What a run that found nothing to check says instead of "all current" (exit 2): what it looked
     for, and where, so that a CI job started in the wrong folder, or a project its discovery missed,
     fails with a way out rather than passing."""
     from ..documents.scan import MD_SUFFIXES, RST_SUFFIXES
     from ..project.discovery import CONFIG_NAMES, LAYOUTS
 
-    paths = getattr(args, "paths", None) or ["."]
+    paths = run.paths or ["."]
     where = ", ".join(spell(str(p)) for p in paths)
     kinds = ", ".join(sorted(RST_SUFFIXES | MD_SUFFIXES))
-    config = getattr(args, "build_config", None)
+    config = run.config
     if not docs:
         said = f"no documentation file ({kinds}) under {where}"
     else:
         guarded = " and no include guarded by textfrag.lock" if config is not None and config.guard else ""
         said = f"no txtfrag: reference{guarded} in the {plural(docs, 'documentation file')} under {where}"
     if config is not None:
-        said += f" (the build configured in {spell(shown_path(config.path))}, root {spell(shown_path(Path(args.root)))})"
-    elif getattr(args, "config", None) is None and not getattr(args, "root_given", False):
+        said += f" (the build configured in {spell(shown_path(config.path))}, root {spell(shown_path(Path(run.root)))})"
+    elif run.args.config is None and not run.root_given:
         said += (
             f"; no configuration naming textfrag ({', '.join(CONFIG_NAMES)}) was found in {where}, the folders above"
             f" up to the repository's top, or below in {', '.join(LAYOUTS)}"
         )
-    verb = "look at" if args.command == "impact" else args.command
+    verb = "look at" if run.command == "impact" else run.command
     return TextFragError(f"nothing to {verb}: {said}; give the documentation's folder, or --config")
 
 
@@ -298,7 +315,7 @@ def unpinned_note(count: int) -> str:
 
 
 def finish(
-    args: argparse.Namespace,
+    run: RunContext,
     findings: list[Finding],
     problems: list[tuple[Found, TextFragError]],
     summary: str,
@@ -306,24 +323,24 @@ def finish(
     err: TextIO,
 ) -> int:
     """Say what was found in the chosen format; the number of stale problems."""
-    terminal_of(args, err)[0].clear()
-    form = output_format(args.format, os.environ, FORMATS)
+    run.progress.clear()
+    form = output_format(run.format, os.environ, FORMATS)
     findings.sort(key=lambda f: (f.document, f.line, f.column))
-    document = findings_document(form, findings, command=args.command, summary=summary)
+    document = findings_document(form, findings, command=run.command, summary=summary)
     if document is not None:
         print(document, file=out)
         return sum(isinstance(e, StaleError) for _, e in problems)
     if form.annotations:
         for command in github_commands(findings):
             print(command, file=out)
-    stale = _report(problems, err, terminal_of(args, err)[1])
-    style = terminal_of(args, err)[1]
+    style = run.style
+    stale = _report(problems, err, style)
     for f in findings:  # warnings: said, never failing
         for warning in f.warnings:
             where = f"{f.document}:{f.line}"
             said = f"{spell(where)}: {spell(f.reference or '')}: warning: {spell(warning.message)}"
             print(style.problem(said, spell(where), True), file=err)
-    if not args.quiet:
+    if not run.quiet:
         print(Style(out).paint(summary, "red" if problems else "green"), file=out)
     return stale
 
@@ -339,12 +356,3 @@ def checked_so_far(done: int, total: int, searched: int) -> str:
 
 def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else words or word + 's'}"
-
-
-def terminal_of(args: argparse.Namespace, err: TextIO) -> tuple[Progress, Style]:
-    """The run's progress line and colours for standard error ``err``, made once per run."""
-    if not hasattr(args, "terminal"):
-        # a person at a terminal sees progress on long runs, and colour; pipes, files and CI logs see neither
-        args.terminal = (Progress(err, enabled=not getattr(args, "quiet", False)), Style(err))
-    terminal: tuple[Progress, Style] = args.terminal
-    return terminal

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import queue
 import threading
@@ -15,6 +14,7 @@ from ..report.terminal import Progress
 from ..source.cache import Digest, SourceCache, digest_batch
 from ..source.store import WORTH_KEEPING
 from ..source.store import current as current_store
+from .context import RunContext
 
 
 def usable_cores() -> int:
@@ -248,8 +248,8 @@ class Digester:
     LARGE = 1 << 20  # bytes: a file this large has a thread
     JOB_FILES, START_FILES = 128, 256
 
-    def __init__(self, cache: SourceCache, args: argparse.Namespace, progress: Progress | None = None) -> None:
-        self.cache, self.args, self.progress = cache, args, progress
+    def __init__(self, cache: SourceCache, run: RunContext, progress: Progress | None = None) -> None:
+        self.cache, self.run, self.progress = cache, run, progress
         self.seen: set[str] = set()
         self.small: list[str] = []  # not yet sent to a worker
         self.workers = usable_cores()
@@ -281,7 +281,7 @@ class Digester:
             self.small = []
 
     def _send(self, paths: list[str], *, threads: bool) -> None:
-        a = self.args
+        a = self.run
         work = partial(digest_batch, str(a.root), a.charset, a.max_size)
         if not threads and self.threads is None and self.processes is None:
             self.processes = _process_pool(self.workers, work)

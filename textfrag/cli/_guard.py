@@ -4,9 +4,8 @@ the core's one judge of an include (textfrag.guard)."""
 
 from __future__ import annotations
 
-import argparse
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -33,6 +32,7 @@ from ..report.formats import FORMATS, Finding, machine_readable, output_format
 from ..source.cache import SourceCache
 from ..verdict.judging import Verdict
 from ._base import plural, shown_path
+from .context import RunContext
 
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
@@ -49,9 +49,9 @@ def unrecorded_note(count: int, lock: str) -> str:
     return f"{said} (not protected against drift: `textfrag pin --write` records them in {lock})"
 
 
-def guard_run(args: argparse.Namespace, cache: SourceCache) -> GuardRun | None:
+def guard_run(run: RunContext, cache: SourceCache) -> GuardRun | None:
     """The run's guard mode, when the build's configuration switches it on (None otherwise)."""
-    config: BuildConfig | None = getattr(args, "build_config", None)
+    config: BuildConfig | None = run.config
     if config is None or not config.guard:
         return None
     return GuardRun(config, cache)
@@ -81,7 +81,7 @@ class GuardRun:
         return shown_path(self.lock.path)
 
     def includes(
-        self, paths: list[str], max_size: int, mentions: Callable[[str], bool] | None = None
+        self, paths: Sequence[str], max_size: int, mentions: Callable[[str], bool] | None = None
     ) -> Iterator[tuple[Path, str, str, list[GuardedInclude] | TextFragError]]:
         """Each document under ``paths``: its path, its name in the reports, its text and its includes (or
         why it cannot be read); with ``mentions``, only the documents whose text it holds true for."""
@@ -110,7 +110,7 @@ class GuardRun:
             return bad
 
     def judged(
-        self, paths: list[str], max_size: int, *, require_pin: bool = False
+        self, paths: Sequence[str], max_size: int, *, require_pin: bool = False
     ) -> list[tuple[Path, str, str, GuardedInclude, Verdict]]:
         """Every include of the documents under ``paths`` and its verdict: what each shows is read first,
         then git history is searched once for every stale one, then each is judged (drift explained)."""
@@ -156,11 +156,11 @@ class GuardRun:
 
     # -- check -------------------------------------------------------------------------------------------
 
-    def check(self, args: argparse.Namespace, targets: set[tuple[str, int]] | None) -> IncludeTally:
+    def check(self, run: RunContext, targets: set[tuple[str, int]] | None) -> IncludeTally:
         """Every include of the documents under the paths, judged; ``targets`` (FILE:LINE) limit them."""
         tally = IncludeTally()
-        every = output_format(args.format, os.environ, FORMATS).every
-        for _, _, _, inc, verdict in self.judged(args.paths, args.max_size, require_pin=args.require_pin):
+        every = output_format(run.format, os.environ, FORMATS).every
+        for _, _, _, inc, verdict in self.judged(run.paths, run.max_size, require_pin=run.require_pin):
             if targets is not None and (inc.doc, inc.line) not in targets:
                 continue
             tally.count += 1
@@ -175,13 +175,13 @@ class GuardRun:
 
     # -- pin ---------------------------------------------------------------------------------------------
 
-    def pin(self, args: argparse.Namespace, targets: set[tuple[str, int]] | None) -> tuple[IncludeTally, int]:
+    def pin(self, run: RunContext, targets: set[tuple[str, int]] | None) -> tuple[IncludeTally, int]:
         """Record what every unrecorded include shows (and forget the records of includes no longer
         there, in the documents under the paths); the lock file written with ``--write``. The number of
         includes recorded."""
         tally = IncludeTally()
         recorded = 0
-        for doc, _, _, includes in self.includes(args.paths, args.max_size):
+        for doc, _, _, includes in self.includes(run.paths, run.max_size):
             if isinstance(includes, TextFragError):
                 continue
             name = self.lock.doc_name(doc)
@@ -201,8 +201,8 @@ class GuardRun:
                     continue
                 self.lock.put(name, inc.key, record_of(shown.text))
                 recorded += 1
-                tally.findings.append(Finding(f.file, f.line, f.column, f.text, None, (), bool(args.write)))
-        if args.write and self.lock.changed:
+                tally.findings.append(Finding(f.file, f.line, f.column, f.text, None, (), bool(run.write)))
+        if run.write and self.lock.changed:
             self.lock.write()
         return tally, recorded
 
@@ -224,7 +224,7 @@ class GuardRun:
 
     def update(
         self,
-        args: argparse.Namespace,
+        run: RunContext,
         targets: set[tuple[str, int]] | None,
         docs: dict[str, DocText],
         places: list[str],
@@ -237,7 +237,7 @@ class GuardRun:
 
         tally = IncludeTally()
         repairs: list[tuple[str, GuardedInclude, IncludeRepair]] = []
-        for doc, shown_name, read, inc, verdict in self.judged(args.paths, args.max_size, require_pin=args.require_pin):
+        for doc, shown_name, read, inc, verdict in self.judged(run.paths, run.max_size, require_pin=run.require_pin):
             name = self.lock.doc_name(doc)
             tally.count += 1
             tally.unrecorded += not verdict.pinned
@@ -245,7 +245,7 @@ class GuardRun:
             targeted = targets is None or (inc.doc, inc.line) in targets
             problem = verdict.problem
             repair = problem.outcome if isinstance(problem, StaleError) else None
-            if not isinstance(repair, IncludeRepair) or not targeted or (repair.accept and not args.accept):
+            if not isinstance(repair, IncludeRepair) or not targeted or (repair.accept and not run.args.accept):
                 for p in verdict.problems:
                     tally.problems.append((f, p))
                     tally.findings.append(Finding(f.file, f.line, f.column, f.text, p, (), verdict.pinned))
@@ -255,7 +255,7 @@ class GuardRun:
             if repair.edits:
                 if shown_name not in docs:
                     try:
-                        docs[shown_name] = read_doc(doc, shown_name, args.max_size, within=places)
+                        docs[shown_name] = read_doc(doc, shown_name, run.max_size, within=places)
                     except TextFragError as unreadable:
                         tally.problems.append((f, unreadable))
                         continue
@@ -266,8 +266,8 @@ class GuardRun:
                     continue
                 docs[shown_name].edits.extend(repair.edits)
             repairs.append((name, inc, repair))
-            tally.findings.append(Finding(f.file, f.line, f.column, f.text, None if args.write else problem, (), True))
-            if not machine_readable(args.format):
+            tally.findings.append(Finding(f.file, f.line, f.column, f.text, None if run.write else problem, (), True))
+            if not machine_readable(run.format):
                 how = "accepted" if repair.accept else problem.drift if isinstance(problem, StaleError) else "repaired"
                 print(f"{spell(f'{inc.doc}:{inc.line}')}: {spell(inc.text)}: {how} -> {spell(repair.key)}", file=err)
                 if repair.accept and isinstance(problem, StaleError) and problem.notes:

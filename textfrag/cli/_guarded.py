@@ -3,22 +3,22 @@ build's configuration switches it on: a run without it pays nothing for it."""
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..source.cache import SourceCache
     from ._guard import GuardRun
+    from .context import RunContext
 
 __all__ = ["guarded_run"]
 
 
-def guarded_run(args: argparse.Namespace, cache: SourceCache) -> GuardRun | None:
+def guarded_run(run: RunContext, cache: SourceCache) -> GuardRun | None:
     """The run's guard mode, when the build's configuration switches it on (only then is its machinery
     imported): what ``check``, ``update`` and ``pin`` judge the includes with."""
-    config = getattr(args, "build_config", None)
+    config = run.config
     if config is None or not config.guard:
         return None
     from ._guard import guard_run
 
-    return guard_run(args, cache)
+    return guard_run(run, cache)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -30,6 +29,7 @@ from ..verdict.quoting import quote
 from ..verdict.written_options import image_key, image_options, written_options
 from ._base import cache_of, shown_path, write_diff
 from ._digest import Digester
+from .context import RunContext
 
 _Written = tuple[dict[str, str | None] | None, Syntax, Form]
 _Said = tuple[tuple[tuple[str, str | None], ...] | None, Syntax, Form]
@@ -85,7 +85,7 @@ class Scan:
         return f"{self.total} reference{'s' if self.total != 1 else ''} in {docs} document{'s' if docs != 1 else ''}"
 
 
-def scan_documents(args: argparse.Namespace, digester: Digester | None = None) -> Scan:
+def scan_documents(run: RunContext, digester: Digester | None = None) -> Scan:
     result = Scan()
 
     def unlistable(folder: Path, error: OSError) -> None:
@@ -96,18 +96,18 @@ def scan_documents(args: argparse.Namespace, digester: Digester | None = None) -
         )
 
     seen: dict[_Said, tuple[_Written, _Said, bool]] = {}
-    attr_list = getattr(args, "attr_list", True) is not False  # (False: an mkdocs.yml that reads no { ... })
-    forms: Forms = getattr(args, "forms", None) or Forms()  # (what the engine renders: the others are problems)
-    html_blocks = getattr(args, "html_blocks", None)  # (a Markdown engine's raw HTML blocks are not Markdown)
+    attr_list = run.attr_list  # (False: an mkdocs.yml that reads no { ... })
+    forms: Forms = run.forms or Forms()  # (what the engine renders: the others are problems)
+    html_blocks = run.html_blocks  # (a Markdown engine's raw HTML blocks are not Markdown)
     images: dict[tuple[str | None, str, bool], tuple[_Written, _Said, bool] | None] = {}
     # (a part of a large tree: its documents were listed once, each once, by the process that split it)
-    listed = getattr(args, "listed", False)
-    snippets = getattr(args, "snippets", None)  # (pymdownx.snippets: the Markdown a page includes is the page's)
+    listed = run.listed
+    snippets = run.snippets  # (pymdownx.snippets: the Markdown a page includes is the page's)
 
-    read_as: dict[str, str] = getattr(args, "read_as", None) or {}
+    read_as = run.read_as
     #: impact: whether a document's text may name a file asked about (the others are counted, not scanned)
-    mentions: Callable[[str], bool] | None = getattr(args, "mentions", None)
-    config = getattr(args, "build_config", None)
+    mentions = run.mentions
+    config = run.config
     srcdir = config.srcdir if config is not None else None
     fence_directives = config is not None and "txtfrag" in config.fence_directives
     substitutions = config.substitutions if config is not None else None
@@ -115,7 +115,7 @@ def scan_documents(args: argparse.Namespace, digester: Digester | None = None) -
     def one(doc: Path) -> None:
         shown = shown_path(doc)
         try:
-            text = read_text(doc, shown, args.max_size)
+            text = read_text(doc, shown, run.max_size)
         except TextFragError as unreadable:
             result.problems.append((Found(shown, 0, "", 0, 0, "file"), unreadable))
             return
@@ -197,18 +197,18 @@ def scan_documents(args: argparse.Namespace, digester: Digester | None = None) -
             if digester is not None and ref.selector is None and not text_read and (f.file, f.start) not in result.charsets:
                 digester.add(ref.path)
 
-    reads = None if listed else built_documents(args)
+    reads = None if listed else built_documents(run)
     asciidoc = config is not None and config.engine == "asciidoc"
     mdx = config is not None and config.engine == "docusaurus"
     extra = [suffix for suffix, _ in config.other_suffixes] if config is not None else []
-    found_docs = doc_files((Path(p) for p in args.paths), unlistable, asciidoc=asciidoc, mdx=mdx, extra=extra)
-    for doc in (Path(p) for p in args.paths) if listed else found_docs:
+    found_docs = doc_files((Path(p) for p in run.paths), unlistable, asciidoc=asciidoc, mdx=mdx, extra=extra)
+    for doc in (Path(p) for p in run.paths) if listed else found_docs:
         if reads is None or reads(doc):
             one(doc)
     if snippets is not None and result.docs:  # (and every page's appended snippets)
         result.included += [p for p in (_under(snippets[0], a) for a in snippets[1]) if p is not None]
     if not listed:  # (a part's includes are followed by the process that split the tree, once)
-        follow_included(result, one, getattr(args, "scanned", ()))
+        follow_included(result, one)
     return result
 
 
@@ -218,13 +218,13 @@ def _pulls_in(text: str) -> bool:
     return "include" in text or "8<" in text or "{{" in text
 
 
-def built_documents(args: argparse.Namespace) -> Callable[[Path], bool] | None:
+def built_documents(run: RunContext) -> Callable[[Path], bool] | None:
     """Whether a document found under the paths is one the build reads (textfrag.project.buildset): a file named
     on the command line always is; None when every one is."""
-    reads = read_by_build(getattr(args, "build_config", None))
+    reads = read_by_build(run.config)
     if reads is None:
         return None
-    named = {os.path.realpath(p) for p in args.paths}
+    named = {os.path.realpath(p) for p in run.paths}
     return lambda doc: os.path.realpath(doc) in named or reads(doc)
 
 
@@ -308,24 +308,23 @@ def _with_options(text: str, found: list[Found], result: Scan) -> list[Found]:
     return out
 
 
-def targets_of(args: argparse.Namespace) -> set[tuple[str, int]] | None:
+def targets_of(run: RunContext) -> tuple[RunContext, set[tuple[str, int]] | None]:
     """``FILE:LINE`` arguments (a reference's place, as check prints it): the places ``update`` is
-    limited to; the files are searched. None when there are none."""
+    limited to (None when there are none), and the run on their files (they are searched)."""
     targets: set[tuple[str, int]] = set()
     paths = []
-    for p in args.paths:
+    for p in run.paths:
         file, sep, line = p.rpartition(":")
         if sep and line.isdigit() and len(line) < 12 and not os.path.exists(p) and os.path.isfile(file):
             targets.add((shown_path(Path(file)), int(line)))
             paths.append(file)
         else:
             paths.append(p)
-    args.paths = paths
-    return targets or None
+    return run.but(paths=tuple(paths)), targets or None
 
 
 def write_or_show(
-    args: argparse.Namespace, docs: dict[str, DocText], out: TextIO, problems: list[tuple[Found, TextFragError]]
+    run: RunContext, docs: dict[str, DocText], out: TextIO, problems: list[tuple[Found, TextFragError]]
 ) -> list[str]:
     """Each document with edits replaced atomically (``--write``, only if unchanged since it was read) or
     its diff shown; a document that cannot be written is a problem. The names written."""
@@ -337,10 +336,10 @@ def write_or_show(
             continue
         try:
             new_text = apply_edits(doc)
-            if args.write:
+            if run.write:
                 write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
                 written.append(shown)
-            elif not machine_readable(args.format):
+            elif not machine_readable(run.format):
                 write_diff(out, unified_diff(doc, new_text, shown))
         except TextFragError as failure:
             problems.append((Found(shown, 0, "", 0, 0, "file"), failure))
@@ -354,14 +353,14 @@ def written_names(docs: dict[str, DocText], problems: list[tuple[Found, TextFrag
 
 
 def stale_after_writing(
-    args: argparse.Namespace, scan: Scan, written: list[str], rewritten: dict[tuple[str, int], str]
+    run: RunContext, scan: Scan, written: list[str], rewritten: dict[tuple[str, int], str]
 ) -> list[tuple[Found, TextFragError]]:
     """References made stale by this run's own rewrites: a rewritten document that is itself quoted.
 
     The files are verified as they are now (a fresh cache), with each reference as this run left it, so
     that ``update`` never exits 0 while a reference it can see is stale.
     """
-    cache = cache_of(args)
+    cache = cache_of(run)
     # (a document guard mode rewrote may be one no reference was scanned in: its own path then)
     real = {os.path.realpath(scan.docs.get(shown, shown)) for shown in written}
     found = []

@@ -3,7 +3,6 @@ an engine written in another language."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from typing import Any, TextIO
@@ -11,6 +10,7 @@ from typing import Any, TextIO
 from ..errors import TextFragError
 from ..protocol.version import PROTOCOL
 from ._base import BAD, OK, STALE
+from .context import RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -28,12 +28,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("request", nargs="?", default="-", metavar="FILE", help="the request (default: standard input)")
 
 
-def _batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _batch(run: RunContext, out: TextIO, err: TextIO) -> int:
     try:
-        if args.request == "-":
+        if run.args.request == "-":
             request = json.load(sys.stdin)
         else:
-            with open(args.request, encoding="utf-8") as f:
+            with open(run.args.request, encoding="utf-8") as f:
                 request = json.load(f)
     except (OSError, UnicodeDecodeError) as unreadable:
         print(f"textfrag batch: the request cannot be read: {unreadable}", file=err)

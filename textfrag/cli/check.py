@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -33,12 +32,12 @@ from ._base import (
     nothing_checked,
     plural,
     shown_path,
-    terminal_of,
     unpinned_note,
 )
 from ._digest import Digester, usable_cores
 from ._guarded import guarded_run
 from ._scan import Scan, built_documents, scan_documents, targets_of
+from .context import RunContext
 
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
@@ -112,25 +111,25 @@ class _Tally:
         self.searched += other.searched
 
 
-def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    cache_of(args)  # a bad --charset fails here
-    progress = terminal_of(args, err)[0]
-    targets = targets_of(args)  # FILE:LINE, as check prints a place: only the references there
-    tally = _in_parts(args, progress) if targets is None else None
+def _check(run: RunContext, out: TextIO, err: TextIO) -> int:
+    cache_of(run)  # a bad --charset fails here
+    progress = run.progress
+    run, targets = targets_of(run)  # FILE:LINE, as check prints a place: only the references there
+    tally = _in_parts(run, progress) if targets is None else None
     if tally is None:
-        tally = _check_here(args, targets, progress)
-    if getattr(args, "link_targets", None) is not None:
-        _links_without_target(tally, site=args.link_targets == "site")
-    guarded = guarded_run(args, cache_of(args))
-    includes = guarded.check(args, targets) if guarded is not None else None
+        tally = _check_here(run, targets, progress)
+    if run.link_targets is not None:
+        _links_without_target(tally, site=run.link_targets == "site")
+    guarded = guarded_run(run, cache_of(run))
+    includes = guarded.check(run, targets) if guarded is not None else None
     if includes is not None:  # (guard mode: the build's literalinclude/snippets includes, beside the references)
         tally.findings += includes.findings
         tally.problems += includes.problems
-    config = getattr(args, "build_config", None)
-    relaxed = _relax(tally, config, strict=getattr(args, "strict", False) or (config is not None and config.strict))
+    config = run.config
+    relaxed = _relax(tally, config, strict=run.strict)
     problems = tally.problems
     if not problems and not tally.total and not (includes is not None and includes.count):
-        raise nothing_checked(args, tally.docs)  # (never "all current" for a run that checked nothing)
+        raise nothing_checked(run, tally.docs)  # (never "all current" for a run that checked nothing)
     stale = sum(isinstance(e, StaleError) for _, e in problems)
     bad = sum(e.exit_code != STALE for _, e in problems)
     said = f"{tally.total} reference{'s' if tally.total != 1 else ''}"
@@ -143,9 +142,9 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         summary += _unrecorded_note(includes.unrecorded, guarded.lock_shown)
     if tally.warned:
         summary += f"; {plural(tally.warned, 'warning')}"
-    if relaxed:
-        summary += f"; {relaxed} not failing, as in the build ({relaxed_by(args.build_config)})"
-    finish(args, tally.findings, problems, summary, out, err)
+    if relaxed and config is not None:
+        summary += f"; {relaxed} not failing, as in the build ({relaxed_by(config)})"
+    finish(run, tally.findings, problems, summary, out, err)
     if not problems:
         return OK
     return BAD if bad else STALE
@@ -192,20 +191,20 @@ def _links_without_target(tally: _Tally, *, site: bool) -> None:
         tally.problems.sort(key=lambda p: (p[0].file, p[0].line, p[0].column))
 
 
-def _check_here(args: argparse.Namespace, targets: set[tuple[str, int]] | None, progress: Progress | None) -> _Tally:
+def _check_here(run: RunContext, targets: set[tuple[str, int]] | None, progress: Progress | None) -> _Tally:
     """Scan and judge in this process, the quoted files digested on every core as they are found."""
-    cache = cache_of(args)
-    digester = Digester(cache, args, progress)
-    scan = scan_documents(args, digester)
+    cache = cache_of(run)
+    digester = Digester(cache, run, progress)
+    scan = scan_documents(run, digester)
     digester.finish()
     if targets is not None:
         scan.entries = [(f, ref) for f, ref in scan.entries if (f.file, f.line) in targets]
         scan.total = len(scan.entries) + sum(1 for f, _ in scan.problems if f.text and (f.file, f.line) in targets)
         scan.problems = [(f, e) for f, e in scan.problems if not f.text or (f.file, f.line) in targets]
-    return _judged(args, cache, scan, progress)
+    return _judged(run, cache, scan, progress)
 
 
-def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | None:
+def _in_parts(run: RunContext, progress: Progress | None) -> _Tally | None:
     """A large tree: its documents in parts, each scanned and judged by a forked process, the results
     joined in the documents' order (the same output as one process gives). None for a small tree, one
     core, or where processes are not forked."""
@@ -220,12 +219,12 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
             (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot list the folder {shown}: {error.strerror}"))
         )
 
-    reads = built_documents(args)
-    config = getattr(args, "build_config", None)
+    reads = built_documents(run)
+    config = run.config
     engine = config.engine if config is not None else ""  # (AsciiDoc documents and MDX pages: their includes)
     extra = [suffix for suffix, _ in config.other_suffixes] if config is not None else []
     walked = doc_files(
-        (Path(p) for p in args.paths), unlistable, asciidoc=engine == "asciidoc", mdx=engine == "docusaurus", extra=extra
+        (Path(p) for p in run.paths), unlistable, asciidoc=engine == "asciidoc", mdx=engine == "docusaurus", extra=extra
     )
     docs = [str(d) for d in walked if reads is None or reads(d)]
     if len(docs) < PARALLEL_DOCS and len(docs) + _includes(docs) < PARALLEL_DOCS:
@@ -237,13 +236,8 @@ def _in_parts(args: argparse.Namespace, progress: Progress | None) -> _Tally | N
         return None
 
     size = max(100, min(PART_DOCS, -(-len(docs) // (workers * 4))))
-    shared = {
-        k: getattr(args, k, None)
-        for k in ("root", "charset", "max_size", "pdi", "pdi_table", "require_pin", "allow_bidi", "format", "command")
-        + ("attr_list", "forms", "html_blocks", "link_targets", "snippets", "build_config")
-    }
     with ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker, initargs=(shared,)
+        max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker, initargs=(run,)
     ) as pool:
         # (the documents' real paths only when they pull in parts: the rest never need them)
         listed: set[str] | None = None
@@ -297,9 +291,9 @@ class _Worker:
     cache (each quoted file read and hashed once per worker, not once per part) and the verdicts on
     references written the same way again."""
 
-    def __init__(self, shared: dict[str, Any]) -> None:
-        self.args = argparse.Namespace(**shared, paths=[], listed=True)
-        self.cache = cache_of(self.args)
+    def __init__(self, run: RunContext) -> None:
+        self.run = run.but(paths=(), listed=True)  # (forked: the run's context as it is, never pickled)
+        self.cache = cache_of(self.run)
         self.judged: dict[tuple[str, object], Verdict] = {}
 
 
@@ -308,20 +302,18 @@ class _Worker:
 _WORKER: _Worker | None = None
 
 
-def _start_worker(shared: dict[str, Any]) -> None:
+def _start_worker(run: RunContext) -> None:
     global _WORKER
-    _WORKER = _Worker(shared)
+    _WORKER = _Worker(run)
 
 
 def _check_part(docs: list[str], read_as: dict[str, str]) -> _Tally:
     """One part of a large tree, in a worker process: its documents scanned and their references judged
     (a part an include pulls in read as ``read_as`` says: the real path -> the suffix its page gives it)."""
     assert _WORKER is not None
-    args = _WORKER.args
-    args.paths = docs
-    args.read_as = read_as
+    run = _WORKER.run.but(paths=tuple(docs), read_as=read_as)
     try:
-        return _judged(args, _WORKER.cache, scan_documents(args, None), None, _WORKER.judged)
+        return _judged(run, _WORKER.cache, scan_documents(run, None), None, _WORKER.judged)
     finally:
         store.flush()  # (a worker exits without running exit handlers)
 
@@ -332,7 +324,7 @@ _STRICT = ("language",)
 
 
 def _judged(
-    args: argparse.Namespace,
+    run: RunContext,
     cache: SourceCache,
     scan: Scan,
     progress: Progress | None,
@@ -340,8 +332,8 @@ def _judged(
 ) -> _Tally:
     """The core's verdict on every reference of ``scan``, as the findings and problems check reports."""
     tally = _Tally()
-    config = getattr(args, "build_config", None)
-    strict = getattr(args, "strict", False) or (config is not None and config.strict)
+    config = run.config
+    strict = run.strict
     tally.included = [(str(p), scan.real_of.get(str(p)) or os.path.realpath(p)) for p in scan.included]
     tally.read_as = scan.read_as
     tally.problems = list(scan.problems)
@@ -354,10 +346,10 @@ def _judged(
     for _, ref in scan.entries:
         unique.setdefault(ref.text, ref)
     prefetch_history(cache, unique.values(), load_text=scan.texts)
-    settings = Settings(require_pin=args.require_pin, highlighter=highlighter_of(config))
+    settings = Settings(require_pin=run.require_pin, highlighter=highlighter_of(config))
     # every result is kept only for JSON, which lists them all; the other formats say only what is wrong
-    every = output_format(args.format, os.environ, FORMATS).every
-    links = getattr(args, "link_targets", None) is not None  # (links are then told where they point)
+    every = output_format(run.format, os.environ, FORMATS).every
+    links = run.link_targets is not None  # (links are then told where they point)
     #: the verdict on a reference written the same way again (one file quoted many times, the same
     #: lines on many pages): judged once; bounded, so that memory does not grow with the references
     judged = {} if judged is None else judged
@@ -367,7 +359,15 @@ def _judged(
         verdict = judged.get(key)
         if verdict is None:
             verdict = judge(
-                cache, ref, raw, syntax=syntax, form=form, settings=settings, show=False, bidi=not args.allow_bidi, remember=True
+                cache,
+                ref,
+                raw,
+                syntax=syntax,
+                form=form,
+                settings=settings,
+                show=False,
+                bidi=not run.args.allow_bidi,
+                remember=True,
             )
             if len(judged) >= 65536:
                 judged.clear()

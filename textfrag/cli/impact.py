@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..errors import PathError, TextFragError
 from ..report.formats import GITHUB, IMPACT_FORMATS, names_of, output_format
 from ._base import OK, STALE, add_common, nothing_checked, shown_path
+from .context import RunContext
 
 if TYPE_CHECKING:
     from ..guard import GuardedInclude
@@ -75,8 +76,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="print only the touched quotes, no summary line")
 
 
-def _impact(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    return _impact_of([args], out, err)
+def _impact(run: RunContext, out: TextIO, err: TextIO) -> int:
+    return _impact_of([run], out, err)
 
 
 def impact_projects(args: argparse.Namespace, projects: list[tuple[BuildConfig, list[str]]], out: TextIO, err: TextIO) -> int:
@@ -84,52 +85,49 @@ def impact_projects(args: argparse.Namespace, projects: list[tuple[BuildConfig, 
     change read once, each project's quotes judged with its settings, one report."""
     from ._base import settle
 
-    runs = []
-    for config, paths in projects:
-        each = argparse.Namespace(**{**vars(args), "paths": paths})
-        settle(each, err, config)
-        runs.append(each)
+    runs = [settle(argparse.Namespace(**{**vars(args), "paths": paths}), err, config) for config, paths in projects]
     return _impact_of(runs, out, err)
 
 
-def _impact_of(runs: list[argparse.Namespace], out: TextIO, err: TextIO) -> int:
+def _impact_of(runs: list[RunContext], out: TextIO, err: TextIO) -> int:
     from ..impact.changes import read_changes
     from ..impact.predict import Sides
     from ._base import cache_of
 
     first = runs[0]
-    changes = read_changes(Path(first.root), first.range, staged=first.staged)
+    changes = read_changes(Path(first.root), first.args.range, staged=first.args.staged)
     found = _Found(first.max_size)
-    for args in runs:
-        args.paths = args.paths or ["."]
-        cache = cache_of(args)  # (a bad --charset fails here)
-        sides = Sides(changes, args.root, charset=cache.charset, max_size=args.max_size, pdi_map=cache.pdi_map)
+    for run in runs:
+        run = run.but(paths=run.paths or (".",))  # noqa: PLW2901 (each project's run, on its paths)
+        cache = cache_of(run)  # (a bad --charset fails here)
+        sides = Sides(changes, run.root, charset=cache.charset, max_size=run.max_size, pdi_map=cache.pdi_map)
         quoting = 0  # (documents that hold a reference, scanned or not)
         if sides.by_root:
             names = sorted(sides.names())
-            args.mentions = lambda text, names=names: any(name in text for name in names)  # (only these are read closely)
-            quoting = _references(args, sides, found)
-            _includes(args, sides, found)
-        config = getattr(args, "build_config", None)
+            # (only the documents that may name them are read closely)
+            run = run.but(mentions=lambda text, names=names: any(name in text for name in names))  # noqa: PLW2901
+            quoting = _references(run, sides, found)
+            _includes(run, sides, found)
+        config = run.config
         if config is None and not quoting:  # (never "no quote names them" for a tree with nothing to quote)
-            quoting, docs = _quoting_documents(args)
+            quoting, docs = _quoting_documents(run)
             if not quoting:
-                raise nothing_checked(args, docs)
+                raise nothing_checked(run, docs)
     found.impacts.sort(key=lambda i: (i.doc, i.line, i.column))
     _say(first, changes, found, out, err)
-    if first.fail_on == "any" and found.impacts:
+    if first.args.fail_on == "any" and found.impacts:
         return STALE
-    if first.fail_on == "changed" and any(i.needs_review for i in found.impacts):
+    if first.args.fail_on == "changed" and any(i.needs_review for i in found.impacts):
         return STALE
     return OK
 
 
-def _say(args: argparse.Namespace, changes: Changes, found: _Found, out: TextIO, err: TextIO) -> None:
+def _say(run: RunContext, changes: Changes, found: _Found, out: TextIO, err: TextIO) -> None:
     from ..impact import report
 
     impacts = found.impacts
     said = report.summary(changes, impacts, found.quotes, found.stale_before, found.follows)
-    form = output_format(args.format, os.environ, IMPACT_FORMATS)
+    form = output_format(run.format, os.environ, IMPACT_FORMATS)
     document = report.impact_document(form, changes, impacts, said, found.stale_before, found.follows)
     if document is not None:
         print(document, file=out, end="")
@@ -137,9 +135,9 @@ def _say(args: argparse.Namespace, changes: Changes, found: _Found, out: TextIO,
         if form is GITHUB:
             for command in report.impact_github(changes, impacts):
                 print(command, file=out)
-        for line in report.impact_text(changes, impacts, diffs=not args.no_diffs):
+        for line in report.impact_text(changes, impacts, diffs=not run.args.no_diffs):
             print(line, file=out)
-        if not args.quiet:
+        if not run.quiet:
             print(said, file=out)
 
 
@@ -204,29 +202,29 @@ class _Found:
         return self._titles[key]
 
 
-def _quoting_documents(args: argparse.Namespace) -> tuple[int, int]:
+def _quoting_documents(run: RunContext) -> tuple[int, int]:
     """How many documents under the paths write a reference (stopping at the first), and how many there are."""
     from ..documents.files import doc_files, read_text
 
     docs = 0
-    for doc in doc_files(Path(p) for p in args.paths):
+    for doc in doc_files(Path(p) for p in run.paths):
         docs += 1
         try:
-            if "txtfrag" in read_text(doc, shown_path(doc), args.max_size):
+            if "txtfrag" in read_text(doc, shown_path(doc), run.max_size):
                 return 1, docs
         except TextFragError:
             continue
     return 0, docs
 
 
-def _references(args: argparse.Namespace, sides: Sides, found: _Found) -> int:
+def _references(run: RunContext, sides: Sides, found: _Found) -> int:
     """The pinned references of the changed files: each judged before and after the change. How many
     documents write a reference (those scanned, and those skipped that name ``txtfrag``)."""
     from ..verdict.judging import judge
     from ..verdict.quoting import quote, quoted_path
     from ._scan import scan_documents
 
-    scan = scan_documents(args)
+    scan = scan_documents(run)
     quoting = scan.mentioning + len({f.file for f, _ in scan.entries}) + len(scan.problems)
     judged: dict[tuple[str, object, str | None], tuple[Verdict, Verdict, tuple[int, int]]] = {}
     for f, ref in scan.entries:
@@ -257,9 +255,9 @@ def _references(args: argparse.Namespace, sides: Sides, found: _Found) -> int:
     return quoting
 
 
-def _includes(args: argparse.Namespace, sides: Sides, found: _Found) -> None:
+def _includes(run: RunContext, sides: Sides, found: _Found) -> None:
     """Guard mode: the includes of the changed files, each judged before and after the change."""
-    config = getattr(args, "build_config", None)
+    config = run.config
     if config is None or not config.guard:
         return
     from ..guard import Shown
@@ -268,7 +266,7 @@ def _includes(args: argparse.Namespace, sides: Sides, found: _Found) -> None:
     from ._guard import GuardRun
 
     before_run, after_run = GuardRun(config, sides.before), GuardRun(config, sides.after)
-    for doc, _, _, includes in before_run.includes(args.paths, args.max_size, args.mentions):
+    for doc, _, _, includes in before_run.includes(run.paths, run.max_size, run.mentions):
         if isinstance(includes, TextFragError):
             continue
         for inc in includes:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -15,6 +14,7 @@ from ..reference.resolving import Selection, occurrences, select, select_lines, 
 from ..source.cache import Source, SourceCache
 from ..verdict.quoting import make_reference, quote
 from ._base import BAD, OK, Parser, add_common, cache_of
+from .context import RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -87,10 +87,10 @@ def add_parser(sub: Any) -> None:
     )
 
 
-def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> Selection:
-    if args.lines is not None:
+def _selection_for(run: RunContext, source: Source, reference: str) -> Selection:
+    if run.args.lines is not None:
         count = source.line_count
-        spec = args.lines.strip()
+        spec = run.args.lines.strip()
         try:
             if spec.endswith("-"):  # A-: to the end of the file
                 first = number(spec[:-1].strip(), f"--lines {spec!r}: the first line")
@@ -99,25 +99,25 @@ def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> 
         except TextFragError as err:
             raise TextFragError(f"{err.message} (--lines takes A-B or A-, 1-based, e.g. 11-20)", reference=reference) from None
         if wanted.last > count:
-            raise TextFragError(f"--lines {args.lines}: the file has {count} lines", reference=reference)
+            raise TextFragError(f"--lines {run.args.lines}: the file has {count} lines", reference=reference)
         return select_lines(source, wanted.first, wanted.last)
-    if args.chars is not None:
-        s, sep, e = args.chars.partition(",")
+    if run.args.chars is not None:
+        s, sep, e = run.args.chars.partition(",")
         try:
             if not sep:
                 raise TextFragError("no comma")
             start, end = number(s, "the start"), number(e, "the end")
         except TextFragError as err:
             raise TextFragError(
-                f"--chars takes S,E, two RFC 5147 character positions (e.g. 0,40), not {args.chars!r} ({err.message})",
+                f"--chars takes S,E, two RFC 5147 character positions (e.g. 0,40), not {run.args.chars!r} ({err.message})",
                 reference=reference,
             ) from None
         if start > end:
-            raise TextFragError(f"--chars {args.chars}: the start is after the end", reference=reference)
+            raise TextFragError(f"--chars {run.args.chars}: the start is after the end", reference=reference)
         if end > source.length:
-            raise TextFragError(f"--chars {args.chars}: the file has {source.length} characters", reference=reference)
+            raise TextFragError(f"--chars {run.args.chars}: the file has {source.length} characters", reference=reference)
         return select(source, source.index_of_char(start), source.index_of_char(end))
-    needle = args.match
+    needle = run.args.match
     if not needle:
         raise TextFragError("--match needs a non-empty text", reference=reference)
     hits = occurrences(source, needle, 10)
@@ -132,13 +132,13 @@ def _selection_for(args: argparse.Namespace, source: Source, reference: str) -> 
     return select(source, hits[0], hits[0] + len(needle))
 
 
-def _make(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    cache = cache_of(args)
-    if not args.batch:
-        return _make_one(args, cache, out)
+def _make(run: RunContext, out: TextIO, err: TextIO) -> int:
+    cache = cache_of(run)
+    if not run.args.batch:
+        return _make_one(run, cache, out)
     import shlex
 
-    if args.path is not None or _intent_of(args) is not None or _selected_by(args):
+    if run.args.path is not None or _intent_of(run) is not None or _selected_by(run):
         raise TextFragError("--batch reads every request from standard input; give none on the command line")
     from . import build_parser  # (the whole command line's parser, for each request)
 
@@ -151,7 +151,7 @@ def _make(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             request = parser.parse_args(["make", *shlex.split(line)])
             if request.batch:
                 raise TextFragError("a request cannot ask for --batch")
-            _make_one(request, cache, out)
+            _make_one(run.but(args=request), cache, out)
         except (TextFragError, _UsageError, ValueError) as problem:
             failed += 1
             message = problem.describe("") if isinstance(problem, TextFragError) else str(problem)
@@ -170,54 +170,55 @@ class _BatchParser(Parser):
         raise _UsageError(message)
 
 
-def _selected_by(args: argparse.Namespace) -> bool:
-    return any(getattr(args, name) for name in ("from_ref", "lines", "whole", "chars", "match"))
+def _selected_by(run: RunContext) -> bool:
+    typed = run.args
+    return any((typed.from_ref, typed.lines, typed.whole, typed.chars, typed.match))
 
 
-def _intent_of(args: argparse.Namespace) -> Intent | None:
+def _intent_of(run: RunContext) -> Intent | None:
     from ..intents.intent import Intent  # (make by intent only: ast is not imported by check)
 
     given = {
-        "pyobject": args.pyobject,
-        "start-after": args.start_after,
-        "start-at": args.start_at,
-        "end-before": args.end_before,
-        "end-at": args.end_at,
-        "section": args.section,
-        "region": args.region,
-        "symbol": args.symbol,
+        "pyobject": run.args.pyobject,
+        "start-after": run.args.start_after,
+        "start-at": run.args.start_at,
+        "end-before": run.args.end_before,
+        "end-at": run.args.end_at,
+        "section": run.args.section,
+        "region": run.args.region,
+        "symbol": run.args.symbol,
     }
     return Intent.from_options(given)
 
 
-def _form(args: argparse.Namespace) -> str:
+def _form(run: RunContext) -> str:
     """How the intent is printed: ``--form``, else the project's (a Markdown one for an mkdocs.yml,
     properdocs.yml or zensical.toml), else reStructuredText's option lines."""
-    if getattr(args, "form", None):
-        return str(args.form)
-    config = getattr(args, "build_config", None)
+    if run.args.form:
+        return str(run.args.form)
+    config = run.config
     return "md" if config is not None and config.path.suffix in (".yml", ".yaml", ".toml") else "rst"
 
 
-def _make_one(args: argparse.Namespace, cache: SourceCache, out: TextIO) -> int:
-    checks = {"length": not args.no_length, "md5": not args.no_md5}
-    intent = _intent_of(args)
-    if intent is not None and _selected_by(args):
+def _make_one(run: RunContext, cache: SourceCache, out: TextIO) -> int:
+    checks = {"length": not run.args.no_length, "md5": not run.args.no_md5}
+    intent = _intent_of(run)
+    if intent is not None and _selected_by(run):
         raise TextFragError("give the lines either by intent (--pyobject, --start-after...) or by --lines, --chars...")
-    if intent is None and not _selected_by(args):
+    if intent is None and not _selected_by(run):
         raise TextFragError("make needs what to quote: --lines, --whole, --chars, --match, --from, or an intent (--pyobject...)")
     if intent is not None:
-        if args.path is None:
+        if run.args.path is None:
             raise TextFragError("make needs the PATH of the file to quote")
         from ..intents.intent import intent_lines
 
-        source = cache.get(args.path, args.path)
+        source = cache.get(run.args.path, run.args.path)
         try:
             kept = intent_lines(source.text, intent, path=source.path)
         except TextFragError as why:
-            raise TextFragError(f"{intent}: {why.message}", reference=args.path) from None
+            raise TextFragError(f"{intent}: {why.message}", reference=run.args.path) from None
         reference = make_reference(select_lines(source, kept[0], kept[-1]), lines=True, **checks)
-        if _form(args) == "md":  # a MkDocs, Zensical or ProperDocs project writes the intent as attributes
+        if _form(run) == "md":  # a MkDocs, Zensical or ProperDocs project writes the intent as attributes
             said = " ".join(f'{name}="{value}"' for name, value in intent.options() if '"' not in value)
             print(f"![](txtfrag:{reference}){{ {said} }}", file=out)
             return OK
@@ -225,23 +226,23 @@ def _make_one(args: argparse.Namespace, cache: SourceCache, out: TextIO) -> int:
         for name, value in intent.options():
             print(f"   :{name}: {value}", file=out)
         return OK
-    if args.from_ref is not None:
-        if args.path is not None:
-            raise TextFragError("--from takes the file from the reference; give no PATH", reference=args.from_ref)
-        q = quote(cache, args.from_ref, explain=False)
+    if run.args.from_ref is not None:
+        if run.args.path is not None:
+            raise TextFragError("--from takes the file from the reference; give no PATH", reference=run.args.from_ref)
+        q = quote(cache, run.args.from_ref, explain=False)
         scheme = q.reference.fragment.scheme if q.reference.fragment is not None else None
         open_end = scheme is not None and scheme.is_range and scheme.end is None  # what runs to the end still does
         for piece in q.selections:  # a disjoint selection becomes one reference per piece
             print(make_reference(piece, open_end=open_end, **checks), file=out)
         return OK
-    if args.path is None:
+    if run.args.path is None:
         raise TextFragError("make needs the PATH of the file to quote (or --from REF)")
-    source = cache.get(args.path, args.path)
-    if args.whole:
+    source = cache.get(run.args.path, run.args.path)
+    if run.args.whole:
         print(make_reference(whole(source), lines=True, open_end=True, **checks), file=out)
         return OK
-    selection = _selection_for(args, source, args.path)
-    lines = True if args.lines is not None else False
-    open_end = args.lines is not None and args.lines.strip().endswith("-")
+    selection = _selection_for(run, source, run.args.path)
+    lines = True if run.args.lines is not None else False
+    open_end = run.args.lines is not None and run.args.lines.strip().endswith("-")
     print(make_reference(selection, lines=lines, open_end=open_end, **checks), file=out)
     return OK

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -12,7 +11,8 @@ if TYPE_CHECKING:
 
 from ..documents.files import doc_files
 from ..errors import TextFragError, spell, spell_lines
-from ._base import BAD, OK, add_common, cache_of, plural, shown_path, terminal_of, write_diff
+from ._base import BAD, OK, add_common, cache_of, plural, shown_path, write_diff
+from .context import RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -40,7 +40,7 @@ def add_parser(sub: Any) -> None:
     migrate.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or folders (default: .)")
 
 
-def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _migrate(run: RunContext, out: TextIO, err: TextIO) -> int:
     """Convert literalinclude directives; list what cannot be; change nothing else."""
     from ..documents.scan import MD_SUFFIXES
     from ..migrate.literalinclude import Outcome, convert, find_includes
@@ -49,8 +49,8 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..project.sphinx_project import SphinxProject, sphinx_project_of
     from ..repair.rewrite import apply_edits, read_doc, unified_diff, write_atomic, write_places
 
-    cache = cache_of(args)
-    config: BuildConfig | None = args.build_config
+    cache = cache_of(run)
+    config: BuildConfig | None = run.config
     # the language and caption a page shows without options are its Sphinx project's (the conf.py nearest
     # above the document, whatever --root says), else those of --config's conf.py
     given = SphinxProject(config.path, config.highlight_language or "default") if config and config.path.suffix == ".py" else None
@@ -69,8 +69,8 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         include_base=site / str(snippets_options.get("include_base_path", ".")),
         heading_offset=bool(snippets_options.get("include_headingOffset") or snippets_options.get("include_inheritHeadingDepth")),
     )
-    style = terminal_of(args, err)[1]
-    places = write_places(args.root, args.paths)
+    style = run.style
+    places = write_places(run.root, run.paths)
     found = converted = left = files = written = 0
     problems = 0
 
@@ -79,14 +79,14 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"{style.paint(where, 'bold')}: {style.paint(text, color) if color else text}", file=err)
 
     unlistable: list[tuple[Path, OSError]] = []
-    for path in doc_files((Path(p) for p in args.paths), lambda folder, e: unlistable.append((folder, e))):
+    for path in doc_files((Path(p) for p in run.paths), lambda folder, e: unlistable.append((folder, e))):
         for folder, error in unlistable:  # said, never passed over in silence
             say(shown_path(folder), f"cannot list the folder: {error.strerror}", "red")
             problems += 1
         unlistable.clear()
         shown = shown_path(path)
         try:
-            doc = read_doc(path, shown, args.max_size, within=places)
+            doc = read_doc(path, shown, run.max_size, within=places)
         except TextFragError as unreadable:
             say(shown, unreadable.message, "red")
             problems += 1
@@ -115,7 +115,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 if project is not None and project.note and project.note not in noted:
                     noted.add(project.note)
                     say(shown_path(project.conf), project.note, "yellow")
-                srcdir = Path(args.srcdir) if args.srcdir else (project.conf.parent if project else Path("."))
+                srcdir = Path(run.args.srcdir) if run.args.srcdir else (project.conf.parent if project else Path("."))
                 outcome = convert(
                     include,
                     path,
@@ -142,7 +142,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             continue
         files += 1
         new_text = apply_edits(doc)
-        if args.write:
+        if run.write:
             try:
                 write_atomic(doc.path, doc.encoded(new_text), expected=doc.raw, shown=shown)
                 written += 1
@@ -156,11 +156,11 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         problems += 1
     done = (
         f"converted {converted} in {plural(written, 'document')}"
-        if args.write
+        if run.write
         else (f"{converted} would be converted in {plural(files, 'document')} (run with --write)")
     )
     summary = f"textfrag migrate: {plural(found, 'include')}: {done}; {left} left as they are"
-    if not args.quiet:
+    if not run.quiet:
         if empty_captions:  # said once, not on every block
             print(
                 f"textfrag migrate: {plural(empty_captions, 'block')} say ':caption:' (empty) to show no caption, as "
@@ -168,7 +168,7 @@ def _migrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 file=err,
             )
         for conf in sorted(converted_under):
-            root_note = _root_note(conf, Path(args.root))
+            root_note = _root_note(conf, Path(run.root))
             if root_note:
                 print(root_note, file=err)
         print(summary, file=err)

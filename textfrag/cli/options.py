@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import Any, TextIO
 
 from ..verdict.option_table import OPTIONS
 from ._base import OK
+from .context import RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -35,9 +35,9 @@ _VALUES = {
 }
 
 
-def _options(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _options(run: RunContext, out: TextIO, err: TextIO) -> int:
     rows = [(f":{s.name}:" if s.rst else "-", ", ".join(f"{m}=" for m in s.md) or "-", _VALUES[s.kind], s.help) for s in OPTIONS]
-    if args.format == "markdown":
+    if run.format == "markdown":
         print("| reStructuredText / MyST | Markdown attribute | value | meaning |", file=out)
         print("|---|---|---|---|", file=out)
         for row in rows:

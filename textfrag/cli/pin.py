@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -12,9 +11,10 @@ from ..documents.scan import Found
 from ..errors import StaleError, TextFragError, spell
 from ..report.formats import machine_readable
 from ..verdict.pins import is_pinned
-from ._base import BAD, OK, STALE, add_common, add_output, cache_of, finding_of, finish, plural, terminal_of, write_diff
+from ._base import BAD, OK, STALE, add_common, add_output, cache_of, finding_of, finish, plural, write_diff
 from ._guarded import guarded_run
 from ._scan import defined_elsewhere, left_as_is, scan_documents, targets_of, write_or_show, written_names
+from .context import RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -43,18 +43,18 @@ def add_parser(sub: Any) -> None:
     )
 
 
-def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _pin(run: RunContext, out: TextIO, err: TextIO) -> int:
     """Pin every unpinned reference in place (textfrag.verdict.pins); list those left, and why; change nothing else."""
     from ..reference.integrity import misspelt_checks
     from ..repair.rewrite import read_doc, write_places
     from ..verdict.pins import pinned_form
 
-    cache = cache_of(args)
-    targets = targets_of(args)
-    scan = scan_documents(args)
+    cache = cache_of(run)
+    run, targets = targets_of(run)
+    scan = scan_documents(run)
     problems = scan.problems
     findings = [finding_of(f, e) for f, e in problems]
-    places = write_places(args.root, args.paths)
+    places = write_places(run.root, run.paths)
     docs: dict[str, DocText] = {}
     left: list[tuple[Found, str]] = []
     pinning: dict[tuple[str, int], Found] = {}
@@ -64,16 +64,16 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             findings.append(finding_of(f, None, is_pinned(ref)))
             continue
         try:
-            outcome = pinned_form(scan.cache_for(cache, f), ref, convert=args.convert)
+            outcome = pinned_form(scan.cache_for(cache, f), ref, convert=run.args.convert)
             if outcome.text is None:
                 left.append((f, outcome.reason or "left as it is"))
                 findings.append(finding_of(f, None, False))
                 continue
             if f.file not in docs:
-                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size, within=places)
+                docs[f.file] = read_doc(scan.docs[f.file], f.file, run.max_size, within=places)
             doc = docs[f.file]
             if (f.file, f.start) in pinning:  # (a substitution used twice: its value pinned once)
-                findings.append(finding_of(f, None, bool(args.write)))
+                findings.append(finding_of(f, None, bool(run.write)))
                 continue
             if doc.text[f.start : f.end] != f.text:  # the scanner and the reader must agree, or nothing is written
                 elsewhere = defined_elsewhere(doc, f, outcome.text)
@@ -88,36 +88,36 @@ def _pin(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             continue
         doc.edits.append((f.start, f.end, outcome.text))
         pinning[(f.file, f.start)] = f
-        findings.append(finding_of(f, None, bool(args.write)))
-    written = len(write_or_show(args, docs, out, problems))
+        findings.append(finding_of(f, None, bool(run.write)))
+    written = len(write_or_show(run, docs, out, problems))
     kept = written_names(docs, problems)
     for key in [k for k in pinning if k[0] not in kept]:
         del pinning[key]  # (its file could not be written)
-    if not machine_readable(args.format) and not args.quiet:
-        style = terminal_of(args, err)[1]
+    if not machine_readable(run.format) and not run.quiet:
+        style = run.style
         for f, why in sorted(left, key=lambda item: (item[0].file, item[0].line)):
             print(f"{style.paint(spell(f'{f.file}:{f.line}'), 'bold')}: {spell(f.text)}: left as it is: {why}", file=err)
     files = len({k[0] for k in pinning})
     recorded = ""
-    guarded = guarded_run(args, cache)
+    guarded = guarded_run(run, cache)
     if guarded is not None:  # (guard mode: what each include shows, recorded in the lock file)
-        includes, count = guarded.pin(args, targets)
+        includes, count = guarded.pin(run, targets)
         findings += includes.findings
         problems += includes.problems
         lock = guarded.lock_shown
-        if not args.write and count and not machine_readable(args.format):
+        if not run.write and count and not machine_readable(run.format):
             write_diff(out, guarded.lock_diff())
-        recorded = f"; {'recorded' if args.write else 'would record'} {plural(count, 'include')} in {lock}"
-        recorded += "" if args.write or not count else " (run with --write)"
+        recorded = f"; {'recorded' if run.write else 'would record'} {plural(count, 'include')} in {lock}"
+        recorded += "" if run.write or not count else " (run with --write)"
     stale = sum(isinstance(e, StaleError) for _, e in problems)
     bad = sum(e.exit_code != STALE for _, e in problems)
     done = (
         f"pinned {plural(len(pinning), 'reference')} in {plural(written, 'document')}"
-        if args.write
+        if run.write
         else f"{plural(len(pinning), 'reference')} would be pinned in {plural(files, 'document')} (run with --write)"
     )
     summary = f"textfrag pin: {scan.summary()}: {done}{recorded}; {len(left)} left as they are, {stale} stale, {bad} bad"
-    finish(args, findings, problems, summary, out, err)
+    finish(run, findings, problems, summary, out, err)
     if bad:
         return BAD
     return STALE if stale else OK

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import Any, TextIO
 
 from ..verdict.quoting import quote
 from ._base import OK, STALE, WHERE_ARGV, add_common, cache_of
+from .context import RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -20,9 +20,9 @@ def add_parser(sub: Any) -> None:
     show.add_argument("reference", metavar="REF", help="PATH#FRAGMENT, e.g. src/app.py#line=10,20")
 
 
-def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    cache = cache_of(args)
-    q = quote(cache, args.reference)
+def _show(run: RunContext, out: TextIO, err: TextIO) -> int:
+    cache = cache_of(run)
+    q = quote(cache, run.args.reference)
     if q.stale is not None:
         print(q.stale.describe(WHERE_ARGV), file=err)
         return STALE

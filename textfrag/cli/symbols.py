@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import Any, TextIO
 
 from ..errors import TextFragError
 from ._base import OK, add_common, cache_of
+from .context import RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -21,20 +21,20 @@ def add_parser(sub: Any) -> None:
     symbols.add_argument("path", metavar="PATH", help="a file under the root")
 
 
-def _symbols(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _symbols(run: RunContext, out: TextIO, err: TextIO) -> int:
     """``textfrag symbols PATH``: the file's definitions with their 1-based lines."""
     from ..intents.intent import python_objects
     from ..intents.symbols import definitions, language_of
 
-    cache = cache_of(args)
-    source = cache.get(args.path, args.path)
-    language = language_of(args.path, args.language)
+    cache = cache_of(run)
+    source = cache.get(run.args.path, run.args.path)
+    language = language_of(run.args.path, run.args.language)
     if language is None:
-        raise TextFragError(f"the language of {args.path} is not one textfrag reads definitions in; give --language")
+        raise TextFragError(f"the language of {run.args.path} is not one textfrag reads definitions in; give --language")
     try:
         found = definitions(source.text, language, python_objects)
     except TextFragError as error:
-        raise TextFragError(f"{args.path}: {error.message}") from None
+        raise TextFragError(f"{run.args.path}: {error.message}") from None
     for d in found:
         print(f"{d.name}\t{d.first}-{d.last}\t{d.kind}", file=out)
     return OK

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import copy
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -28,12 +27,12 @@ from ._base import (
     finding_of,
     finish,
     plural,
-    terminal_of,
     unpinned_note,
     write_diff,
 )
 from ._guarded import guarded_run
 from ._scan import left_as_is, scan_documents, stale_after_writing, targets_of, write_or_show, written_names
+from .context import RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -88,23 +87,23 @@ def _whole_file(ref: Reference) -> bool:
     return scheme.is_range and not scheme.start and scheme.end is None
 
 
-def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _update(run: RunContext, out: TextIO, err: TextIO) -> int:
     """Rewrite the references whose quoted text only moved (and, with --accept, re-pin the changed ones);
     list the others; change nothing else."""
     from ..repair.references import repair
     from ..repair.rewrite import read_doc, write_places
     from ..verdict.written_options import options_of
 
-    cache = cache_of(args)
-    targets = targets_of(args)
-    scan = scan_documents(args)
+    cache = cache_of(run)
+    run, targets = targets_of(run)
+    scan = scan_documents(run)
     problems = scan.problems
     moved_to: dict[tuple[str, int], StaleError] = {}  # the moved references' errors, for the findings
-    places = write_places(args.root, args.paths)  # (a document that is a link out of them is never rewritten)
+    places = write_places(run.root, run.paths)  # (a document that is a link out of them is never rewritten)
     docs: dict[str, DocText] = {}
     rewritten: dict[tuple[str, int], str] = {}  # (document, offset) -> the new reference
     accepted = repinned = 0
-    progress = terminal_of(args, err)[0]
+    progress = run.progress
     total, searched = len(scan.entries), 0
     stale_at = prefetch_history(cache, [ref for _, ref in scan.entries], load_text=True)
     for i, (f, ref) in enumerate(scan.entries, 1):
@@ -114,7 +113,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         # a document is read again only where it may be rewritten: beside a stale or missing reference
         if i - 1 in stale_at and f.kind in ("directive", "image") and f.file not in docs:
             try:
-                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size, within=places)
+                docs[f.file] = read_doc(scan.docs[f.file], f.file, run.max_size, within=places)
             except TextFragError as unreadable:
                 problems.append((f, unreadable))
                 continue
@@ -122,7 +121,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         options = options_of(doc.text, f) if doc is not None and doc.text[f.start : f.end] == f.text else []
         try:
             syntax: Syntax = "md" if f.kind == "image" else "rst"
-            accept = (args.accept and targeted) or (getattr(args, "accept_whole_files", False) and _whole_file(ref))
+            accept = (run.args.accept and targeted) or (run.args.accept_whole_files and _whole_file(ref))
             fix = repair(scan.cache_for(cache, f), ref, options, accept=accept, syntax=syntax)
         except TextFragError as failure:
             problems.append((f, failure))
@@ -136,7 +135,7 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         drift, stale, new, follow, accepting = fix.drift, fix.stale, fix.new, fix.follow, fix.accepted
         if f.file not in docs:
             try:
-                docs[f.file] = read_doc(scan.docs[f.file], f.file, args.max_size, within=places)
+                docs[f.file] = read_doc(scan.docs[f.file], f.file, run.max_size, within=places)
             except TextFragError as unreadable:
                 problems.append((f, unreadable))
                 continue
@@ -152,39 +151,39 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         moved_to[(f.file, f.start)] = stale
         accepted += accepting
         repinned += drift.kind == "invisible" and not accepting
-        if not machine_readable(args.format):
+        if not machine_readable(run.format):
             progress.clear()
-            style = terminal_of(args, err)[1]
+            style = run.style
             how = "accepted" if accepting else "renamed and moved" if drift.new_path else drift.kind
             place = style.paint(spell(f"{f.file}:{f.line}"), "bold")
             print(f"{place}: {spell(ref.text)}: {how} -> {style.paint(spell(new), 'green')}", file=err)
             if accepting and drift.diff:
                 print(style.diff(spell_lines(drift.diff)), file=err)
-    guarded = guarded_run(args, cache)
+    guarded = guarded_run(run, cache)
     include_findings: list[Finding] = []
     repairs: list[tuple[str, GuardedInclude, IncludeRepair]] = []
     if guarded is not None:  # (guard mode: moved and renamed includes repaired; with --accept, changed ones recorded)
-        includes, repairs = guarded.update(args, targets, docs, places, err)
+        includes, repairs = guarded.update(run, targets, docs, places, err)
         problems.extend(includes.problems)
         include_findings = includes.findings
-    written = write_or_show(args, docs, out, problems)
-    if guarded is not None and not args.write and repairs and not machine_readable(args.format):
+    written = write_or_show(run, docs, out, problems)
+    if guarded is not None and not run.write and repairs and not machine_readable(run.format):
         write_diff(out, guarded.planned(repairs))  # (and the records that would follow them)
     kept = written_names(docs, problems)
-    repaired = guarded.commit(repairs, set(written)) if guarded is not None and args.write else len(repairs)
+    repaired = guarded.commit(repairs, set(written)) if guarded is not None and run.write else len(repairs)
     for key in [k for k in rewritten if k[0] not in kept]:
         del rewritten[key]  # (its file could not be written)
     moved = len(rewritten) - accepted - repinned
     if written:
-        problems.extend(stale_after_writing(args, scan, written, rewritten))
+        problems.extend(stale_after_writing(run, scan, written, rewritten))
     pins = {(f.file, f.start): is_pinned(ref) for f, ref in scan.entries}
-    if args.require_pin:  # (a reference rewritten here keeps its checks: pinned if it was)
+    if run.require_pin:  # (a reference rewritten here keeps its checks: pinned if it was)
         problems.extend((f, UnpinnedError(reference=ref.text)) for f, ref in scan.entries if not pins[(f.file, f.start)])
     left = sum(isinstance(e, StaleError) for _, e in problems)
     unpinned = sum(not p for p in pins.values())
     bad = sum(e.exit_code != STALE for _, e in problems)
-    remaining = left + (0 if args.write else len(rewritten) + len(repairs)) + (unpinned if args.require_pin else 0)
-    files = len(written) if args.write else len([d for d in docs.values() if d.edits])
+    remaining = left + (0 if run.write else len(rewritten) + len(repairs)) + (unpinned if run.require_pin else 0)
+    files = len(written) if run.write else len([d for d in docs.values() if d.edits])
     # (only includes repaired: the documents rewritten are theirs, and no reference is counted)
     only_includes = guarded is not None and bool(repairs) and not (moved or repinned or accepted)
     said = [plural(moved, "moved reference")] if moved or not (repinned or accepted or only_includes) else []
@@ -194,17 +193,17 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if only_includes:
         head = (
             f"rewrote {plural(files, 'document')}"
-            if args.write
+            if run.write
             else f"{plural(files, 'document')} would be rewritten (run with --write)"
         )
-    elif args.write and not files:
+    elif run.write and not files:
         head = f"rewrote {what}"  # (nothing: no document named)
-    elif args.write:
+    elif run.write:
         head = f"rewrote {what} in {plural(files, 'document')}"
     else:
         head = f"{what} would be rewritten in {plural(files, 'document')} (run with --write)"
     if guarded is not None:
-        head += f"; {plural(repaired, 'include')} {'repaired' if args.write else 'to repair'}"
+        head += f"; {plural(repaired, 'include')} {'repaired' if run.write else 'to repair'}"
         head += f" (in {guarded.lock_shown})" if repaired else ""
     summary = f"textfrag update: {scan.summary()}: {head}; {left} stale left as they are, {bad} bad"
     summary += unpinned_note(unpinned)
@@ -212,13 +211,13 @@ def _update(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     findings = [finding_of(f, failed.get((f.file, f.start))) for f, _ in problems if not f.text]
     for f, _ref in scan.entries:
         error = failed.get((f.file, f.start))
-        if error is None and (not args.write or (f.file, f.start) not in rewritten):
+        if error is None and (not run.write or (f.file, f.start) not in rewritten):
             error = moved_to.get((f.file, f.start))  # still stale until written
         findings.append(finding_of(f, error, pins[(f.file, f.start)]))
     findings += include_findings
-    if getattr(args, "no_diffs", False):
+    if run.args.no_diffs:
         problems = [(f, _without_diff(e)) for f, e in problems]
-    finish(args, findings, problems, summary, out, err)
+    finish(run, findings, problems, summary, out, err)
     if bad:
         return BAD
     return STALE if remaining else OK
