@@ -1,5 +1,8 @@
 """A subpackage's surface, imported when first used: what it exports is declared once (its ``__all__``
-and the module each name comes from), and a command imports only the modules it runs."""
+and the module each name comes from), and a command imports only the modules it runs.
+
+A name that is also one of the package's modules (``drift.classify``) is not exported: once that module is
+imported, Python makes it the package's attribute, and the name would then be the module."""
 
 from __future__ import annotations
 

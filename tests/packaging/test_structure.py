@@ -9,6 +9,8 @@ import ast
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 PACKAGES = (
     "textfrag",
     "sphinx_textfrag",
@@ -109,3 +111,29 @@ def test_settling_a_run_leaves_the_parsed_arguments_as_parsed(tmp_path: Path) ->
         pass
     else:
         raise AssertionError("a run's context can be changed")
+
+
+def _surfaces() -> list[Path]:
+    return [m for m in MODULES if m.name == "__init__.py" and "_WHERE" in m.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("init", _surfaces(), ids=lambda m: m.parent.name)
+def test_a_packages_surface_is_one_list_in_three_places_that_agree(init: Path) -> None:
+    """A subpackage's surface is written where a reader, a type checker and the lazy import each need it:
+    ``__all__``, the ``TYPE_CHECKING`` imports and ``_WHERE`` (the module each name comes from). The three
+    hold the same names, and each name is the object its module defines."""
+    package = f"textfrag.{init.parent.name}"
+    module = importlib.import_module(package)
+    where: dict[str, str] = module._WHERE
+    typed: dict[str, str] = {}
+    for node in ast.walk(ast.parse(init.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for stmt in node.body:
+                if isinstance(stmt, ast.ImportFrom) and stmt.level == 1:
+                    typed.update({a.asname or a.name: stmt.module or "" for a in stmt.names})
+    assert sorted(module.__all__) == sorted(where) == sorted(typed)
+    # (a name that is also a module of the package would become that module once it is imported)
+    assert not set(where) & {m.stem for m in init.parent.glob("*.py")}
+    assert typed == where  # (each from the same module)
+    for name, source in where.items():
+        assert getattr(module, name) is getattr(importlib.import_module(f"{package}.{source}"), name), name

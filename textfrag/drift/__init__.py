@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .._surface import exported
 
 if TYPE_CHECKING:  # (the surface, imported when first used: a command imports only the modules it runs)
-    from .classify import Drift, classify, classify_missing, old_charset, reviewed_unknown, why_missing
+    from .classify import Drift, classify_missing, old_charset, reviewed_unknown, why_missing
     from .diffs import visible_diff
     from .history import History, NoGit
 
@@ -21,7 +21,6 @@ __all__ = [
     "Drift",
     "History",
     "NoGit",
-    "classify",
     "classify_missing",
     "old_charset",
     "reviewed_unknown",
@@ -33,7 +32,6 @@ _WHERE = {
     "Drift": "classify",
     "History": "history",
     "NoGit": "history",
-    "classify": "classify",
     "classify_missing": "classify",
     "old_charset": "classify",
     "reviewed_unknown": "classify",

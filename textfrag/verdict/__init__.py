@@ -35,7 +35,6 @@ if TYPE_CHECKING:  # (the surface, imported when first used: a command imports o
         raw_of,
         shifted,
         with_option_references,
-        written_options,
     )
 
 __all__ = [
@@ -84,7 +83,6 @@ __all__ = [
     "unique_anchor",
     "unrendered",
     "with_option_references",
-    "written_options",
 ]
 
 _WHERE = {
@@ -133,7 +131,6 @@ _WHERE = {
     "unique_anchor": "presentation",
     "unrendered": "forms",
     "with_option_references": "written_options",
-    "written_options": "written_options",
 }
 
 
