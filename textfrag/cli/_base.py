@@ -16,6 +16,7 @@ from ..errors import StaleError, TextFragError, spell, spell_lines
 from ..report.formats import FORMATS, Finding, findings_document, github_commands, machine_readable, names_of, output_format
 from ..report.terminal import Progress, Style, laid_out, verdict_word
 from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
+from ..source.paths import typed_path
 from .context import RunContext
 
 WHERE_ARGV = "command line"
@@ -133,7 +134,7 @@ def projects_of(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]
         found = [p for p in found if os.path.realpath(p.config.path).startswith(root.rstrip(os.sep) + os.sep)]
     several = ("check", "update", "pin", "impact")  # (impact reports them together, in any format)
     if len(found) > 1 and (args.command not in several or (args.command != "impact" and machine_readable(args.format))):
-        names = ", ".join(shown_path(p.config.path) for p in found)
+        names = ", ".join(typed_path(p.config.path) for p in found)
         raise TextFragError(
             f"the paths hold {len(found)} projects ({names}): {args.command}"
             + (f" --format {args.format}" if args.command in ("check", "update", "pin") else "")
@@ -158,11 +159,11 @@ def settle(args: argparse.Namespace, err: TextIO | None, found: BuildConfig | No
     quiet = machine_readable(args.format) or args.quiet
     given = args.root is not None
     if config is not None and err is not None and not quiet:
-        said = config.describe() if not given else f"{shown_path(config.path)} (root: {shown_path(Path(args.root))}, from --root)"
+        said = config.describe() if not given else f"{typed_path(config.path)} (root: {typed_path(Path(args.root))}, from --root)"
         print(f"textfrag: using the configuration in {spell(said)}", file=err)
     root = args.root if given else (str(config.root) if config else ".")
     if not os.path.isdir(root):
-        said = "--root" if given else f"the configuration {shown_path(config.path)}" if config else "the root"
+        said = "--root" if given else f"the configuration {typed_path(config.path)}" if config else "the root"
         what = "does not exist" if not os.path.exists(root) else "is not a folder"
         raise TextFragError(f"the root {spell(str(root))} (from {said}) {what}: nothing can be checked against it")
     run = RunContext(
@@ -214,14 +215,6 @@ def cache_of(run: RunContext) -> SourceCache:
             raise TextFragError(f"--pdi takes PDI=PATH, e.g. pdi://oma.eop.gov.us/1997/09/01/1.text.1=speech.txt, not {item!r}")
         table[key] = path
     return SourceCache(run.root, charset=run.charset, max_size=run.max_size, pdi_map=table)
-
-
-def shown_path(path: Path) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    return str(path) if rel.startswith("..") else rel
 
 
 def write_diff(out: TextIO, diff: str) -> None:
@@ -289,7 +282,7 @@ def nothing_checked(run: RunContext, docs: int) -> TextFragError:
         guarded = " and no include guarded by textfrag.lock" if config is not None and config.guard else ""
         said = f"no txtfrag: reference{guarded} in the {plural(docs, 'documentation file')} under {where}"
     if config is not None:
-        said += f" (the build configured in {spell(shown_path(config.path))}, root {spell(shown_path(Path(run.root)))})"
+        said += f" (the build configured in {spell(typed_path(config.path))}, root {spell(typed_path(Path(run.root)))})"
     elif run.args.config is None and not run.root_given:
         said += (
             f"; no configuration naming textfrag ({', '.join(CONFIG_NAMES)}) was found in {where}, the folders above"

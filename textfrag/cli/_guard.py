@@ -30,8 +30,9 @@ from ..guard.judge import Explainer, found_of
 from ..project.buildset import read_by_build
 from ..report.formats import FORMATS, Finding, machine_readable, output_format
 from ..source.cache import SourceCache
+from ..source.paths import typed_path
 from ..verdict.judging import Verdict
-from ._base import plural, shown_path
+from ._base import plural
 from .context import RunContext
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ class GuardRun:
 
     @property
     def lock_shown(self) -> str:
-        return shown_path(self.lock.path)
+        return typed_path(self.lock.path)
 
     def includes(
         self, paths: Sequence[str], max_size: int, mentions: Callable[[str], bool] | None = None
@@ -92,7 +93,7 @@ class GuardRun:
         for doc in doc_files((Path(p) for p in paths), asciidoc=engine == "asciidoc", mdx=engine == "docusaurus", extra=extra):
             if reads is not None and os.path.realpath(doc) not in named and not reads(doc):
                 continue  # (a document the build does not read: its includes are not rendered)
-            shown = shown_path(doc)
+            shown = typed_path(doc)
             try:
                 text = read_text(doc, shown, max_size)
             except TextFragError as unreadable:

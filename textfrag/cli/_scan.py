@@ -22,12 +22,13 @@ from ..reference.fragment import Reference
 from ..reference.grammar import parse_reference
 from ..report.formats import machine_readable
 from ..source.cache import SourceCache
+from ..source.paths import typed_path
 from ..verdict.forms import Forms
 from ..verdict.judging import reads_text
 from ..verdict.option_table import Form, Syntax
 from ..verdict.quoting import quote
 from ..verdict.written_options import image_key, image_options, written_options
-from ._base import cache_of, shown_path, write_diff
+from ._base import cache_of, write_diff
 from ._digest import Digester
 from .context import RunContext
 
@@ -90,7 +91,7 @@ def scan_documents(run: RunContext, digester: Digester | None = None) -> Scan:
 
     def unlistable(folder: Path, error: OSError) -> None:
         """Report a folder that cannot be listed."""
-        shown = shown_path(folder)
+        shown = typed_path(folder)
         result.problems.append(
             (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot list the folder {shown}: {error.strerror}"))
         )
@@ -113,7 +114,7 @@ def scan_documents(run: RunContext, digester: Digester | None = None) -> Scan:
     substitutions = config.substitutions if config is not None else None
 
     def one(doc: Path) -> None:
-        shown = shown_path(doc)
+        shown = typed_path(doc)
         try:
             text = read_text(doc, shown, run.max_size)
         except TextFragError as unreadable:
@@ -131,7 +132,7 @@ def scan_documents(run: RunContext, digester: Digester | None = None) -> Scan:
         else:
             suffix = config.read_as(doc) if config is not None else doc.suffix
         for part, as_suffix, window in included_parts(text, doc, suffix, srcdir):
-            real, part = os.path.realpath(part), Path(shown_path(part))
+            real, part = os.path.realpath(part), Path(typed_path(part))
             result.read_as.setdefault(real, as_suffix)
             result.windows.setdefault(real, []).append(window)
             result.real_of[str(part)] = real
@@ -316,7 +317,7 @@ def targets_of(run: RunContext) -> tuple[RunContext, set[tuple[str, int]] | None
     for p in run.paths:
         file, sep, line = p.rpartition(":")
         if sep and line.isdigit() and len(line) < 12 and not os.path.exists(p) and os.path.isfile(file):
-            targets.add((shown_path(Path(file)), int(line)))
+            targets.add((typed_path(Path(file)), int(line)))
             paths.append(file)
         else:
             paths.append(p)

@@ -15,6 +15,7 @@ from ..report.formats import FORMATS, Finding, Warned, output_format
 from ..report.terminal import Progress
 from ..source import store
 from ..source.cache import SourceCache
+from ..source.paths import typed_path
 from ..verdict.judging import Settings, Verdict, judge, no_link_target
 from ..verdict.presentation import identity
 from ..verdict.quoting import prefetch_history
@@ -31,7 +32,6 @@ from ._base import (
     finish,
     nothing_checked,
     plural,
-    shown_path,
     unpinned_note,
 )
 from ._digest import Digester, usable_cores
@@ -214,7 +214,7 @@ def _in_parts(run: RunContext, progress: Progress | None) -> _Tally | None:
     tally = _Tally()
 
     def unlistable(folder: Path, error: OSError) -> None:
-        shown = shown_path(folder)
+        shown = typed_path(folder)
         tally.problems.append(
             (Found(shown, 0, "", 0, 0, "file"), TextFragError(f"cannot list the folder {shown}: {error.strerror}"))
         )

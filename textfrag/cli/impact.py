@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import PathError, TextFragError
 from ..report.formats import GITHUB, IMPACT_FORMATS, names_of, output_format
-from ._base import OK, STALE, add_common, nothing_checked, shown_path
+from ..source.paths import typed_path
+from ._base import OK, STALE, add_common, nothing_checked
 from .context import RunContext
 
 if TYPE_CHECKING:
@@ -196,7 +197,7 @@ class _Found:
         key = str(doc)
         if key not in self._titles:
             try:
-                self._titles[key] = headings(read_text(doc, shown_path(doc), self.max_size), doc.suffix)
+                self._titles[key] = headings(read_text(doc, typed_path(doc), self.max_size), doc.suffix)
             except TextFragError:
                 self._titles[key] = []
         return self._titles[key]
@@ -210,7 +211,7 @@ def _quoting_documents(run: RunContext) -> tuple[int, int]:
     for doc in doc_files(Path(p) for p in run.paths):
         docs += 1
         try:
-            if "txtfrag" in read_text(doc, shown_path(doc), run.max_size):
+            if "txtfrag" in read_text(doc, typed_path(doc), run.max_size):
                 return 1, docs
         except TextFragError:
             continue

@@ -11,7 +11,8 @@ if TYPE_CHECKING:
 
 from ..documents.files import doc_files
 from ..errors import TextFragError, spell, spell_lines
-from ._base import BAD, OK, add_common, cache_of, plural, shown_path, write_diff
+from ..source.paths import typed_path
+from ._base import BAD, OK, add_common, cache_of, plural, write_diff
 from .context import RunContext
 
 
@@ -81,10 +82,10 @@ def _migrate(run: RunContext, out: TextIO, err: TextIO) -> int:
     unlistable: list[tuple[Path, OSError]] = []
     for path in doc_files((Path(p) for p in run.paths), lambda folder, e: unlistable.append((folder, e))):
         for folder, error in unlistable:  # said, never passed over in silence
-            say(shown_path(folder), f"cannot list the folder: {error.strerror}", "red")
+            say(typed_path(folder), f"cannot list the folder: {error.strerror}", "red")
             problems += 1
         unlistable.clear()
-        shown = shown_path(path)
+        shown = typed_path(path)
         try:
             doc = read_doc(path, shown, run.max_size, within=places)
         except TextFragError as unreadable:
@@ -106,7 +107,7 @@ def _migrate(run: RunContext, out: TextIO, err: TextIO) -> int:
                     outcome = Outcome(
                         include,
                         None,
-                        f"{shown_path(config.path) if config else 'the site'} does not enable attr_list, which reads the "
+                        f"{typed_path(config.path) if config else 'the site'} does not enable attr_list, which reads the "
                         "txtfrag image's attributes ({ .python ... }): add `- attr_list` under markdown_extensions, "
                         "then migrate again",
                     )
@@ -114,7 +115,7 @@ def _migrate(run: RunContext, out: TextIO, err: TextIO) -> int:
                 project = sphinx_project_of(path, projects) or given
                 if project is not None and project.note and project.note not in noted:
                     noted.add(project.note)
-                    say(shown_path(project.conf), project.note, "yellow")
+                    say(typed_path(project.conf), project.note, "yellow")
                 srcdir = Path(run.args.srcdir) if run.args.srcdir else (project.conf.parent if project else Path("."))
                 outcome = convert(
                     include,
@@ -152,7 +153,7 @@ def _migrate(run: RunContext, out: TextIO, err: TextIO) -> int:
         else:
             write_diff(out, unified_diff(doc, new_text, shown))
     for folder, error in unlistable:
-        say(shown_path(folder), f"cannot list the folder: {error.strerror}", "red")
+        say(typed_path(folder), f"cannot list the folder: {error.strerror}", "red")
         problems += 1
     done = (
         f"converted {converted} in {plural(written, 'document')}"
@@ -188,7 +189,7 @@ def _root_note(conf: Path, root: Path) -> str | None:
         return None
     relative = Path(os.path.relpath(root.resolve(), conf.parent.resolve())).as_posix()
     return (
-        f"textfrag migrate: the references' paths start at {shown_path(root)} (the root), and {shown_path(conf)} would "
-        f'read them from {shown_path(build_root)}: set textfrag_root = "{relative}" there (with "sphinx_textfrag" in '
+        f"textfrag migrate: the references' paths start at {typed_path(root)} (the root), and {typed_path(conf)} would "
+        f'read them from {typed_path(build_root)}: set textfrag_root = "{relative}" there (with "sphinx_textfrag" in '
         "extensions)"
     )

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..documents.scan import HtmlBlocks
 from ..errors import TextFragError
+from ..source.paths import typed_path
 
 if TYPE_CHECKING:
     from ..verdict.forms import Forms
@@ -115,8 +116,8 @@ class BuildConfig:
     def describe(self) -> str:
         """``docs/conf.py (root: .)``: for the line that says which configuration was used."""
         if self.engine == "asciidoc":  # (no configuration: the folder of its documents)
-            return f"the AsciiDoc documents under {shown_path(self.path.parent)} (guard mode; root: {shown_path(self.root)})"
-        return f"{shown_path(self.path)} (root: {shown_path(self.root)})"
+            return f"the AsciiDoc documents under {typed_path(self.path.parent)} (guard mode; root: {typed_path(self.root)})"
+        return f"{typed_path(self.path)} (root: {typed_path(self.root)})"
 
 
 def html_blocks_of(config: BuildConfig | None) -> HtmlBlocks:
@@ -141,15 +142,6 @@ def snippet_bases(config: BuildConfig | None) -> tuple[tuple[Path, ...], tuple[s
     bases = [bases] if isinstance(bases, str) else list(bases or [])
     auto = [*(config.snippets.get("auto_append") or []), *(config.snippets.get("auto_prepend") or [])]
     return tuple((here / str(b)).resolve() for b in bases), tuple(str(a) for a in auto)
-
-
-def shown_path(path: Path) -> str:
-    """A path as a user would type it: relative to the current folder, without ``x/..``."""
-    normal = os.path.normpath(path)
-    try:
-        return os.path.relpath(normal)
-    except ValueError:  # another drive
-        return normal
 
 
 def read_config(path: Path) -> BuildConfig:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import TextFragError
+from ..source.paths import typed_path
 
 if TYPE_CHECKING:
     from .config import BuildConfig
@@ -81,18 +82,9 @@ def _one(folder: Path, found: list[Path]) -> Path:
         return found[0]
     names = " and ".join(p.name for p in found)
     raise TextFragError(
-        f"{_shown(folder)} holds two configurations that name textfrag ({names}): textfrag does not guess which "
-        f"build the documents belong to; give one with --config, e.g. --config {_shown(found[0])}"
+        f"{typed_path(folder)} holds two configurations that name textfrag ({names}): textfrag does not guess which "
+        f"build the documents belong to; give one with --config, e.g. --config {typed_path(found[0])}"
     )
-
-
-def _shown(path: Path) -> str:
-
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    return rel if not rel.startswith("../..") else str(path)
 
 
 def _upward(start: Path) -> list[Path]:

@@ -8,7 +8,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import shown_path
+from ..source.paths import typed_path
 
 __all__ = ["SphinxProject", "sphinx_project_of"]
 
@@ -55,7 +55,7 @@ def _sphinx_project(conf: Path) -> SphinxProject:
     try:
         tree = ast.parse(conf.read_bytes(), str(conf))
     except (OSError, SyntaxError, ValueError, MemoryError, RecursionError) as exc:
-        unread = f"cannot read {shown_path(conf)} ({exc}): literalinclude's language taken as Sphinx's default"
+        unread = f"cannot read {typed_path(conf)} ({exc}): literalinclude's language taken as Sphinx's default"
         return SphinxProject(conf, note=unread)
     values: dict[str, str] = {}
     note: str | None = None
@@ -66,7 +66,7 @@ def _sphinx_project(conf: Path) -> SphinxProject:
                 try:
                     value = ast.literal_eval(node.value)
                 except (ValueError, TypeError, MemoryError, RecursionError):
-                    note = f"{shown_path(conf)}:{node.lineno}: {name} is computed; its default is assumed"
+                    note = f"{typed_path(conf)}:{node.lineno}: {name} is computed; its default is assumed"
                     continue
                 if isinstance(value, str):
                     values[name] = value

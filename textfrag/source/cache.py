@@ -38,7 +38,7 @@ from .charsets import (
     text_lines,
 )
 from .hidden_text import BIDI
-from .paths import check_path_syntax
+from .paths import check_path_syntax, typed_path
 from .store import keep_digest, kept_digest
 
 __all__ = [
@@ -253,7 +253,7 @@ def _no_such_file(full: str, path: str, real_root: str | None) -> tuple[str, str
     that root, as shown)."""
     if real_root is None:
         return f"no such file: {path}", None
-    message = f"no such file: {path} (under the root {_shown(real_root)})"
+    message = f"no such file: {path} (under the root {typed_path(real_root)})"
     # the deepest folder of the path that exists, and the names in it most like the one asked for
     parts = path.split("/")
     folder, depth = real_root, 0
@@ -273,18 +273,9 @@ def _no_such_file(full: str, path: str, real_root: str | None) -> tuple[str, str
     # a root it would work from: a folder above the root, or the current folder
     for other in [*list(Path(real_root).parents)[:3], Path.cwd()]:
         if str(other) != real_root and os.path.isfile(os.path.join(other, path)):
-            message += f"; it exists under {_shown(str(other))}: is that the root (--root {_shown(str(other))})?"
-            return message, _shown(str(other))
+            message += f"; it exists under {typed_path(str(other))}: is that the root (--root {typed_path(str(other))})?"
+            return message, typed_path(str(other))
     return message, None
-
-
-def _shown(folder: str) -> str:
-    """A folder as a user would type it: relative to the current folder when that is shorter."""
-    try:
-        rel = os.path.relpath(folder)
-    except ValueError:
-        return folder
-    return rel if len(rel) < len(folder) else folder
 
 
 def read_regular(full: str, path: str, reference: str | None, max_size: int, *, real_root: str | None = None) -> bytes:

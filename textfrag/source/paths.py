@@ -5,15 +5,32 @@ textfrag.source.cache's; both it and the parser use these, so they live below bo
 
 from __future__ import annotations
 
+import os
 import re
 
 from ..errors import PathError
 
-__all__ = ["check_path_syntax", "decode_path", "encode_path"]
+__all__ = ["check_path_syntax", "decode_path", "encode_path", "typed_path"]
 
 # what a path cannot hold as it is in a reference: "%" (it starts an escape), "#" (it starts the fragment),
 # white space (it ends a Markdown link) and control characters
 _UNSAFE = re.compile(r"[%#\s\x00-\x1f\x7f]")
+
+
+def typed_path(path: str | os.PathLike[str]) -> str:
+    """A path as a user would type it in a message: relative to the current folder when that is shorter
+    than the absolute path (``docs/conf.py``, ``../site/mkdocs.yml``), else absolute (``/etc/hosts``, not
+    ``../../../../etc/hosts``); ``x/..`` never left in.
+
+    >>> typed_path(os.path.join(os.getcwd(), "docs", "..", "docs", "conf.py"))
+    'docs/conf.py'
+    """
+    normal = os.path.normpath(os.fspath(path))
+    try:
+        rel = os.path.relpath(normal)
+    except ValueError:  # (another drive)
+        return normal
+    return rel if not os.path.isabs(normal) or len(rel) < len(normal) else normal
 
 
 def decode_path(path: str, reference: str) -> str:
