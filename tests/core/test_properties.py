@@ -143,7 +143,8 @@ def test_a_digest_read_a_block_at_a_time_is_the_digest_of_the_whole_file(data: b
     import tempfile
 
     import textfrag.source.cache as source_module
-    from textfrag.source.cache import Digest, digest_under_root
+    from textfrag.source.cache import Digest
+    from textfrag.source.reading import digest_under_root
 
     with tempfile.TemporaryDirectory() as folder:
         with open(os.path.join(folder, "f.txt"), "wb") as fh:

@@ -7,7 +7,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..errors import DecodeError
-from ..source.cache import DEFAULT_MAX_SIZE, read_regular
+from ..source.cache import DEFAULT_MAX_SIZE
+from ..source.reading import read_regular
 from .scan import MD_SUFFIXES, RST_SUFFIXES, SKIP_DIRS
 
 

@@ -26,8 +26,8 @@ from ..documents.found import trimmed
 from ..documents.scan import LineIndex
 from ..errors import DecodeError, TextFragError
 from ..migrate.literalinclude import find_includes
-from ..source.cache import read_under_root
 from ..source.charsets import same_charset
+from ..source.reading import read_under_root
 from .context import GuardContext, Shown, under_root
 from .model import SELECTING, Edits, GuardedInclude, IncludeEngine, search_shifts
 from .myst import myst_lines, myst_literal, myst_text

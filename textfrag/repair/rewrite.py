@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import TextFragError, spell
-from ..source.cache import DEFAULT_MAX_SIZE, read_regular
+from ..source.cache import DEFAULT_MAX_SIZE
+from ..source.reading import read_regular
 
 __all__ = ["DocText", "read_doc", "apply_edits", "unified_diff", "write_atomic"]
 

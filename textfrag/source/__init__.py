@@ -24,12 +24,11 @@ if TYPE_CHECKING:  # (the surface, imported when first used: a command imports o
         codec_name,
         digest_batch,
         length_of,
-        read_regular,
-        read_under_root,
     )
     from .charsets import same_charset, text_lines
     from .hidden_text import BIDI, bidi_note, mark_html
     from .paths import check_path_syntax, decode_path, encode_path
+    from .reading import read_regular, read_under_root
     from .store import WORTH_KEEPING, Store, current
 
 __all__ = [
@@ -74,8 +73,8 @@ _WHERE = {
     "encode_path": "paths",
     "length_of": "cache",
     "mark_html": "hidden_text",
-    "read_regular": "cache",
-    "read_under_root": "cache",
+    "read_regular": "reading",
+    "read_under_root": "reading",
     "same_charset": "charsets",
     "text_lines": "charsets",
 }
