@@ -16,6 +16,7 @@ from textfrag.project.settings import lets_pass
 from textfrag.repair.references import repair
 from textfrag.verdict.judging import misspelt_warnings
 from textfrag.verdict.pins import pinned_form
+from textfrag.verdict.written_options import intent_of
 
 from .model import Finding, Lines, Project
 
@@ -132,11 +133,13 @@ def edit_for(f: Finding, project: Project, *, accept: bool) -> tuple[str, list[t
             else "Update the moved reference (textfrag update)"
         )
         return what, [(f.found.start, f.found.end, fix.new), *fix.follow]
-    if f.problem is None or isinstance(f.problem, UnpinnedError):
+    intent = intent_of(f.options)
+    # (a whole file's reference that its intent contradicts is pinned to the intent's lines, as pin does)
+    if f.problem is None or isinstance(f.problem, UnpinnedError) or (f.ref.fragment is None and intent is not None):
         if f.pinned or accept:
             return None
         try:
-            pinned = pinned_form(cache, f.ref)
+            pinned = pinned_form(cache, f.ref, intent=intent)
         except TextFragError:
             return None
         if pinned.text is None:

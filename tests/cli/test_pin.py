@@ -259,3 +259,23 @@ def test_a_pdi_reference_becomes_the_pinned_rfc_5147_reference_of_its_file(root:
     pinned = f"src/speech.txt#char=35,49;length={len(text) - 1};md5={hashlib.md5(speech).hexdigest()}"
     assert doc.read_text() == f"![](txtfrag:{pinned})\n"
     assert call("show", "--root", str(root), pinned)[1] == "ication of the"
+
+
+MODULE = "import os\n\n\ndef greet(name):\n    return f'hello {name}'\n\n\ndef other():\n    pass\n"
+
+
+def test_a_whole_files_reference_with_an_intent_is_pinned_to_the_lines_it_selects(root: Path) -> None:
+    """``.. txtfrag:: src/mod.py`` with ``:pyobject: greet`` (and its Markdown twin): pinned to the lines the
+    intent selects, as ``make --pyobject`` writes them, so that ``check`` passes what ``pin`` wrote (the
+    whole file pinned is a range the intent contradicts)."""
+    (root / "src" / "mod.py").write_text(MODULE)
+    (root / "docs" / "a.rst").write_text("T\n=\n\n.. txtfrag:: src/mod.py\n   :pyobject: greet\n")
+    (root / "docs" / "b.md").write_text('![](txtfrag:src/mod.py){ pyobject="greet" }\n')
+    r = run(root, "pin", "--root", ".", "--write", "docs")
+    assert r.returncode == 0 and "pinned 2 references in 2 documents" in r.stdout, r.stdout + r.stderr
+    made = run(root, "make", "--root", ".", "src/mod.py", "--pyobject", "greet").stdout.splitlines()[0]
+    assert made.startswith("src/mod.py#line=3,5;"), made
+    assert (root / "docs" / "a.rst").read_text() == f"T\n=\n\n.. txtfrag:: {made}\n   :pyobject: greet\n"
+    assert (root / "docs" / "b.md").read_text() == f'![](txtfrag:{made}){{ pyobject="greet" }}\n'
+    checked = run(root, "check", "--root", ".", "--require-pin", "docs")
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -486,3 +486,18 @@ async def test_a_document_opened_outside_the_workspace_gets_no_project(
     diagnostics = await open_doc(client, page, "# Index\n\n![](txtfrag:src/app.py#line=0,1;md5=" + "0" * 32 + ")\n")
     assert [d.code for d in diagnostics] == ["stale"], diagnostics  # (the server went on, in order)
     assert not client.diagnostics.get(uri), client.diagnostics.get(uri)
+
+
+async def test_the_pin_fix_pins_an_intents_lines_as_pin_does(client: LanguageClient, project: Path) -> None:
+    """A whole file's reference written with ``pyobject="f2"``: the fix pins the lines f2 spans, the
+    text ``textfrag pin --write`` writes (never the whole file, which the intent contradicts)."""
+    written = '![](txtfrag:src/app.py){ pyobject="f2" }\n'
+    doc = project / "docs" / "a.md"
+    doc.write_text(written)
+    await start(client, project)
+    await open_doc(client, doc, written)
+    [pin] = await _actions(client, doc.resolve().as_uri(), 0, [lsp.CodeActionKind.QuickFix])
+    assert pin.title.startswith("Pin the reference")
+    pinned = apply(written, pin.edit)  # type: ignore[arg-type]
+    assert _quietly("pin", "--root", str(project), "--write", str(doc)) == 0
+    assert pinned == doc.read_text() and pinned.startswith("![](txtfrag:src/app.py#line=3,5;"), pinned

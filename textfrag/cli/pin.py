@@ -48,6 +48,7 @@ def _pin(run: RunContext, out: TextIO, err: TextIO) -> int:
     from ..reference.integrity import misspelt_checks
     from ..repair.rewrite import read_doc, write_places
     from ..verdict.pins import pinned_form
+    from ..verdict.written_options import intent_of, options_of
 
     cache = cache_of(run)
     run, targets = targets_of(run)
@@ -64,14 +65,16 @@ def _pin(run: RunContext, out: TextIO, err: TextIO) -> int:
             findings.append(finding_of(f, None, is_pinned(ref)))
             continue
         try:
-            outcome = pinned_form(scan.cache_for(cache, f), ref, convert=run.args.convert)
+            if f.file not in docs:
+                docs[f.file] = read_doc(scan.docs[f.file], f.file, run.max_size, within=places)
+            doc = docs[f.file]
+            # (the intent written with it: a whole file's reference is pinned to the lines it selects)
+            intent = intent_of(options_of(doc.text, f)) if doc.text[f.start : f.end] == f.text else None
+            outcome = pinned_form(scan.cache_for(cache, f), ref, convert=run.args.convert, intent=intent)
             if outcome.text is None:
                 left.append((f, outcome.reason or "left as it is"))
                 findings.append(finding_of(f, None, False))
                 continue
-            if f.file not in docs:
-                docs[f.file] = read_doc(scan.docs[f.file], f.file, run.max_size, within=places)
-            doc = docs[f.file]
             if (f.file, f.start) in pinning:  # (a substitution used twice: its value pinned once)
                 findings.append(finding_of(f, None, bool(run.write)))
                 continue

@@ -19,13 +19,17 @@ be stale. A ``length`` alone does not pin either: an edit that keeps the length 
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from ..errors import TextFragError
 from ..reference.fragment import IntegrityCheck, Reference
 from ..reference.grammar import PREFIX
 from ..reference.integrity import misspelt_checks
 from ..source.cache import DEFAULT_CHARSET, SourceCache, same_charset
 from .quoting import empty_problem, make_reference, quote
+
+if TYPE_CHECKING:
+    from ..intents.intent import Intent
 
 __all__ = ["Pinned", "is_pinned", "pinned_form", "TEXT_SEARCH"]
 
@@ -56,9 +60,12 @@ class Pinned(NamedTuple):
     reason: str | None = None
 
 
-def pinned_form(cache: SourceCache, ref: Reference, *, convert: bool = False) -> Pinned:
+def pinned_form(cache: SourceCache, ref: Reference, *, convert: bool = False, intent: Intent | None = None) -> Pinned:
     """The pinned text of ``ref`` (see the module's documentation); raises :class:`TextFragError` for a
-    bad reference and :class:`~textfrag.errors.StaleError` when a ``length`` it has is wrong."""
+    bad reference and :class:`~textfrag.errors.StaleError` when a ``length`` it has is wrong. A reference
+    to a whole file written with a selection ``intent`` (``:pyobject:``...) is pinned to the lines the
+    intent selects, as ``textfrag make --pyobject`` writes it: the whole file pinned would be a range
+    the intent contradicts."""
     misspelt = misspelt_checks(ref.fragment)
     if is_pinned(ref) and not misspelt:
         return Pinned(None, "pinned already")
@@ -91,6 +98,15 @@ def pinned_form(cache: SourceCache, ref: Reference, *, convert: bool = False) ->
     head, hash_, fragment_text = ref.text.partition("#")
     for wrong, _ in misspelt:  # (lenght=, md6=: corrected, not kept beside the real ones)
         fragment_text = fragment_text.replace(f";{wrong.name}={wrong.value}", "", 1)
+    if not hash_ and intent is not None:  # (the lines the intent selects)
+        from ..intents.intent import intent_lines
+        from ..reference.resolving import select_lines
+
+        try:
+            kept = intent_lines(source.text, intent, path=source.path)
+        except TextFragError as why:
+            raise TextFragError(f"{intent}: {why.message}", reference=ref.text) from None
+        return Pinned(prefix + make_reference(select_lines(source, kept[0], kept[-1]), lines=True))
     if not hash_:  # the whole file: the open range from the start, as `make --whole` writes it
         return Pinned(f"{head}#line=0,;{checks}")
     return Pinned(f"{head}#{fragment_text};{checks}")
