@@ -18,6 +18,7 @@ from typing import Any
 from textfrag.documents.files import read_text
 from textfrag.errors import TextFragError, internal_error_report, spell
 from textfrag.guard.mdbook import escaped_for_links
+from textfrag.project.setting_table import checked
 from textfrag.project.switch import guard_switched_on
 from textfrag.protocol import answer
 
@@ -79,7 +80,13 @@ class _Book:
         # after it, a chapter's {{#include}}s are replaced, so guard mode reads the chapter's file as written
         self.links_after = "links" in _names(table.get("before")) or "textfrag" in _names(links.get("after"))
         settings: dict[str, Any] = {"guard": self.guard, "require_pin": _yes(table.get("require_pin", False))}
-        settings["on_stale"] = str(table.get("on_stale") or "error")
+        try:  # (refused as check refuses it: textfrag.project.setting_table)
+            settings["on_stale"] = checked(
+                "on_stale", table.get("on_stale") or "error", "[preprocessor.textfrag] on_stale", "book.toml"
+            )
+        except TextFragError as bad:
+            self._say(bad.message, error=True)
+            settings["on_stale"] = "error"
         if table.get("charset"):
             settings["charset"] = str(table["charset"])
         self.request: dict[str, Any] = {"protocol": 1, "root": str(table.get("root") or "."), "settings": settings}

@@ -53,6 +53,7 @@ from markdown_textfrag import render
 from markdown_textfrag.embed import Embedder, PageState, front_matter_lines, is_alone, place, register, settle
 from textfrag import Quote, SourceCache, TextFragError
 from textfrag.errors import PathError, internal_error_report
+from textfrag.project.setting_table import setting
 from textfrag.verdict.excerpt import failure_summary
 from textfrag.verdict.i18n import translator
 from textfrag.verdict.judging import no_link_target
@@ -86,7 +87,7 @@ class TextfragConfig(base.Config):
 
     root = c.Optional(c.Type(str))
     """Folder that reference paths are relative to; default: the folder of mkdocs.yml."""
-    on_stale = c.Choice(("error", "warning"), default="error")
+    on_stale = c.Choice(setting("on_stale").choices, default=setting("on_stale").default)
     """``error`` fails the build on a stale reference; ``warning`` only warns (``--strict`` still fails)."""
     charset = c.Type(str, default=textfrag.DEFAULT_CHARSET)
     """Charset of quoted files without a BOM."""
@@ -100,7 +101,7 @@ class TextfragConfig(base.Config):
     """A reference without md5 (unpinned: not protected against drift) fails the build, located."""
     warn_bidi = c.Type(bool, default=True)
     """Warn of bidirectional control characters in a quote (Trojan Source, CVE-2021-42574); false: silent."""
-    caption = c.Choice(("path", "none"), default="path")
+    caption = c.Choice(setting("caption").choices, default=setting("caption").default)
     """A block whose alt text is empty has ``path`` (file and lines) for caption, or ``none``."""
     context_pages = c.Type(bool, default=False)
     """Each quoted file gets a highlighted page (``_textfrag/PATH.html``); block excerpts link "in context"."""

@@ -20,6 +20,7 @@ from sphinx.errors import ConfigError
 
 import textfrag
 from textfrag import TextFragError
+from textfrag.project.setting_table import SETTINGS, checked
 from textfrag.source.cache import codec_name
 from textfrag.verdict.i18n import LOCALES
 
@@ -31,19 +32,10 @@ from .state import setup_state
 
 __all__ = ["setup", "CONFIG_VALUES"]
 
-#: (name, default, rebuild, types, description): declared once, registered in a loop, listed in the manual
-#: (docs/reference/sphinx.md).
-CONFIG_VALUES: tuple[tuple[str, Any, Literal["env"], tuple[type, ...], str], ...] = (
-    ("textfrag_root", ".", "env", (str,), "folder that reference paths are relative to, from the folder of conf.py"),
-    ("textfrag_charset", textfrag.DEFAULT_CHARSET, "env", (str,), "charset of quoted files without a BOM"),
-    ("textfrag_on_stale", "error", "env", (str,), "'error' fails the build on a stale reference, 'warning' only warns"),
-    ("textfrag_source_url", None, "env", (str, type(None)), "template of a 'view source' link: {path}, {first}, {last}"),
-    ("textfrag_max_size", textfrag.DEFAULT_MAX_SIZE, "env", (int,), "larger quoted files are refused (bytes)"),
-    ("textfrag_pdi_map", {}, "env", (dict,), "Persistent Document Identifier (pdi://...) -> file under the root"),
-    ("textfrag_caption", "path", "env", (str,), "a block without :caption: has 'path' (file and lines) or 'none'"),
-    ("textfrag_context_pages", False, "env", (bool,), "each quoted file gets a highlighted page; excerpts link 'in context'"),
-    ("textfrag_require_pin", False, "env", (bool,), "a reference without md5 (unpinned) fails the build, located"),
-    ("textfrag_guard", False, "env", (bool,), "guard mode: each literalinclude is checked by the text textfrag.lock records"),
+#: (name, default, rebuild, types, description): the settings table's (textfrag.project.setting_table), as
+#: Sphinx spells them; registered in a loop, listed in the manual (docs/reference/sphinx.md).
+CONFIG_VALUES: tuple[tuple[str, Any, Literal["env"], tuple[type, ...], str], ...] = tuple(
+    (s.sphinx, s.default, "env", s.types, s.help) for s in SETTINGS
 )
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -51,16 +43,16 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 def _check_config(app: Sphinx, config: Config) -> None:
     """Refuse a configuration that could only fail later: the build stops at once, naming the value."""
-    if config.textfrag_on_stale not in ("error", "warning"):
-        raise ConfigError(f"textfrag_on_stale must be 'error' or 'warning', not {config.textfrag_on_stale!r}")
+    try:  # (what the table refuses, refused in its words: check refuses it so too)
+        for s in SETTINGS:
+            if s.choices or s.minimum is not None:
+                checked(s.name, getattr(config, s.sphinx), s.sphinx)
+    except TextFragError as err:
+        raise ConfigError(err.message) from None
     try:
         codec_name(config.textfrag_charset)
     except TextFragError as err:
         raise ConfigError(f"textfrag_charset: {err.message}") from None
-    if config.textfrag_caption not in ("path", "none"):
-        raise ConfigError(f"textfrag_caption must be 'path' or 'none', not {config.textfrag_caption!r}")
-    if config.textfrag_max_size < 0:
-        raise ConfigError(f"textfrag_max_size must not be negative, not {config.textfrag_max_size!r}")
     static = str(STATIC)
     if static not in config.html_static_path:
         config.html_static_path.append(static)

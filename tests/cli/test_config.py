@@ -211,3 +211,39 @@ def test_a_conf_py_nested_deeper_than_pythons_parser_goes_is_a_clear_error(tmp_p
     assert "conf.py: nested too deeply for Python's parser" in r.stderr, r.stderr
     # the file is the place: the line starts with it, not with "command line:"
     assert any(line.startswith(f"{tmp_path / 'docs' / 'conf.py'}: nested") for line in r.stderr.splitlines()), r.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        ("docs/conf.py", "extensions = ['sphinx_textfrag']\ntextfrag_on_stale = 'warn'\n", "textfrag_on_stale must be"),
+        ("mkdocs.yml", "site_name: t\nplugins:\n  - textfrag:\n      on_stale: warn\n", "on_stale must be"),
+        (
+            "book.toml",
+            "[book]\nsrc = 'docs'\n[preprocessor.textfrag]\non_stale = 'warn'\n",
+            "[preprocessor.textfrag] on_stale must be",
+        ),
+    ],
+    ids=["sphinx", "mkdocs", "mdbook"],
+)
+def test_a_setting_an_engine_refuses_is_refused_by_check_in_the_same_words(
+    tmp_path: Path, name: str, text: str, said: str
+) -> None:
+    """``on_stale = "warn"``: the settings table (textfrag.project.setting_table) is what every reader of a
+    configuration checks a value against, so ``check`` refuses it where the build does, naming the file."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "docs" / "index.md").write_text("![](txtfrag:docs/index.md)\n", encoding="utf-8")
+    r = run("check", "docs", cwd=tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"{said} 'error' or 'warning', not 'warn'" in r.stderr and name.rsplit("/", 1)[-1] in r.stderr, r.stderr
+    if name.endswith("conf.py"):  # (the build refuses it in the same words)
+        built = run_sphinx("-q", "-b", "html", "docs", str(tmp_path / "out"), cwd=tmp_path)
+        assert built.returncode != 0 and "textfrag_on_stale must be 'error' or 'warning', not 'warn'" in built.stderr
+
+
+def test_the_sphinx_extensions_config_values_are_the_settings_table() -> None:
+    from sphinx_textfrag import CONFIG_VALUES
+    from textfrag.project.setting_table import SETTINGS
+
+    assert [(n, d, t) for n, d, _, t, _ in CONFIG_VALUES] == [(s.sphinx, s.default, s.types) for s in SETTINGS]

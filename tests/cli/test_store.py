@@ -233,8 +233,8 @@ def _settled(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
 
 def _unread(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading or hashing a quoted file (one under src/) from here on fails the test; documents are read."""
-    from textfrag.source import cache as source
     from textfrag.source import charsets
+    from textfrag.source import reading as source
 
     read_all = source._read_all
 

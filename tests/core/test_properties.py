@@ -142,7 +142,7 @@ def test_a_digest_read_a_block_at_a_time_is_the_digest_of_the_whole_file(data: b
     import os
     import tempfile
 
-    import textfrag.source.cache as source_module
+    import textfrag.source.reading as source_module
     from textfrag.source.cache import Digest
     from textfrag.source.reading import digest_under_root
 

@@ -112,3 +112,15 @@ def test_an_excerpt_that_quotes_an_include_line_shows_that_line_never_the_file_i
     page = BeautifulSoup((book / "out" / "one.html").read_text(encoding="utf-8"), "html.parser")
     assert page.select_one("div.txtfrag pre code").get_text().rstrip("\n") == quoted.rstrip("\n")
     assert "a secret" not in page.get_text()
+
+
+def test_an_on_stale_the_settings_table_refuses_fails_the_build_as_check_refuses_it(book: Path) -> None:
+    """``on_stale = "warn"`` (not "warning"): the build fails saying so, and ``check`` refuses the book.toml in
+    the same words (textfrag.project.setting_table), where both used to go on as with "error"."""
+    toml = (book / "book.toml").read_text(encoding="utf-8")
+    (book / "book.toml").write_text(toml + 'on_stale = "warn"\n', encoding="utf-8")
+    said = "[preprocessor.textfrag] on_stale must be 'error' or 'warning', not 'warn'"
+    built = _build(book)
+    assert built.returncode != 0 and said in built.stderr + built.stdout, built.stderr
+    checked = run_textfrag("check", "src", cwd=book)
+    assert checked.returncode == 2 and said in checked.stderr, checked.stderr

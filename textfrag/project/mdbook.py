@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .setting_table import checked
 from .switch import guard_switched_on
 from .tomlfile import read_toml, toml_table
 
@@ -38,7 +39,9 @@ def read_book(path: Path, text: str) -> dict[str, Any]:
         "srcdir": (here / str(toml_table(data, "book").get("src") or "src")).resolve(),
         "root": (here / str(settings.get("root") or ".")).resolve(),
         "guard": yes(guard) or guard_switched_on(path.parent),
-        "on_stale": str(settings.get("on_stale") or "error"),
+        "on_stale": checked("on_stale", settings["on_stale"], "[preprocessor.textfrag] on_stale", path)
+        if settings.get("on_stale")
+        else "error",
         "require_pin": yes(settings.get("require_pin", False)),
         "charset": settings.get("charset") or None,
         # (the book runs textfrag's preprocessor, mdBook's default mdbook-textfrag or a command naming textfrag:

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..errors import TextFragError
 from .build import BuildConfig
+from .setting_table import checked
 
 __all__ = ["read_mkdocs", "read_zensical", "snippet_settings"]
 
@@ -115,9 +116,9 @@ def _from_options(
         path,
         path.parent / str(options.get("root") or "."),
         options.get("charset"),
-        options.get("max_size"),
+        checked("max_size", options["max_size"], "max_size", path) if options.get("max_size") is not None else None,
         dict(options.get("pdi_map") or {}),
-        on_stale=str(options.get("on_stale") or "error"),
+        on_stale=checked("on_stale", options["on_stale"], "on_stale", path) if options.get("on_stale") else "error",
         require_pin=bool(options.get("require_pin")),
         guard=bool(options.get("guard")),
         srcdir=path.parent / docs_dir,

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import TextFragError
 from .build import BuildConfig
+from .setting_table import checked, setting
 
 __all__ = ["read_sphinx"]
 
@@ -58,10 +59,10 @@ def read_sphinx(path: Path, text: str) -> BuildConfig:
         path,
         root,
         values.get("textfrag_charset"),
-        values.get("textfrag_max_size"),
+        _checked(values, "max_size", path),
         dict(values.get("textfrag_pdi_map", {})),
         values.get("highlight_language"),
-        str(values.get("textfrag_on_stale", "error")),
+        _checked(values, "on_stale", path, "error"),
         bool(values.get("textfrag_require_pin", False)),
         guard=bool(values.get("textfrag_guard", False)),
         srcdir=path.parent,
@@ -79,6 +80,13 @@ def read_sphinx(path: Path, text: str) -> BuildConfig:
         fence_directives=tuple(str(n).lower() for n in fences) if myst and isinstance(fences, (list, tuple, set)) else (),
         substitutions=_substitutions(values) if myst else None,
     )
+
+
+def _checked(values: dict[str, Any], name: str, path: Path, unset: Any = None) -> Any:
+    """conf.py's value of the setting ``name`` (``unset`` when it sets none), refused as the extension
+    refuses it (textfrag.project.setting_table)."""
+    spelt = setting(name).sphinx
+    return checked(name, values[spelt], spelt, path) if spelt in values else unset
 
 
 def _substitutions(values: dict[str, Any]) -> dict[str, str] | None:
