@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,44 @@ def test_a_packages_surface_is_one_list_in_three_places_that_agree(init: Path) -
     assert typed == where  # (each from the same module)
     for name, source in where.items():
         assert getattr(module, name) is getattr(importlib.import_module(f"{package}.{source}"), name), name
+
+
+def _layers() -> list[set[str]]:
+    """The core's stages, top first, as the import-linter contract of pyproject.toml lists them."""
+    import tomllib
+
+    from ..conftest import REPO
+
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    [stages] = [c["layers"] for c in contracts if c.get("containers") == ["textfrag"]]
+    return [{name.strip() for name in stage.split("|")} for stage in stages]
+
+
+def _may_import(doc: str, layers: list[set[str]]) -> set[str]:
+    """What a package's "May import:" line lets it import: the packages it names, or with "and under",
+    those and every stage below them."""
+    line = doc.split("May import:", 1)[1].split("\n\n", 1)[0]
+    named = set(re.findall(r"``textfrag\.(\w+)``", line))
+    if "and under" in line:
+        top = min(k for k, stage in enumerate(layers) if named & stage)
+        named |= {name for stage in layers[top:] for name in stage}
+    return named
+
+
+@pytest.mark.parametrize("package", sorted({m.parent.name for m in MODULES if m.parent.parent.name == "textfrag"}))
+def test_each_may_import_line_is_what_the_package_imports(package: str) -> None:
+    """A package's docstring says what it may import; its modules import nothing else of the core (besides
+    ``textfrag.errors`` and the package-level helpers), imports inside functions included."""
+    modules = [m for m in MODULES if m.parent.name == package and m.parent.parent.name == "textfrag"]
+    init = next(m for m in modules if m.name == "__init__.py")
+    doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+    assert "May import:" in doc, f"{package}'s docstring does not say what it may import"
+    allowed = _may_import(doc, _layers()) | {package, "errors", "_surface", "_version"}
+    used = set()
+    for module in modules:
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 2 and node.module:
+                used.add(node.module.split(".")[0])
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("textfrag."):
+                used.add((node.module or "").split(".")[1])
+    assert used <= allowed, f"{package} imports {sorted(used - allowed)}, which its docstring does not let it"

@@ -4,6 +4,8 @@ Exit codes for every subcommand: 0 ok; 1 one or more references are stale; 2 a b
 usage; 3 an internal error (a bug in textfrag). Errors go to standard error as ``WHERE: REFERENCE: what
 is wrong``, never as a traceback, except after the internal-error message: a bug must never read as a
 finding about the documentation (exit 1 is what CI takes for drift).
+
+May import: every layer of the core (``textfrag.protocol``, ``textfrag.impact`` and under).
 """
 
 from __future__ import annotations

@@ -15,6 +15,9 @@ new path), changed (with the diff; ``update --accept --write`` records the revie
 - :mod:`.shown`: what an include shows, as its engine says;
 - :mod:`.lock`: the lock file;
 - :mod:`.judge`: the verdict on one include, its drift and its repair.
+
+May import: the layers below it (``textfrag.project``, ``textfrag.repair``, ``textfrag.report``,
+``textfrag.migrate`` and under).
 """
 
 from __future__ import annotations
