@@ -23,7 +23,7 @@ from pygments.lexers.special import TextLexer
 from pygments.util import ClassNotFound
 
 from textfrag import Source
-from textfrag.verdict.presentation import display_text, language_for
+from textfrag.verdict import display_text, language_for
 
 __all__ = ["FOLDER", "context_url", "page_path", "render_page", "write_if_changed"]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from textfrag import TextFragError
-from textfrag.reference.resolving import whole
-from textfrag.verdict.quoting import make_reference
+from textfrag.reference import whole
+from textfrag.verdict import make_reference
 
 from .model import Project
 
@@ -57,9 +57,8 @@ def completions(project: Project, typed: str, where: lsp.Range) -> list[lsp.Comp
                 sort_text="0",
             )
         )
-        from textfrag.intents.intent import python_objects
-        from textfrag.intents.symbols import definitions, language_of
-        from textfrag.reference.resolving import select_lines
+        from textfrag.intents import definitions, language_of, python_objects
+        from textfrag.reference import select_lines
 
         language = language_of(rel)
         if language is not None:

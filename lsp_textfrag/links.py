@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from textfrag.verdict.judging import no_link_target
-from textfrag.verdict.presentation import identity
+from textfrag.verdict import identity, no_link_target
 
 from .model import Finding, Project
 

@@ -19,32 +19,38 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from textfrag import SourceCache, TextFragError, parse_reference
-from textfrag.documents.fenced import fenced_directives
-from textfrag.documents.files import doc_files, read_text
-from textfrag.documents.included import parts_read_as, window_of
-from textfrag.documents.incremental import MarkdownScan, rescan_markdown, scan_markdown_kept
-from textfrag.documents.scan import MD_SUFFIXES, RST_SUFFIXES, Found, scan_text
-from textfrag.documents.substitutions import substituted
+from textfrag.documents import (
+    MD_SUFFIXES,
+    RST_SUFFIXES,
+    Found,
+    MarkdownScan,
+    doc_files,
+    fenced_directives,
+    parts_read_as,
+    read_text,
+    rescan_markdown,
+    scan_markdown_kept,
+    scan_text,
+    substituted,
+    window_of,
+)
 from textfrag.guard import (
     LOCK_NAME,
+    Explainer,
     GuardContext,
     GuardedInclude,
     Lock,
     Shown,
     context_of,
+    found_of,
     guarded_by,
     judge_include,
     shown_text,
 )
-from textfrag.guard.judge import Explainer, found_of
-from textfrag.project.buildset import read_by_build
-from textfrag.project.config import BuildConfig, forms_of, html_blocks_of
-from textfrag.reference.fragment import Reference
-from textfrag.source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
-from textfrag.verdict.judging import Settings, judge
-from textfrag.verdict.pins import is_pinned
-from textfrag.verdict.quoting import quoted_path
-from textfrag.verdict.written_options import Option, options_of, with_option_references, written_options
+from textfrag.project import BuildConfig, forms_of, html_blocks_of, read_by_build
+from textfrag.reference import Reference
+from textfrag.source import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
+from textfrag.verdict import Option, Settings, how_written, is_pinned, judge, options_of, quoted_path, with_option_references
 
 __all__ = ["Finding", "Lines", "Project", "suffix_for"]
 
@@ -240,7 +246,7 @@ class Project:
                 looked.add(rel)
                 self._fresh(rel)
             if f.kind in ("directive", "image"):
-                raw, syntax, form = written_options(text, f, attr_list=self.config is None or self.config.attr_list)
+                raw, syntax, form = how_written(text, f, attr_list=self.config is None or self.config.attr_list)
             else:
                 raw, syntax, form = None, ("md" if f.kind in ("link", "definition") else "rst"), "inline"
             key = (ref.text, charset, repr((raw, syntax, form)))

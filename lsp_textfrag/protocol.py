@@ -10,13 +10,10 @@ from pygls.workspace import TextDocument
 
 from textfrag import TextFragError
 from textfrag.errors import StaleError, UnpinnedError
-from textfrag.guard import IncludeRepair, Lock, record_of, shown_text
-from textfrag.guard.judge import UnrecordedError
-from textfrag.project.settings import lets_pass
-from textfrag.repair.references import repair
-from textfrag.verdict.judging import misspelt_warnings
-from textfrag.verdict.pins import pinned_form
-from textfrag.verdict.written_options import intent_of
+from textfrag.guard import IncludeRepair, Lock, UnrecordedError, record_of, shown_text
+from textfrag.project import lets_pass
+from textfrag.repair import repair
+from textfrag.verdict import intent_of, misspelt_warnings, pinned_form
 
 from .model import Finding, Lines, Project
 

@@ -23,15 +23,12 @@ from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
 from textfrag import TextFragError, __version__
-from textfrag.documents.files import doc_files, read_text
-from textfrag.documents.scan import MD_SUFFIXES, RST_SUFFIXES
+from textfrag.documents import MD_SUFFIXES, RST_SUFFIXES, doc_files, read_text
 from textfrag.errors import StaleError, internal_error_report, spell
 from textfrag.guard import Lock
-from textfrag.project.discovery import nearest_config
+from textfrag.project import nearest_config
 from textfrag.source import store
-from textfrag.verdict.excerpt import excerpt_of
-from textfrag.verdict.presentation import identity, lines_label
-from textfrag.verdict.quoting import quote
+from textfrag.verdict import excerpt_of, identity, lines_label, quote
 
 from .complete import completions, typed_reference
 from .links import with_link_targets
@@ -298,9 +295,9 @@ class TextfragServer(LanguageServer):
             except TextFragError:
                 return []
         from textfrag import parse_reference
-        from textfrag.documents.scan import scan_text
-        from textfrag.project.config import html_blocks_of
-        from textfrag.verdict.written_options import with_option_references
+        from textfrag.documents import scan_text
+        from textfrag.project import html_blocks_of
+        from textfrag.verdict import with_option_references
 
         html = html_blocks_of(project.config) if project.config is not None else None
         found, charsets = with_option_references(text, scan_text(text, str(doc_path), doc_path.suffix, html))

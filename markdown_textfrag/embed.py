@@ -23,14 +23,20 @@ from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 
 from textfrag import PREFIX, Quote, SourceCache, TextFragError
-from textfrag.documents.scan import Found, markdown_in_raw_html, raw_html_references, scan_markdown
-from textfrag.verdict.excerpt import Excerpt
-from textfrag.verdict.forms import Forms, markdown_in_html
-from textfrag.verdict.i18n import Translate
-from textfrag.verdict.judging import Settings, Verdict, judge
-from textfrag.verdict.option_table import Form
-from textfrag.verdict.presentation import identity, unique_anchor
-from textfrag.verdict.written_options import UNREAD_ATTRIBUTES
+from textfrag.documents import Found, markdown_in_raw_html, raw_html_references, scan_markdown
+from textfrag.verdict import (
+    UNREAD_ATTRIBUTES,
+    Excerpt,
+    Form,
+    Forms,
+    Settings,
+    Translate,
+    Verdict,
+    identity,
+    judge,
+    markdown_in_html,
+    unique_anchor,
+)
 
 from . import render
 

@@ -42,10 +42,7 @@ from markdown.treeprocessors import Treeprocessor
 from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Quote, SourceCache, TextFragError
 from textfrag.errors import internal_error_report
 from textfrag.guard import LOCK_NAME, Lock
-from textfrag.verdict.excerpt import failure_summary
-from textfrag.verdict.i18n import translator
-from textfrag.verdict.judging import no_link_target
-from textfrag.verdict.presentation import identity, source_url
+from textfrag.verdict import failure_summary, identity, no_link_target, source_url, translator
 
 from . import render
 from .embed import Embedder, PageState, front_matter_lines, is_alone, place, register, settle

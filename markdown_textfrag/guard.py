@@ -18,9 +18,7 @@ from markdown import Markdown
 from markdown.preprocessors import Preprocessor
 
 from textfrag import SourceCache, TextFragError
-from textfrag.guard import GuardContext, GuardedInclude, Lock, find_guarded, judge_include, shown_text
-from textfrag.guard.context import mdx_settings
-from textfrag.guard.judge import Explainer
+from textfrag.guard import Explainer, GuardContext, GuardedInclude, Lock, find_guarded, judge_include, mdx_settings, shown_text
 
 __all__ = ["GuardHost", "GuardPreprocessor", "register_guard", "PRIORITY"]
 

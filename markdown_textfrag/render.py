@@ -15,9 +15,8 @@ from html import escape
 from typing import Any, Literal
 
 from textfrag.errors import literal_parts
-from textfrag.source.hidden_text import mark_html
-from textfrag.verdict.excerpt import ELISION, Excerpt
-from textfrag.verdict.i18n import Labels, Translate
+from textfrag.source import mark_html
+from textfrag.verdict import ELISION, Excerpt, Labels, Translate
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,10 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from textfrag.documents.files import read_text
+from textfrag.documents import read_text
 from textfrag.errors import TextFragError, internal_error_report, spell
-from textfrag.guard.mdbook import escaped_for_links
-from textfrag.project.setting_table import checked
-from textfrag.project.switch import guard_switched_on
+from textfrag.guard import escaped_for_links
+from textfrag.project import checked, guard_switched_on
 from textfrag.protocol import answer
 
 __all__ = ["run"]

@@ -53,12 +53,8 @@ from markdown_textfrag import render
 from markdown_textfrag.embed import Embedder, PageState, front_matter_lines, is_alone, place, register, settle
 from textfrag import Quote, SourceCache, TextFragError
 from textfrag.errors import PathError, internal_error_report
-from textfrag.project.setting_table import setting
-from textfrag.verdict.excerpt import failure_summary
-from textfrag.verdict.i18n import translator
-from textfrag.verdict.judging import no_link_target
-from textfrag.verdict.pins import generated_note
-from textfrag.verdict.presentation import identity, source_url
+from textfrag.project import setting
+from textfrag.verdict import failure_summary, generated_note, identity, no_link_target, source_url, translator
 
 if TYPE_CHECKING:
     from markdown_textfrag.guard import GuardHost
@@ -208,7 +204,7 @@ class TextfragPlugin(BasePlugin[TextfragConfig]):
             context=self._context if self.config.context_pages else None,
         )
         if not self.config.guard:  # (or switched on for the repository: TEXTFRAG_GUARD=1, textfrag.toml, [tool.textfrag])
-            from textfrag.project.switch import guard_switched_on
+            from textfrag.project import guard_switched_on
 
             self.config.guard = guard_switched_on(base_dir)
         if self.config.guard:  # (only a guarded site pays for importing guard mode)

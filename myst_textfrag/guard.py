@@ -19,11 +19,19 @@ from pathlib import Path
 from typing import Any
 
 from textfrag import SourceCache, TextFragError
-from textfrag.documents.files import read_text
-from textfrag.guard import LOCK_NAME, GuardContext, GuardedInclude, Lock, context_of, judge_include, shown_text
-from textfrag.guard.judge import Explainer
-from textfrag.guard.literal import LITERAL
-from textfrag.project.config import BuildConfig, read_config
+from textfrag.documents import read_text
+from textfrag.guard import (
+    LITERAL,
+    LOCK_NAME,
+    Explainer,
+    GuardContext,
+    GuardedInclude,
+    Lock,
+    context_of,
+    judge_include,
+    shown_text,
+)
+from textfrag.project import BuildConfig, read_config
 
 __all__ = ["GuardedBuild", "guarded_build"]
 

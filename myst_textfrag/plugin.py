@@ -36,14 +36,21 @@ from typing import Any
 
 from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, PREFIX, SourceCache, TextFragError
 from textfrag.errors import internal_error_report
-from textfrag.project.switch import guard_switched_on
-from textfrag.verdict.excerpt import Excerpt, failure_summary
-from textfrag.verdict.forms import Forms, unrendered
-from textfrag.verdict.i18n import Labels, translator
-from textfrag.verdict.judging import Settings, Verdict, judge
-from textfrag.verdict.option_table import OPTIONS
-from textfrag.verdict.presentation import language_for
-from textfrag.verdict.written_options import written_options
+from textfrag.project import guard_switched_on
+from textfrag.verdict import (
+    OPTIONS,
+    Excerpt,
+    Forms,
+    Labels,
+    Settings,
+    Verdict,
+    failure_summary,
+    how_written,
+    judge,
+    language_for,
+    translator,
+    unrendered,
+)
 
 from .uses import KIND, NAME, PENDING, BadInput, received
 
@@ -401,8 +408,10 @@ def _unrendered(tree: dict[str, Any]) -> list[str | None]:
 def _project_problems() -> list[str]:
     """Every problem of the project's ``txtfrag`` directives and roles, located as the directives locate
     theirs (``page.md:LINE: REF: problem``): the core's verdict on each, with this build's settings."""
-    from textfrag.documents.files import read_text  # (only the transform reads pages: each use is a process)
-    from textfrag.documents.scan import scan_text
+    from textfrag.documents import (
+        read_text,  # (only the transform reads pages: each use is a process)
+        scan_text,
+    )
 
     settings = _settings()
     cache = SourceCache(settings["root"], charset=settings["charset"], max_size=settings["max_size"])
@@ -429,7 +438,7 @@ def _project_problems() -> list[str]:
                 continue
             if f.kind not in ("directive", "role"):
                 continue
-            raw, _syntax, form = written_options(text, f)
+            raw, _syntax, form = how_written(text, f)
             verdict = judge(cache, f.text, raw, syntax="myst", form=form, settings=judged, bidi=False)
             for err in verdict.problems:
                 out.append(err.with_reference(err.reference or f.text).describe(f"{shown}:{f.line}"))

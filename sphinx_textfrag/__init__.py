@@ -20,9 +20,9 @@ from sphinx.errors import ConfigError
 
 import textfrag
 from textfrag import TextFragError
-from textfrag.project.setting_table import SETTINGS, checked
-from textfrag.source.cache import codec_name
-from textfrag.verdict.i18n import LOCALES
+from textfrag.project import SETTINGS, checked
+from textfrag.source import codec_name
+from textfrag.verdict import LOCALES
 
 from .directive import TxtfragDirective, TxtfragRole
 from .forms import setup_forms

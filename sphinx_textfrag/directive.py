@@ -17,10 +17,7 @@ from sphinx.util.osutil import relative_uri
 
 from textfrag import Quote
 from textfrag.errors import literal_parts
-from textfrag.verdict.excerpt import ELISION, Excerpt
-from textfrag.verdict.judging import Settings, Verdict, judge
-from textfrag.verdict.option_table import Syntax, option_names
-from textfrag.verdict.presentation import unique_anchor
+from textfrag.verdict import ELISION, Excerpt, Settings, Syntax, Verdict, judge, option_names, unique_anchor
 
 from .nodes import txtfrag_block, txtfrag_inline
 from .state import cache_of, place_of, record_bug, record_dependency, record_problem, record_range, role_line, state_of

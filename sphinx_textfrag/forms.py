@@ -16,7 +16,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
 from textfrag import PREFIX
-from textfrag.verdict.forms import unrendered
+from textfrag.verdict import unrendered
 
 from .state import record_problem
 

@@ -40,9 +40,7 @@ class GuardedLiteralInclude(LiteralInclude):
         return result
 
     def _judge(self, written: dict[str, str], result: list[nodes.Node]) -> None:
-        from textfrag.guard import LOCK_NAME, GuardedInclude, judge_include
-        from textfrag.guard.judge import Explainer
-        from textfrag.guard.literal import LITERAL
+        from textfrag.guard import LITERAL, LOCK_NAME, Explainer, GuardedInclude, judge_include
 
         env = self.env
         guard = _guard_of(env)
@@ -131,7 +129,7 @@ def _start(app: Sphinx, config: Config) -> None:
     if not config.textfrag_guard:
         from pathlib import Path
 
-        from textfrag.project.switch import guard_switched_on
+        from textfrag.project import guard_switched_on
 
         if not guard_switched_on(Path(app.confdir)):
             return

@@ -16,7 +16,7 @@ from sphinx.application import Sphinx
 from sphinx.locale import _ as sphinx_
 from sphinx.writers.html5 import HTML5Translator
 
-from textfrag.source.hidden_text import BIDI, mark_html
+from textfrag.source import BIDI, mark_html
 
 DATA_KEYS = ("ref", "md5", "length", "charset", "state")
 #: Sphinx's own title of a code block's permalink (translated by Sphinx's catalogs)

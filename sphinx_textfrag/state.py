@@ -28,8 +28,7 @@ from sphinx.util.osutil import relative_uri
 
 from textfrag import SourceCache, TextFragError
 from textfrag.errors import PathError, internal_error_report
-from textfrag.verdict.excerpt import failure_summary
-from textfrag.verdict.pins import generated_note
+from textfrag.verdict import failure_summary, generated_note
 
 logger = logging.getLogger("sphinx_textfrag")
 

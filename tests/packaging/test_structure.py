@@ -179,3 +179,25 @@ def test_each_may_import_line_is_what_the_package_imports(package: str) -> None:
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("textfrag."):
                 used.add((node.module or "").split(".")[1])
     assert used <= allowed, f"{package} imports {sorted(used - allowed)}, which its docstring does not let it"
+
+
+def _package_of(module: Path) -> str:
+    """The top-level package an installed module belongs to."""
+    parts = module.parts
+    return parts[parts.index("site-packages") + 1]
+
+
+def test_adapters_import_the_core_through_its_package_surfaces_only() -> None:
+    """An adapter (the engines' plugins, the language server) imports ``textfrag`` or one of its packages
+    (``textfrag.verdict``), never a module inside one: what a package offers is its surface, held above."""
+    deep = [
+        f"{m.parent.name}/{m.name}:{node.lineno}: from {node.module}"
+        for m in MODULES
+        if _package_of(m) != "textfrag"
+        for node in ast.walk(ast.parse(m.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        and node.level == 0
+        and (node.module or "").startswith("textfrag.")
+        and (node.module or "").count(".") > 1
+    ]
+    assert not deep, "\n".join(deep)

@@ -27,7 +27,7 @@ from ..verdict.forms import Forms
 from ..verdict.judging import reads_text
 from ..verdict.option_table import Form, Syntax
 from ..verdict.quoting import quote
-from ..verdict.written_options import image_key, image_options, written_options
+from ..verdict.written_options import how_written, image_key, image_options
 from ._base import cache_of, write_diff
 from ._digest import Digester
 from .context import RunContext
@@ -178,7 +178,7 @@ def scan_documents(run: RunContext, digester: Digester | None = None) -> Scan:
                     result.written[(f.file, f.start)] = image[0], image[1]
                     text_read = image[2]
             elif f.kind == "directive":
-                written = written_options(text, f)
+                written = how_written(text, f)
                 if written[0] is not None or written[2] == "block":
                     # the same options written again (an intent on many references) are kept once, and
                     # whether their verdict reads the quoted text is asked once

@@ -18,7 +18,7 @@ from .._surface import exported
 if TYPE_CHECKING:  # (the surface, imported when first used: a command imports only the modules it runs)
     from .fenced import fenced_directives
     from .files import doc_files, read_text
-    from .included import included_parts, parts_read_as
+    from .included import included_parts, parts_read_as, window_of
     from .incremental import MarkdownScan, rescan_markdown, scan_markdown_kept
     from .scan import (
         MD_SUFFIXES,
@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # (the surface, imported when first used: a command imports o
         HtmlBlocks,
         LineIndex,
         code_directives,
+        markdown_in_raw_html,
         raw_html_references,
         scan_markdown,
         scan_markdown_lines,
@@ -36,6 +37,8 @@ if TYPE_CHECKING:  # (the surface, imported when first used: a command imports o
     from .substitutions import substituted
 
 __all__ = [
+    "markdown_in_raw_html",
+    "window_of",
     "Found",
     "HtmlBlocks",
     "LineIndex",
@@ -59,6 +62,8 @@ __all__ = [
 ]
 
 _WHERE = {
+    "window_of": "included",
+    "markdown_in_raw_html": "scan",
     "Found": "scan",
     "HtmlBlocks": "scan",
     "LineIndex": "scan",

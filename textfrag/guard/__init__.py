@@ -22,14 +22,22 @@ May import: the layers below it (``textfrag.project``, ``textfrag.repair``, ``te
 
 from __future__ import annotations
 
-from .context import GuardContext, Shown, context_of
+from .context import GuardContext, Shown, context_of, mdx_settings
 from .includes import find_guarded, guarded_by
-from .judge import IncludeRepair, empty_include, judge_include
+from .judge import Explainer, IncludeRepair, UnrecordedError, empty_include, found_of, judge_include
+from .literal import LITERAL
 from .lock import LOCK_NAME, Lock, record_of
+from .mdbook import escaped_for_links
 from .model import GuardedInclude
 from .shown import shown_text
 
 __all__ = [
+    "Explainer",
+    "LITERAL",
+    "UnrecordedError",
+    "escaped_for_links",
+    "found_of",
+    "mdx_settings",
     "GuardContext",
     "GuardedInclude",
     "IncludeRepair",

@@ -22,9 +22,17 @@ if TYPE_CHECKING:  # (the surface, imported when first used: a command imports o
         snippet_settings,
     )
     from .discovery import CONFIG_NAMES, LAYOUTS, find_projects, nearest_config
+    from .setting_table import SETTINGS, checked, setting
+    from .settings import lets_pass
     from .sphinx_project import SphinxProject, sphinx_project_of
+    from .switch import guard_switched_on
 
 __all__ = [
+    "SETTINGS",
+    "checked",
+    "guard_switched_on",
+    "lets_pass",
+    "setting",
     "BuildConfig",
     "CONFIG_NAMES",
     "LAYOUTS",
@@ -41,6 +49,11 @@ __all__ = [
 ]
 
 _WHERE = {
+    "SETTINGS": "setting_table",
+    "checked": "setting_table",
+    "setting": "setting_table",
+    "lets_pass": "settings",
+    "guard_switched_on": "switch",
     "BuildConfig": "config",
     "CONFIG_NAMES": "discovery",
     "LAYOUTS": "discovery",

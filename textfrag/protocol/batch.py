@@ -29,7 +29,7 @@ from ..repair.references import repair
 from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
 from ..verdict.excerpt import Excerpt, failure_summary
 from ..verdict.judging import Settings, Verdict, judge
-from ..verdict.written_options import options_of, written_options
+from ..verdict.written_options import how_written, options_of
 from .version import PROTOCOL
 
 __all__ = ["PROTOCOL", "RequestError", "answer"]
@@ -166,7 +166,7 @@ class _Batch:
                     _result("reference", shown, f.line, f, None, _problems_of(Verdict(f.text), [form], f"{shown}:{f.line}"))
                 )
                 continue
-            raw, syntax, kind = written_options(text, f, attr_list=self.config.attr_list)
+            raw, syntax, kind = how_written(text, f, attr_list=self.config.attr_list)
             verdict = judge(self.cache, f.text, raw, syntax=syntax, form=kind, settings=self.settings)
             result = _result("reference", shown, f.line, f, verdict.excerpt, _problems_of(verdict, None, f"{shown}:{f.line}"))
             result["pinned"] = verdict.pinned

@@ -17,9 +17,9 @@ from .._surface import exported
 
 if TYPE_CHECKING:  # (the surface, imported when first used: a command imports only the modules it runs)
     from .excerpt import ELISION, Excerpt, excerpt_of, failure_summary
-    from .forms import Forms, unrendered
+    from .forms import Forms, markdown_in_html, unrendered
     from .i18n import LOCALES, Labels, Translate, translator
-    from .judging import Settings, Verdict, judge, no_link_target, reads_text
+    from .judging import Settings, Verdict, judge, misspelt_warnings, no_link_target, reads_text
     from .option_table import OPTIONS, Form, Syntax, option_names
     from .pins import generated_note, is_pinned, pinned_form
     from .presentation import display_text, identity, language_for, lines_label, source_url, unique_anchor
@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # (the surface, imported when first used: a command imports o
     from .written_options import (
         UNREAD_ATTRIBUTES,
         Option,
+        how_written,
         image_key,
         image_options,
         intent_of,
@@ -38,6 +39,9 @@ if TYPE_CHECKING:  # (the surface, imported when first used: a command imports o
     )
 
 __all__ = [
+    "how_written",
+    "markdown_in_html",
+    "misspelt_warnings",
     "ELISION",
     "Excerpt",
     "Form",
@@ -86,6 +90,9 @@ __all__ = [
 ]
 
 _WHERE = {
+    "markdown_in_html": "forms",
+    "misspelt_warnings": "judging",
+    "how_written": "written_options",
     "ELISION": "excerpt",
     "Excerpt": "excerpt",
     "Form": "option_table",

@@ -24,7 +24,7 @@ from .option_table import Form, Syntax
 if TYPE_CHECKING:
     from ..intents.intent import Intent
 
-__all__ = ["Option", "intent_of", "options_of", "raw_of", "shifted", "written_options"]
+__all__ = ["Option", "intent_of", "options_of", "raw_of", "shifted", "how_written"]
 
 _RST_OPTION = re.compile(r"[ \t]+:([A-Za-z][\w-]*):(?:[ \t]+([^\r\n]*?))?[ \t]*(?:\r?\n|\r|$)")
 _MYST_OPTION = re.compile(r"[ \t]*:([A-Za-z][\w-]*):(?:[ \t]+([^\r\n]*?))?[ \t]*(?:\r?\n|\r|$)")
@@ -225,7 +225,7 @@ def raw_of(options: list[Option], edits: Iterable[tuple[int, int, str]] = ()) ->
 WRITTEN_TWICE = "\x00twice"
 
 
-def written_options(text: str, found: Found, *, attr_list: bool = True) -> tuple[dict[str, str | None] | None, Syntax, Form]:
+def how_written(text: str, found: Found, *, attr_list: bool = True) -> tuple[dict[str, str | None] | None, Syntax, Form]:
     """The options written with ``found`` as an engine reads them (name -> value as written; None for
     none), the syntax they are written in and whether the excerpt is a block or inline: what the core's
     verdict takes (textfrag.verdict.judging)."""
@@ -274,7 +274,7 @@ UNREAD_ATTRIBUTES = "\x00unread"
 def image_options(
     label: str | None, attributes: str, alone: bool, *, attr_list: bool = True
 ) -> tuple[dict[str, str | None] | None, Syntax, Form]:
-    """:func:`written_options` of an image from its :func:`image_key`; ``attr_list``: whether the build
+    """:func:`how_written` of an image from its :func:`image_key`; ``attr_list``: whether the build
     reads attribute lists (an mkdocs.yml without attr_list does not)."""
     raw: dict[str, str | None] = {"alt": label} if label else {}
     if attributes[:1] in (" ", "\t"):
