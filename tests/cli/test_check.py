@@ -166,16 +166,16 @@ def test_a_bug_in_a_hashing_worker_is_an_internal_error_not_a_hang(
     left waiting)."""
     import threading
 
-    import textfrag.cli._digest
+    import textfrag.source.digesting
     from textfrag.source.cache import Digest
 
     data = b"x" * (2 << 20) + b"\n"
     (tmp_path / "big.txt").write_bytes(data)
     digest = Digest.of("big.txt", data)
     (tmp_path / "index.md").write_text(f"![b](txtfrag:big.txt#line=0,1;length={digest.length};md5={digest.md5})\n")
-    monkeypatch.setattr(textfrag.cli._digest, "digest_batch", _broken_digest)
+    monkeypatch.setattr(textfrag.source.digesting, "digest_batch", _broken_digest)
     if where == "thread":
-        monkeypatch.setattr(textfrag.cli._digest, "_process_pool", lambda workers, work: None)
+        monkeypatch.setattr(textfrag.source.digesting, "_process_pool", lambda workers, work: None)
     monkeypatch.chdir(tmp_path)
     before = threading.active_count()
     err = io.StringIO()
@@ -191,11 +191,11 @@ def test_a_digest_worker_that_dies_leaves_its_files_to_be_read_here_with_the_sam
     """A forked hashing worker that ends without answering (killed, out of memory) costs the run nothing
     but time: the files of its job are read by the main process, each verdict is what it would be, and
     no worker is left behind."""
-    import textfrag.cli._digest
+    import textfrag.source.digesting
     from textfrag.source.cache import Digest
 
     main_pid = os.getpid()
-    real = textfrag.cli._digest.digest_batch
+    real = textfrag.source.digesting.digest_batch
 
     def dies_in_a_worker(*args: object) -> object:
         if os.getpid() == main_pid:
@@ -211,7 +211,7 @@ def test_a_digest_worker_that_dies_leaves_its_files_to_be_read_here_with_the_sam
         docs.append(f"![{name}](txtfrag:{name}#line=0,1;length={digest.length};md5={digest.md5})\n\n")
     (tmp_path / "b.txt").write_bytes(b"changed\n")
     (tmp_path / "index.md").write_text("".join(docs))
-    monkeypatch.setattr(textfrag.cli._digest, "digest_batch", dies_in_a_worker)
+    monkeypatch.setattr(textfrag.source.digesting, "digest_batch", dies_in_a_worker)
     monkeypatch.chdir(tmp_path)
     err = io.StringIO()
     code = textfrag.cli.main(["check", "--root", ".", "index.md"], stdout=io.StringIO(), stderr=err)

@@ -22,6 +22,7 @@ from ..reference.fragment import Reference
 from ..reference.grammar import parse_reference
 from ..report.formats import machine_readable
 from ..source.cache import SourceCache
+from ..source.digesting import Digester
 from ..source.paths import typed_path
 from ..verdict.forms import Forms
 from ..verdict.judging import reads_text
@@ -29,7 +30,6 @@ from ..verdict.option_table import Form, Syntax
 from ..verdict.quoting import quote
 from ..verdict.written_options import how_written, image_key, image_options
 from ._base import cache_of, write_diff
-from ._digest import Digester
 from .context import RunContext
 
 _Written = tuple[dict[str, str | None] | None, Syntax, Form]

@@ -15,6 +15,7 @@ from ..report.formats import FORMATS, Finding, Warned, output_format
 from ..report.terminal import Progress
 from ..source import store
 from ..source.cache import SourceCache
+from ..source.digesting import Digester, usable_cores
 from ..source.paths import typed_path
 from ..verdict.judging import Settings, Verdict, judge, no_link_target
 from ..verdict.presentation import identity
@@ -34,7 +35,6 @@ from ._base import (
     plural,
     unpinned_note,
 )
-from ._digest import Digester, usable_cores
 from ._guarded import guarded_run
 from ._scan import Scan, built_documents, scan_documents, targets_of
 from .context import RunContext
@@ -194,7 +194,7 @@ def _links_without_target(tally: _Tally, *, site: bool) -> None:
 def _check_here(run: RunContext, targets: set[tuple[str, int]] | None, progress: Progress | None) -> _Tally:
     """Scan and judge in this process, the quoted files digested on every core as they are found."""
     cache = cache_of(run)
-    digester = Digester(cache, run, progress)
+    digester = Digester(cache, progress.show if progress is not None else None)
     scan = scan_documents(run, digester)
     digester.finish()
     if targets is not None:

@@ -2,8 +2,10 @@
 
 Takes a path under the root and a charset; gives a :class:`Source` (its text, line index, length and md5)
 through the build's :class:`SourceCache`, paths kept under the root, the charsets, the hidden
-(bidirectional) characters, and the store of what an earlier run found (a cache that never decides).
-Nothing outside this package reads a quoted file.
+(bidirectional) characters, and the store of what an earlier run found (a cache that never decides); safe
+reading (:mod:`.reading`) apart from the cache; the pool that digests many files on every core
+(:mod:`.digesting`), for ``check`` and any other long-lived reader. Nothing outside this package reads a
+quoted file.
 
 May import: ``textfrag.errors`` only.
 """

@@ -10,11 +10,9 @@ from functools import partial
 from typing import cast
 
 from ..errors import TextFragError
-from ..report.terminal import Progress
-from ..source.cache import Digest, SourceCache, digest_batch
-from ..source.store import WORTH_KEEPING
-from ..source.store import current as current_store
-from .context import RunContext
+from .cache import Digest, SourceCache, digest_batch
+from .store import WORTH_KEEPING
+from .store import current as current_store
 
 
 def usable_cores() -> int:
@@ -248,8 +246,8 @@ class Digester:
     LARGE = 1 << 20  # bytes: a file this large has a thread
     JOB_FILES, START_FILES = 128, 256
 
-    def __init__(self, cache: SourceCache, run: RunContext, progress: Progress | None = None) -> None:
-        self.cache, self.run, self.progress = cache, run, progress
+    def __init__(self, cache: SourceCache, say: Callable[[str], None] | None = None) -> None:
+        self.cache, self.say = cache, say
         self.seen: set[str] = set()
         self.small: list[str] = []  # not yet sent to a worker
         self.workers = usable_cores()
@@ -281,8 +279,8 @@ class Digester:
             self.small = []
 
     def _send(self, paths: list[str], *, threads: bool) -> None:
-        a = self.run
-        work = partial(digest_batch, str(a.root), a.charset, a.max_size)
+        c = self.cache
+        work = partial(digest_batch, str(c.root), c.charset, c.max_size)
         if not threads and self.threads is None and self.processes is None:
             self.processes = _process_pool(self.workers, work)
         if threads or self.processes is None:
@@ -300,8 +298,8 @@ class Digester:
             for path, entry in digests:
                 self.cache.add_digest(path, entry)
             self.hashed += len(digests)
-            if self.progress is not None:
-                self.progress.show(f"hashed {self.hashed}/{self.files} files")
+            if self.say is not None:
+                self.say(f"hashed {self.hashed}/{self.files} files")
 
     def finish(self) -> None:
         """Wait for the workers and record every digest in the cache (the rest are digested on first use)."""
