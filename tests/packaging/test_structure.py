@@ -12,16 +12,8 @@ from pathlib import Path
 
 import pytest
 
-PACKAGES = (
-    "textfrag",
-    "sphinx_textfrag",
-    "mkdocs_textfrag",
-    "markdown_textfrag",
-    "myst_textfrag",
-    "mdbook_textfrag",
-    "context_textfrag",
-    "lsp_textfrag",
-)
+from .test_wheel import PACKAGES  # (every package the wheel ships)
+
 #: private names of other projects that are their public interface
 FOREIGN = {("sphinx.locale", "_")}
 
