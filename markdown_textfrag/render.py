@@ -151,7 +151,7 @@ def _highlight_parameters() -> frozenset[str]:
     """The site options pymdownx's ``Highlight`` takes (looked up once, not for every block)."""
     import inspect
 
-    from pymdownx.highlight import Highlight  # type: ignore[import-untyped]
+    from pymdownx.highlight import Highlight
 
     return frozenset(inspect.signature(Highlight.__init__).parameters) - {"self", "md", "linenums", "stripnl", "title_mode"}
 

@@ -21,13 +21,16 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from textfrag import SourceCache, TextFragError
-from textfrag.guard import GuardContext, find_guarded, shown_text
+from textfrag.guard import GuardContext, engines_run, find_guarded, shown_text
 
 EXAMPLES = int(os.environ.get("TEXTFRAG_DIFFERENTIAL", "25"))
 MDBOOK = shutil.which("mdbook", path=str(Path(sys.executable).parent)) or shutil.which("mdbook")
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 #: an engine run as a process: each example is a build
 BUILDS = settings(SETTINGS, max_examples=max(4, EXAMPLES // 3))
+#: the engines textfrag runs (textfrag.guard.model.EngineRun): what the engine's own code says, and the model that
+#: reads where the engine is not installed, each held to the engine
+RUNS = pytest.mark.parametrize("run", [True, False], ids=["engine-run", "model"])
 #: a Sphinx build is the slowest of them
 SPHINX_BUILDS = settings(SETTINGS, max_examples=max(3, EXAMPLES // 6))
 
@@ -145,15 +148,17 @@ def snippet_pages(draw: st.DrawFn) -> list[str]:
     return _blocks(draw, forms)
 
 
+@RUNS
 @SETTINGS
 @given(data=quoted_files(), blocks=snippet_pages())
-def test_snippets_reading_is_pymdownx_snippets_own(tmp_path: Path, data: bytes, blocks: list[str]) -> None:
+def test_snippets_reading_is_pymdownx_snippets_own(tmp_path: Path, data: bytes, blocks: list[str], run: bool) -> None:
     from pymdownx.snippets import SnippetExtension
 
     (tmp_path / "q.txt").write_bytes(data)
     page = _page(blocks)
     expanded = _between(_markdown(tmp_path, SnippetExtension(base_path=["."]), "snippet", page.split("\n")), len(blocks))
-    ctx = GuardContext(srcdir=tmp_path, snippet_bases=(tmp_path.resolve(),))
+    ctx = GuardContext(srcdir=tmp_path, snippet_bases=(tmp_path.resolve(),), run_engines=run)
+    assert not run or "snippet" in engines_run()  # (the engine's own code, where it is run, runs)
     found, shown = _textfrag(tmp_path, page, ctx, snippets=True)
     _agree(page, blocks, expanded, shown, found, lambda block: block.replace(";--8<--", "--8<--"))
 
@@ -204,9 +209,10 @@ def mdx_pages(draw: st.DrawFn) -> list[str]:
     return _blocks(draw, forms)
 
 
+@RUNS
 @SETTINGS
 @given(data=quoted_files(), blocks=mdx_pages())
-def test_mdx_includes_reading_is_mdx_includes_own(tmp_path: Path, data: bytes, blocks: list[str]) -> None:
+def test_mdx_includes_reading_is_mdx_includes_own(tmp_path: Path, data: bytes, blocks: list[str], run: bool) -> None:
     from mdx_include.mdx_include import IncludeExtension
 
     if b"{!" in data:  # (a nested include of q.txt in itself: the extension raises; textfrag says so too)
@@ -218,7 +224,8 @@ def test_mdx_includes_reading_is_mdx_includes_own(tmp_path: Path, data: bytes, b
     except Exception:
         return
     expanded = _between(engine, len(blocks))
-    ctx = GuardContext(srcdir=tmp_path, mdx_base=tmp_path.resolve())
+    ctx = GuardContext(srcdir=tmp_path, mdx_base=tmp_path.resolve(), run_engines=run)
+    assert not run or "mdx-include" in engines_run()  # (the engine's own code, where it is run, runs)
     found, shown = _textfrag(tmp_path, page, ctx, mdx_include=True)
     _agree(page, blocks, expanded, shown, found, lambda block: block.replace("\\{!", "{!"))
 

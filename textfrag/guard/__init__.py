@@ -13,6 +13,8 @@ new path), changed (with the diff; ``update --accept --write`` records the revie
   :mod:`.registry`: how it finds its includes, what they show (no engine imported), how their numbers move;
 - :mod:`.includes`: the includes of a document, found by the engines its build runs;
 - :mod:`.shown`: what an include shows, as its engine says;
+- :mod:`.model` also loads an engine's own code, where an installed adapter offers it (entry point group
+  ``textfrag.engines``) to say what its includes show;
 - :mod:`.lock`: the lock file;
 - :mod:`.judge`: the verdict on one include, its drift and its repair.
 
@@ -28,11 +30,13 @@ from .judge import Explainer, IncludeRepair, UnrecordedError, empty_include, fou
 from .literal import LITERAL
 from .lock import LOCK_NAME, Lock, record_of
 from .mdbook import escaped_for_links
-from .model import GuardedInclude
+from .model import EngineRun, GuardedInclude, engines_run
 from .shown import shown_text
 
 __all__ = [
     "Explainer",
+    "EngineRun",
+    "engines_run",
     "LITERAL",
     "UnrecordedError",
     "escaped_for_links",

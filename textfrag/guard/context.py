@@ -45,6 +45,9 @@ class GuardContext:
     mdx_recursive: bool | None = True
     mdx_relative: bool = False
     mdx_separator: tuple[str, ...] = ("", "")
+    #: whether an installed engine's own code says what its includes show (textfrag.guard.model.EngineRun); off,
+    #: textfrag's model of it does, as where the engine is not installed
+    run_engines: bool = True
 
 
 def context_of(config: BuildConfig) -> GuardContext:

@@ -9,6 +9,19 @@ its includes in a page, the file an include names, what it shows of a text, how 
 how it names a renamed file, and its key. Every engine is one module (textfrag.guard.literal, .snippets,
 .mdinclude, .mdxinclude, .variants, .mdbook, .asciidoc, .vitepress, .codeimport) with one such object, and
 textfrag.guard.registry lists them; the judge, the explanation and the repair only call the interface.
+
+An engine's own code, where it can be run (:class:`EngineRun`). textfrag's core imports no engine: each
+engine module reads its includes with a model of the engine, held to the engine by differential
+properties. Where the engine is a Python package with a hook for reading files, an adapter that may
+import it (markdown_textfrag for pymdownx.snippets and mdx_include) offers an :class:`EngineRun` through the entry point group
+``textfrag.engines`` (the entry's name: the includes' kind), and the engine module asks it what an
+include shows. The engine's code then chooses the lines and follows nested includes; every file it reads
+still comes through the build's :class:`~textfrag.source.cache.SourceCache` (each once, never outside the
+root), so running it costs no more than the model's own reading.
+
+An engine that is not installed, or an adapter that cannot load, leaves the model in its place: the
+verdict is the same one, and ``GuardContext.run_engines`` switches the running off (the differential
+properties use it to hold the model itself to the engine).
 """
 
 from __future__ import annotations
@@ -18,11 +31,12 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import TextFragError
-from .context import GuardContext, Shown
+from .context import GuardContext, Shown, under_root
 from .lock import record_of
 
 if TYPE_CHECKING:
@@ -31,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = [
     *("GuardedInclude", "IncludeEngine", "Edits", "SELECTING", "MAX_LINE", "ADOC_SUFFIXES"),
     *("search_shifts", "shift_numbers"),
+    *("EngineRun", "Reading", "engine_run", "engines_run"),
 ]
 
 #: an include is a short line: longer ones are not read (the engines' own patterns backtrack on them)
@@ -46,6 +61,77 @@ SELECTING += ("start-line", "end-line")  # (mystmd's)
 
 #: (start, end, new text) of each edit of a document
 Edits = tuple[tuple[int, int, str], ...]
+
+
+#: the entry point group of engine runs
+GROUP = "textfrag.engines"
+
+
+class EngineRun(Protocol):
+    """One engine's own code, run on one include at a time."""
+
+    #: the includes it runs (an :class:`~textfrag.guard.model.IncludeEngine`'s kind)
+    kind: str
+    #: the engine and its version, as a status line says it ("pymdown-extensions 13.1.2")
+    engine: str
+
+    def lines(self, inc: GuardedInclude, ctx: GuardContext, read: Callable[[str], str]) -> list[str]:
+        """The lines the engine puts in a page in place of ``inc`` (written alone on its line), every file
+        it reads read through ``read`` (the file's path as the engine makes it -> its text), which raises
+        :class:`~textfrag.errors.PathError` for a file that is not there or lies outside the root."""
+        ...
+
+
+class Reading:
+    """The files one include's expansion reads, through the build's cache, never outside the root: the
+    ``read`` an :class:`EngineRun` is given, and what it read (in order; the number of lines of the first)."""
+
+    def __init__(self, cache: SourceCache, charset: str | None) -> None:
+        self.cache = cache.with_charset(charset) if charset else cache
+        self.files: list[str] = []
+        self.total = 0
+
+    def __call__(self, filename: str) -> str:
+        rel = under_root(filename, filename, self.cache)
+        text = self.cache.get(rel, rel).text
+        if not self.files:
+            self.total = len(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")) if text else 0
+        if rel not in self.files:
+            self.files.append(rel)
+        return text
+
+
+@lru_cache(maxsize=1)
+def _entries() -> dict[str, Any]:
+    from importlib.metadata import entry_points
+
+    return {entry.name: entry for entry in entry_points(group=GROUP)}
+
+
+@cache
+def _loaded(kind: str) -> EngineRun | None:
+    """The run of ``kind``'s engine, loaded the first time one of its includes is read (an engine whose
+    includes a project does not have is never imported)."""
+    entry = _entries().get(kind)
+    if entry is None:
+        return None
+    try:
+        run = entry.load()()
+    except (ImportError, AttributeError, TypeError, ValueError):
+        return None  # (the engine, or its hook, is not installed here: the model reads its includes)
+    return run if getattr(run, "kind", None) == kind else None
+
+
+def engine_run(kind: str, ctx: GuardContext) -> EngineRun | None:
+    """The engine's own code for includes of ``kind``, where an installed adapter runs it and ``ctx``
+    allows it (None: the model reads them)."""
+    return _loaded(kind) if ctx.run_engines else None
+
+
+def engines_run() -> dict[str, str]:
+    """Each kind of include whose engine's own code says what it shows here: kind -> the engine (every
+    engine offered is loaded)."""
+    return {kind: run.engine for kind in _entries() if (run := _loaded(kind)) is not None}
 
 
 @dataclass(frozen=True)
@@ -151,9 +237,18 @@ class IncludeEngine:
 
     # -- what it shows -------------------------------------------------------------------------------------
 
+    def charset(self, inc: GuardedInclude, ctx: GuardContext) -> str | None:
+        """The encoding the engine reads the include's files in (None: the cache's own)."""
+        return None
+
     def read(self, inc: GuardedInclude, cache: SourceCache, rel: str, ctx: GuardContext) -> str:
         """The text of a file under the root as the engine reads it (its encoding)."""
-        return cache.get(rel, rel).text
+        charset = self.charset(inc, ctx)
+        return (cache.with_charset(charset) if charset else cache).get(rel, rel).text
+
+    def joined(self, lines: list[str]) -> str:
+        """The text of the lines the engine puts in a page (what the lock file records of them)."""
+        return "\n".join(lines)
 
     def of_text(self, inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
         """What the include shows of a file whose text is ``text`` (its line numbers moved by ``shift``), and
@@ -164,12 +259,41 @@ class IncludeEngine:
         """What the include shows now (each file read once, through the build's cache), the includes in it
         followed as the engine follows them (:meth:`nested`); :class:`~textfrag.errors.TextFragError` when it
         shows nothing, in the engine's terms."""
+        run = engine_run(self.kind, ctx)
+        if run is None:
+            return self.modelled(inc, doc_path, cache, ctx)
+        rel = self.file_of(inc, doc_path, cache, ctx)
+        try:
+            return self.run(inc, rel, run, cache, ctx)
+        except TextFragError:
+            raise
+        except Exception as err:  # (the engine stops on it, as the build will: the model's words, where it has them)
+            self.modelled(inc, doc_path, cache, ctx)
+            raise TextFragError(f"{run.engine} stops on this include ({type(err).__name__}: {err})") from None
+
+    def modelled(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
+        """What the include shows, as textfrag's model of the engine says (where the engine is not run)."""
         rel = self.file_of(inc, doc_path, cache, ctx)
         text, lines = self.of_text(inc, self.read(inc, cache, rel, ctx), ctx)
         expanded, inner = self.nested(inc, text, rel, cache, ctx)
         if expanded != text:
             return Shown(expanded, rel, None, (rel, *dict.fromkeys(inner)))
         return Shown(text, rel, lines, (rel,))
+
+    def run(self, inc: GuardedInclude, rel: str, run: EngineRun, cache: SourceCache, ctx: GuardContext) -> Shown:
+        """What the include (whose file is ``rel``) shows, said by the engine's own code (``run``), every file
+        it reads read through the build's cache; the file's lines it shows as they are, where the model
+        shows the same text of ``rel`` alone."""
+        reading = Reading(cache, self.charset(inc, ctx))
+        text = self.joined(run.lines(inc, ctx, reading))
+        files = tuple(reading.files) or (rel,)
+        if files != (rel,):
+            return Shown(text, files[0], None, files)
+        try:
+            own, lines = self.of_text(inc, self.read(inc, cache, rel, ctx), ctx)
+        except TextFragError:
+            own, lines = None, None
+        return Shown(text, rel, lines if own == text else None, files)
 
     def nested(
         self, inc: GuardedInclude, text: str, rel: str, cache: SourceCache, ctx: GuardContext

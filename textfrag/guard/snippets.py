@@ -187,8 +187,7 @@ class _Snippets:
             self.target = target
         if not target.path:
             return []
-        if target.path.lower().startswith(("https://", "http://")):
-            raise TextFragError(f"{target.path} is a URL: guard mode reads files under the root, not the web")
+        _refuse_url(target.path)
         key = f"\0snippet\0{target.path}"  # (where a path is found, looked up once per build)
         known = self.cache.real_paths.get(key) if self.cache is not None else None
         found = (known or None) if known is not None else snippet_file(target.path, self.ctx)
@@ -259,6 +258,11 @@ _SECTION = re.compile(
 
 def _match_section(line: str) -> re.Match[str] | None:
     return _SECTION.match(line) if "8<-" in line and len(line) < 4096 else None
+
+
+def _refuse_url(path: str) -> None:
+    if path.lower().startswith(("https://", "http://")):
+        raise TextFragError(f"{path} is a URL: guard mode reads files under the root, not the web")
 
 
 def _joined(lines: list[str]) -> str:
@@ -412,6 +416,7 @@ class Snippets(IncludeEngine):
         self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext, argument: str | None = None
     ) -> str:
         path = self.path_of(inc.argument if argument is None else argument)
+        _refuse_url(path)
         found = snippet_file(path, ctx)
         if found is None:
             raise missing_snippet(path, ctx, cache)
@@ -429,11 +434,13 @@ class Snippets(IncludeEngine):
                 return Path(os.path.relpath(new_real, real_base)).as_posix() + (ranges or section or "")
         return None
 
-    def read(self, inc: GuardedInclude, cache: SourceCache, rel: str, ctx: GuardContext) -> str:
-        reader = cache.with_charset(ctx.snippet_encoding) if ctx.snippet_encoding else cache
-        return reader.get(rel, rel).text
+    def charset(self, inc: GuardedInclude, ctx: GuardContext) -> str | None:
+        return ctx.snippet_encoding or None
 
-    def shown(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
+    def joined(self, lines: list[str]) -> str:
+        return _joined(lines)
+
+    def modelled(self, inc: GuardedInclude, doc_path: Path, cache: SourceCache, ctx: GuardContext) -> Shown:
         return snippet_shown(inc, cache, ctx)
 
     def of_text(self, inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) -> tuple[str, tuple[int, ...] | None]:
