@@ -11,8 +11,8 @@ a region of it where the engine names no lines, and the whole of another file), 
 4. the other file deleted: ``check`` fails that include, *deleted*.
 
 The page is written with LF and with CR LF line endings, and with a byte order mark. "What the engine shows" is the engine's own code
-run on the page (Sphinx's ``LiteralIncludeReader``, the Markdown preprocessors, mdBook, Asciidoctor.js,
-VitePress's renderer, remark-code-import): an include the engine cannot show counts as showing other text.
+run on the page (Sphinx's ``LiteralIncludeReader``, for reStructuredText and MyST, the Markdown preprocessors,
+markdown_include_variants with mdx_include, mdBook, Asciidoctor.js, VitePress's renderer, remark-code-import): an include the engine cannot show counts as showing other text.
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ class Engine:
     needs: Callable[[], str | None] = lambda: None  # why the engine cannot run here (None: it can)
     #: includes of what is not there: lines past the end, a missing anchor, tag or region
     nothing: tuple[str, ...] = ()
+    #: the quoted files' suffix (markdown_include_variants finds only Python files)
+    suffix: str = ".txt"
 
 
 def _markers(k: int, form: str) -> str:
@@ -93,6 +95,45 @@ def _sphinx(root: Path, engine: Engine) -> list[str]:
         except Exception as e:  # (the engine refuses it: a warning in the build, no text)
             out.append(f"<{e}>")
     return out
+
+
+def _myst(root: Path, engine: Engine) -> list[str]:
+    """MyST-Parser's literalinclude is Sphinx's: its reader, on each directive's argument and options."""
+    from sphinx.directives.code import LiteralIncludeReader
+
+    page = root / engine.page
+    out = []
+    for m in re.finditer(r"^```\{literalinclude\} (\S+)\r?\n((?::[\w-]+:.*\n)*)```", page.read_text(encoding="utf-8"), re.M):
+        options = {o.group(1): o.group(2).strip() for o in re.finditer(r":([\w-]+):(.*)", m.group(2))}
+        config = SimpleNamespace(source_encoding="utf-8-sig")
+        try:
+            out.append(LiteralIncludeReader(str(page.parent / m.group(1)), options, config).read()[0])  # type: ignore[arg-type]
+        except Exception as e:
+            out.append(f"<{e}>")
+    return out
+
+
+def _variants(root: Path, engine: Engine) -> list[str]:
+    """The first tab's code of each ``{* *}`` include, as markdown_include_variants and mdx_include make it,
+    run where MkDocs runs (the folder of mkdocs.yml)."""
+    import markdown
+
+    md = markdown.Markdown(extensions=["markdown_include_variants", "mdx_include"])
+    before = os.getcwd()
+    os.chdir(root)
+    try:
+        out = []
+        for form in [line for line in (root / engine.page).read_text(encoding="utf-8").splitlines() if line.startswith("{*")]:
+            try:
+                lines = md.preprocessors["mdx_include"].run(md.preprocessors["include_variants"].run([form]))
+            except Exception as e:
+                out.append(f"<{e}>")
+                continue
+            first = next((k for k, line in enumerate(lines) if line.startswith("```")), None)
+            out.append("<no code>" if first is None else "\n".join(lines[first + 1 : lines.index("```", first + 1)]))
+        return out
+    finally:
+        os.chdir(before)
 
 
 def _preprocessed(extension: Callable[[], object], name: str) -> Callable[[Path, Engine], list[str]]:
@@ -206,6 +247,8 @@ def _code_import(root: Path, engine: Engine) -> list[str]:
 
 SHOWN: dict[str, Callable[[Path, Engine], list[str]]] = {
     "literalinclude": _sphinx,
+    "myst": _myst,
+    "markdown-include-variants": _variants,
     "pymdownx.snippets": _snippets,
     "markdown-include": _markdown_include,
     "mdx_include": _mdx_include,
@@ -229,6 +272,29 @@ ENGINES = [
         {"docs/conf.py": "extensions = ['sphinx_textfrag']\ntextfrag_root = '..'\ntextfrag_guard = True\n"},
         "Page\n====\n\n",
         nothing=(".. literalinclude:: ../code/q.txt\n   :lines: 40-50\n",),
+    ),
+    Engine(
+        "myst",
+        "docs/index.md",
+        (
+            "```{literalinclude} ../code/q.txt\n:lines: 2-4\n```",
+            "```{literalinclude} ../code/q.txt\n:lines: 3-5\n```",
+            "```{literalinclude} ../code/other.txt\n```",
+        ),
+        lambda k, form: f"{form}\n\n",
+        {"docs/conf.py": "extensions = ['myst_parser', 'sphinx_textfrag']\ntextfrag_root = '..'\ntextfrag_guard = True\n"},
+        "# Page\n\n",
+        nothing=("```{literalinclude} ../code/q.txt\n:lines: 40-50\n```",),
+    ),
+    Engine(
+        "markdown-include-variants",
+        "docs/index.md",
+        ("{* ./code/q.py ln[2:4] *}", "{* ./code/q.py ln[3:5] hl[3] *}", "{* ./code/other.py *}"),
+        lambda k, form: f"{form}\n\n",
+        {"mkdocs.yml": MKDOCS + "  - mdx_include\n  - markdown_include_variants\n"},
+        "# Page\n\n",
+        nothing=("{* ./code/q.py ln[40:50] *}",),
+        suffix=".py",
     ),
     Engine(
         "pymdownx.snippets",
@@ -354,7 +420,7 @@ def test_every_engine_keeps_the_contract_with_the_engine_as_the_truth(engine: En
             pytest.fail(f"{why}, and TEXTFRAG_REQUIRE_ENGINES=1 says every engine must be")
         pytest.skip(why)
     root = tmp_path
-    for name, text in {**engine.files, "code/q.txt": QUOTED, "code/other.txt": OTHER}.items():
+    for name, text in {**engine.files, f"code/q{engine.suffix}": QUOTED, f"code/other{engine.suffix}": OTHER}.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")
     page, lines = engine.head, []
@@ -380,8 +446,8 @@ def test_every_engine_keeps_the_contract_with_the_engine_as_the_truth(engine: En
     _git(root, "commit", "-qm", "pinned")
 
     # 2. a line above, and a file renamed: what the engine shows differently fails, and is repaired
-    (root / "code" / "q.txt").write_text("line 0\n" + QUOTED, encoding="utf-8")
-    _git(root, "mv", "code/other.txt", "code/renamed.txt")
+    (root / "code" / f"q{engine.suffix}").write_text("line 0\n" + QUOTED, encoding="utf-8")
+    _git(root, "mv", f"code/other{engine.suffix}", f"code/renamed{engine.suffix}")
     _git(root, "commit", "-qam", "a line above; renamed")
     now = shown(root, engine)
     said, err = _failed(root, engine, lines)
@@ -397,7 +463,7 @@ def test_every_engine_keeps_the_contract_with_the_engine_as_the_truth(engine: En
     _git(root, "commit", "-qam", "updated")
 
     # 3. a line inside changed: those includes, changed, with the diff
-    (root / "code" / "q.txt").write_text(("line 0\n" + QUOTED).replace("line 3", "line three"), encoding="utf-8")
+    (root / "code" / f"q{engine.suffix}").write_text(("line 0\n" + QUOTED).replace("line 3", "line three"), encoding="utf-8")
     _git(root, "commit", "-qam", "inside")
     now = shown(root, engine)
     said, err = _failed(root, engine, lines)
@@ -410,7 +476,7 @@ def test_every_engine_keeps_the_contract_with_the_engine_as_the_truth(engine: En
         assert code == 1 and all(f"{Path(engine.page).name}:{lines[k]}: " in err for k in (0, 1)), (extra, out, err)
 
     # 4. the other file deleted
-    _git(root, "rm", "-q", "code/renamed.txt")
+    _git(root, "rm", "-q", f"code/renamed{engine.suffix}")
     _git(root, "commit", "-qm", "deleted")
     said, err = _failed(root, engine, lines)
     assert set(said) == {0, 1, 2} and "deleted" in said[2], said
@@ -429,7 +495,7 @@ def test_an_include_of_what_is_not_there_is_a_located_problem_never_a_record(eng
         pytest.skip(why)
     forms = (*engine.nothing, engine.forms[0])
     root = tmp_path
-    for name, text in {**engine.files, "code/q.txt": QUOTED, "code/other.txt": OTHER}.items():
+    for name, text in {**engine.files, f"code/q{engine.suffix}": QUOTED, f"code/other{engine.suffix}": OTHER}.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")
     page, lines = engine.head, []

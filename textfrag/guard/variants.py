@@ -67,6 +67,8 @@ def _of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) 
         numbers += list(range(a, min(b, len(lines)) + 1))
         if i == len(groups) - 1 and b < total:
             shown += ["", BELOW]
+    if not numbers:  # (past the end: the tab shows its "omitted" comments and none of the file)
+        raise TextFragError(f"ln[{spec}] is past the end of the file ({total} lines): the first tab shows none of its lines")
     return "\n".join(shown), None
 
 
@@ -160,9 +162,10 @@ def variant_options(configs: str) -> list[tuple[str, str, int]]:
 def _variants(text: str, doc: str) -> list[GuardedInclude]:
     out = []
     offset = 0
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, raw in enumerate(text.split("\n"), 1):
         start = offset
-        offset += len(line) + 1
+        offset += len(raw) + 1
+        line = raw[:-1] if raw.endswith("\r") else raw  # (MkDocs reads a page's CR LF as a line's end)
         # (the pattern backtracks on a long name without its closing "*}": it must end the line)
         m = _VARIANTS.match(line) if line.startswith("{*") and line.endswith("*}") and len(line) <= MAX_LINE else None
         if m is None:
