@@ -339,6 +339,7 @@ ENGINES = [
             "{{#include ../code/q.txt:40:50}}",
             "{{#include ../code/q.txt:nosuch}}",
             "{{#rustdoc_include ../code/q.txt:nosuch}}",
+            "{{#rustdoc_include ../code/q.txt:40:50}}",
         ),
     ),
     Engine(

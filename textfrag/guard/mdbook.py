@@ -87,6 +87,11 @@ def _select(
     first = start or 0
     last = len(lines) if end is None else min(end, len(lines))
     if kind == "rustdoc_include":
+        if lines and first >= min(end if end is not None else len(lines), len(lines)):
+            raise TextFragError(
+                f"the range shows no line of the file ({len(lines)} lines): mdBook shows every line hidden and the "
+                "reader an empty block; include lines the file has"
+            )
         shown = [line if first <= i < (end if end is not None else len(lines)) else "# " + line for i, line in enumerate(lines)]
         return "\n".join(shown), None
     taken = lines[first:last] if last > first else []
