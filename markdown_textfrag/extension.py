@@ -39,9 +39,10 @@ from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, Quote, SourceCache, TextFragError
+from textfrag import Quote, SourceCache, TextFragError
 from textfrag.errors import internal_error_report
 from textfrag.guard import LOCK_NAME, Lock
+from textfrag.project import checked, settings_of
 from textfrag.verdict import failure_summary, identity, no_link_target, source_url, translator
 
 from . import render
@@ -215,25 +216,20 @@ class TextfragExtension(Extension):
     """``txtfrag:`` references in Markdown: ``![caption](txtfrag:REF)`` embeds, ``[text](txtfrag:REF)`` links."""
 
     def __init__(self, **kwargs: Any) -> None:
+        # (the settings table's for Python-Markdown: textfrag.project.setting_table; a root or a language
+        # not given is the site's, so their default here is empty)
         self.config = {
-            "root": ["", "Folder reference paths are relative to (default: the site's config folder, else the current folder)"],
-            "on_stale": ["error", "'error' fails on a stale reference; 'warning' only warns (--strict still fails)"],
-            "charset": [DEFAULT_CHARSET, "Charset of quoted files without a BOM"],
-            "source_url": ["", "Template of a 'view source' link: {path}, {first}, {last}"],
-            "max_size": [DEFAULT_MAX_SIZE, "Larger quoted files are refused (bytes)"],
-            "pdi_map": [{}, "Persistent Document Identifier (pdi://...) -> file under the root"],
-            "caption": ["path", "A block with empty alt text has 'path' (file and lines) for caption, or 'none'"],
-            "language": ["", "Language of the labels readers see (default: the theme's, under Zensical)"],
-            "require_pin": [False, "A reference without md5 (unpinned: not protected against drift) is a problem"],
-            "warn_bidi": [True, "Warn of bidirectional control characters in a quote (Trojan Source); false: silent"],
-            "stylesheet": [True, "Put textfrag's small stylesheet in each page with an excerpt (false: the site links it)"],
-            "guard": [False, "Guard mode: pymdownx.snippets and markdown-include includes are checked against textfrag.lock"],
+            s.name: ["" if s.name == "root" or s.default is None else s.default, s.help[:1].upper() + s.help[1:]]
+            for s in settings_of("markdown")
         }
         super().__init__(**kwargs)
-        if self.getConfig("on_stale") not in ("error", "warning"):
-            raise TextFragError(f"textfrag: on_stale must be 'error' or 'warning', not {self.getConfig('on_stale')!r}")
-        if self.getConfig("caption") not in ("path", "none"):
-            raise TextFragError(f"textfrag: caption must be 'path' or 'none', not {self.getConfig('caption')!r}")
+        for s in settings_of("markdown"):  # (refused as check refuses it, in the same words)
+            value = self.getConfig(s.name)
+            if s.choices or s.minimum is not None:
+                try:
+                    checked(s.name, value, f"textfrag: {s.name}")
+                except TextFragError as err:
+                    raise TextFragError(err.message) from None
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
         """Register the document's processors on this Markdown instance."""

@@ -78,32 +78,33 @@ def _extension_name(entry: object) -> str:
     return type(entry).__module__
 
 
-class TextfragConfig(base.Config):
-    """Options of ``plugins: - textfrag:``."""
+def _option(name: str) -> Any:
+    """The MkDocs option of the setting ``name``, its type, default and choices the settings table's
+    (textfrag.project.setting_table), so that the plugin refuses what ``check`` refuses."""
+    s = setting(name)
+    if s.choices:
+        return c.Choice(s.choices, default=s.default)
+    kinds = tuple(t for t in s.types if t is not type(None))
+    if s.default is None:
+        return c.Optional(c.Type(kinds[0] if len(kinds) == 1 else kinds))
+    return c.Type(kinds[0] if len(kinds) == 1 else kinds, default=s.default)
 
-    root = c.Optional(c.Type(str))
-    """Folder that reference paths are relative to; default: the folder of mkdocs.yml."""
-    on_stale = c.Choice(setting("on_stale").choices, default=setting("on_stale").default)
-    """``error`` fails the build on a stale reference; ``warning`` only warns (``--strict`` still fails)."""
-    charset = c.Type(str, default=textfrag.DEFAULT_CHARSET)
-    """Charset of quoted files without a BOM."""
-    source_url = c.Optional(c.Type(str))
-    """Template of a "view source" link: ``{path}``, ``{first}``, ``{last}``."""
-    max_size = c.Type(int, default=textfrag.DEFAULT_MAX_SIZE)
-    """Larger quoted files are refused (bytes)."""
-    pdi_map = c.Type(dict, default={})
-    """Persistent Document Identifier (``pdi://...``) -> file under the root."""
-    require_pin = c.Type(bool, default=False)
-    """A reference without md5 (unpinned: not protected against drift) fails the build, located."""
-    warn_bidi = c.Type(bool, default=True)
-    """Warn of bidirectional control characters in a quote (Trojan Source, CVE-2021-42574); false: silent."""
-    caption = c.Choice(setting("caption").choices, default=setting("caption").default)
-    """A block whose alt text is empty has ``path`` (file and lines) for caption, or ``none``."""
-    context_pages = c.Type(bool, default=False)
-    """Each quoted file gets a highlighted page (``_textfrag/PATH.html``); block excerpts link "in context"."""
-    guard = c.Type(bool, default=False)
-    """Guard mode: every pymdownx.snippets and markdown-include include is checked by the text it shows
-    against its record in ``textfrag.lock`` (beside mkdocs.yml; ``textfrag pin --write`` records)."""
+
+class TextfragConfig(base.Config):
+    """Options of ``plugins: - textfrag:``: the settings table's for MkDocs (``settings_of("mkdocs")``, a
+    test holds the two equal), each described in the manual (docs/reference/mkdocs.md)."""
+
+    root = _option("root")
+    on_stale = _option("on_stale")
+    charset = _option("charset")
+    source_url = _option("source_url")
+    max_size = _option("max_size")
+    pdi_map = _option("pdi_map")
+    caption = _option("caption")
+    context_pages = _option("context_pages")
+    require_pin = _option("require_pin")
+    guard = _option("guard")
+    warn_bidi = _option("warn_bidi")
 
 
 @dataclass

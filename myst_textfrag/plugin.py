@@ -34,9 +34,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from textfrag import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, PREFIX, SourceCache, TextFragError
+from textfrag import PREFIX, SourceCache, TextFragError
 from textfrag.errors import internal_error_report
-from textfrag.project import guard_switched_on
+from textfrag.project import myst_environment
 from textfrag.verdict import (
     OPTIONS,
     Excerpt,
@@ -80,18 +80,8 @@ _SKIPPED_DIRS = {"_build", "node_modules", "site-packages", "__pycache__"}
 
 
 def _settings() -> dict[str, Any]:
-    env = os.environ
-    return {
-        "root": Path(env.get("TEXTFRAG_ROOT") or ".").resolve(),
-        "on_stale": env.get("TEXTFRAG_ON_STALE", "error"),
-        "charset": env.get("TEXTFRAG_CHARSET") or DEFAULT_CHARSET,
-        "source_url": env.get("TEXTFRAG_SOURCE_URL") or None,
-        "max_size": int(env.get("TEXTFRAG_MAX_SIZE") or DEFAULT_MAX_SIZE),
-        "language": env.get("TEXTFRAG_LANGUAGE") or None,
-        "warn_bidi": env.get("TEXTFRAG_WARN_BIDI", "1") not in ("0", "false", "no"),
-        "require_pin": env.get("TEXTFRAG_REQUIRE_PIN", "0") not in ("", "0", "false", "no"),
-        "guard": guard_switched_on(Path.cwd()),  # (TEXTFRAG_GUARD=1, textfrag.toml, [tool.textfrag])
-    }
+    """This build's settings: the environment's, read as ``check`` reads them (the folder mystmd runs in)."""
+    return myst_environment(Path.cwd())
 
 
 def _ledger() -> Path:
@@ -505,6 +495,9 @@ def run(argv: list[str] | None = None) -> int:
         return 1
     except BadInput as bad:
         print(bad, file=sys.stderr)
+        return 2
+    except TextFragError as refused:  # (a setting the environment gives that the table refuses)
+        print(f"textfrag-myst: {refused.message}", file=sys.stderr)
         return 2
     except RecursionError:  # (Python's JSON writer recurses once per level)
         print("textfrag-myst: what mystmd sent is nested too deeply to be read", file=sys.stderr)

@@ -20,7 +20,7 @@ from sphinx.errors import ConfigError
 
 import textfrag
 from textfrag import TextFragError
-from textfrag.project import SETTINGS, checked
+from textfrag.project import checked, settings_of
 from textfrag.source import codec_name
 from textfrag.verdict import LOCALES
 
@@ -35,7 +35,7 @@ __all__ = ["setup", "CONFIG_VALUES"]
 #: (name, default, rebuild, types, description): the settings table's (textfrag.project.setting_table), as
 #: Sphinx spells them; registered in a loop, listed in the manual (docs/reference/sphinx.md).
 CONFIG_VALUES: tuple[tuple[str, Any, Literal["env"], tuple[type, ...], str], ...] = tuple(
-    (s.sphinx, s.default, "env", s.types, s.help) for s in SETTINGS
+    (s.sphinx, s.default, "env", s.types, s.help) for s in settings_of("sphinx")
 )
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -44,7 +44,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 def _check_config(app: Sphinx, config: Config) -> None:
     """Refuse a configuration that could only fail later: the build stops at once, naming the value."""
     try:  # (what the table refuses, refused in its words: check refuses it so too)
-        for s in SETTINGS:
+        for s in settings_of("sphinx"):
             if s.choices or s.minimum is not None:
                 checked(s.name, getattr(config, s.sphinx), s.sphinx)
     except TextFragError as err:

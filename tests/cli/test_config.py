@@ -244,6 +244,61 @@ def test_a_setting_an_engine_refuses_is_refused_by_check_in_the_same_words(
 
 def test_the_sphinx_extensions_config_values_are_the_settings_table() -> None:
     from sphinx_textfrag import CONFIG_VALUES
-    from textfrag.project.setting_table import SETTINGS
+    from textfrag.project import settings_of
 
-    assert [(n, d, t) for n, d, _, t, _ in CONFIG_VALUES] == [(s.sphinx, s.default, s.types) for s in SETTINGS]
+    assert [(n, d, t) for n, d, _, t, _ in CONFIG_VALUES] == [(s.sphinx, s.default, s.types) for s in settings_of("sphinx")]
+
+
+def test_each_builds_settings_are_the_settings_table() -> None:
+    """The MkDocs plugin's options, the Markdown extension's config and textfrag-myst's environment are the
+    table's for each (textfrag.project.setting_table), with its defaults: a setting is declared once."""
+    from markdown_textfrag.extension import TextfragExtension
+    from mkdocs_textfrag.plugin import TextfragConfig
+    from textfrag.project import myst_environment, settings_of
+
+    mkdocs = TextfragConfig()
+    mkdocs.load_dict({})
+    assert not mkdocs.validate()[0]
+    assert {name: mkdocs[name] for name in mkdocs} == {s.name: s.default for s in settings_of("mkdocs")}
+    markdown = TextfragExtension().getConfigs()
+    # (a root or a language not given is the site's: the extension's default for them is empty)
+    assert markdown == {s.name: "" if s.name == "root" or s.default is None else s.default for s in settings_of("markdown")}
+    myst = myst_environment(Path("/x"), {})
+    assert list(myst) == [s.name for s in settings_of("mystmd")]
+    assert myst["root"] == Path("/x").resolve() and myst["on_stale"] == "error" and myst["warn_bidi"] is True
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("TEXTFRAG_ON_STALE", "warn", "TEXTFRAG_ON_STALE must be 'error' or 'warning', not 'warn'"),
+        ("TEXTFRAG_MAX_SIZE", "lots", "TEXTFRAG_MAX_SIZE must be a number, not 'lots'"),
+    ],
+)
+def test_textfrag_myst_and_check_refuse_a_setting_of_the_environment_alike(
+    tmp_path: Path, variable: str, value: str, said: str
+) -> None:
+    """mystmd gives its plugin no configuration: ``TEXTFRAG_ON_STALE=warn`` was taken as "error" by the
+    plugin and by ``check`` alike. Both now refuse it in the table's words, naming the variable."""
+    import json
+    import shutil
+    import sys
+
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  plugins:\n    - type: executable\n      path: textfrag-myst\n")
+    (tmp_path / "index.md").write_text("# T\n", encoding="utf-8")
+    env = {**os.environ, variable: value}
+    r = run_textfrag("check", ".", cwd=tmp_path, env=env)
+    assert r.returncode == 2 and said in r.stderr and "Traceback" not in r.stderr, r.stderr
+    script = shutil.which("textfrag-myst", path=str(Path(sys.executable).parent))
+    assert script is not None
+    tree = {"type": "root", "children": []}
+    done = subprocess.run(
+        [script, "--transform", "txtfrag-problems"],
+        input=json.dumps({"node": tree, "options": {}}),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr, done.stderr

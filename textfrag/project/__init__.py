@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # (the surface, imported when first used: a command imports o
         snippet_settings,
     )
     from .discovery import CONFIG_NAMES, LAYOUTS, find_projects, nearest_config
-    from .setting_table import SETTINGS, checked, setting
+    from .myst_conf import myst_environment
+    from .setting_table import SETTINGS, checked, from_environment, setting, settings_of
     from .settings import lets_pass
     from .sphinx_project import SphinxProject, sphinx_project_of
     from .switch import guard_switched_on
@@ -30,6 +31,9 @@ if TYPE_CHECKING:  # (the surface, imported when first used: a command imports o
 __all__ = [
     "SETTINGS",
     "checked",
+    "from_environment",
+    "settings_of",
+    "myst_environment",
     "guard_switched_on",
     "lets_pass",
     "setting",
@@ -51,6 +55,9 @@ __all__ = [
 _WHERE = {
     "SETTINGS": "setting_table",
     "checked": "setting_table",
+    "from_environment": "setting_table",
+    "settings_of": "setting_table",
+    "myst_environment": "myst_conf",
     "setting": "setting_table",
     "lets_pass": "settings",
     "guard_switched_on": "switch",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..errors import TextFragError
 from .build import BuildConfig, forms_of, html_blocks_of, snippet_bases
 from .mkdocs_conf import read_mkdocs, read_zensical, snippet_settings
-from .myst_conf import myst_environment, read_myst
+from .myst_conf import read_myst
 from .sphinx_conf import read_sphinx
 
 if TYPE_CHECKING:
@@ -29,7 +29,6 @@ __all__ = [
     "read_config",
     "snippet_bases",
     "snippet_settings",
-    "myst_environment",
 ]
 
 

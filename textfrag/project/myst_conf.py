@@ -4,36 +4,29 @@ plugin reads them where mystmd runs."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .build import BuildConfig
+from .setting_table import from_environment, settings_of
+from .switch import guard_switched_on
 
 __all__ = ["myst_environment", "read_myst"]
 
 
-def myst_environment(folder: Path) -> dict[str, Any]:
+def myst_environment(folder: Path, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """textfrag's settings in a mystmd build: an executable plugin is given no configuration, so
-    ``textfrag-myst`` reads them from the environment, and ``check``, ``pin`` and ``update`` read the same
-    (``TEXTFRAG_ROOT``, default ``folder``, the one of ``myst.yml``, where mystmd runs; ``TEXTFRAG_GUARD=1``
-    guards its literalincludes)."""
-    env = os.environ
-
-    def yes(name: str, default: str = "0") -> bool:
-        return env.get(name, default).strip().lower() not in ("", "0", "false", "no")
-
-    size = env.get("TEXTFRAG_MAX_SIZE") or ""
-    return {
-        "root": (folder / (env.get("TEXTFRAG_ROOT") or ".")).resolve(),
-        "on_stale": env.get("TEXTFRAG_ON_STALE", "error"),
-        "charset": env.get("TEXTFRAG_CHARSET") or None,
-        "source_url": env.get("TEXTFRAG_SOURCE_URL") or None,
-        "max_size": int(size) if size.strip().isdigit() else None,
-        "language": env.get("TEXTFRAG_LANGUAGE") or None,
-        "warn_bidi": yes("TEXTFRAG_WARN_BIDI", "1"),
-        "require_pin": yes("TEXTFRAG_REQUIRE_PIN"),
-        "guard": yes("TEXTFRAG_GUARD"),
-    }
+    ``textfrag-myst`` reads them from the environment (``TEXTFRAG_ON_STALE``...: the settings table's for
+    mystmd, read and checked by it), and ``check``, ``pin`` and ``update`` read the same, through this one
+    function. ``TEXTFRAG_ROOT`` is from ``folder``, the one of ``myst.yml``, where mystmd runs; guard mode is
+    also switched on by a ``textfrag.toml`` or ``pyproject.toml``. A value the table refuses is a
+    :class:`~textfrag.errors.TextFragError` naming the variable."""
+    env = os.environ if environ is None else environ
+    settings = {s.name: from_environment(s.name, env) for s in settings_of("mystmd")}
+    settings["root"] = (folder / settings["root"]).resolve()
+    settings["guard"] = settings["guard"] or guard_switched_on(folder)
+    return settings
 
 
 def read_myst(path: Path) -> BuildConfig:

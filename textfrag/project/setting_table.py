@@ -11,12 +11,18 @@ textfrag.errors.TextFragError: textfrag_on_stale must be 'error' or 'warning', n
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from ..errors import TextFragError
 from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
 
-__all__ = ["SETTINGS", "Setting", "checked", "setting"]
+__all__ = ["SETTINGS", "ENGINES", "Setting", "checked", "setting", "settings_of", "from_environment"]
+
+#: the builds that read textfrag's settings: Sphinx's conf.py, the MkDocs plugin, the Python-Markdown
+#: extension (Zensical, plain Markdown), textfrag-myst's environment, mdBook's [preprocessor.textfrag]
+ENGINES = ("sphinx", "mkdocs", "markdown", "mystmd", "mdbook")
+_PAGES = ("sphinx", "mkdocs", "markdown", "mystmd")  # (the builds that render excerpts themselves)
 
 
 class Setting(NamedTuple):
@@ -33,6 +39,8 @@ class Setting(NamedTuple):
     minimum: int | None = None
     #: whether it changes a verdict (``check`` then reads it from the configuration)
     verdict: bool = False
+    #: the builds that take it (:data:`ENGINES`)
+    engines: tuple[str, ...] = ENGINES
 
     @property
     def sphinx(self) -> str:
@@ -56,16 +64,57 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("error", "warning"),
         verdict=True,
     ),
-    Setting("source_url", (str, _NONE), None, "template of a 'view source' link: {path}, {first}, {last}"),
-    Setting("max_size", (int,), DEFAULT_MAX_SIZE, "larger quoted files are refused (bytes)", minimum=0, verdict=True),
-    Setting("pdi_map", (dict,), {}, "Persistent Document Identifier (pdi://...) -> file under the root", verdict=True),
+    Setting("source_url", (str, _NONE), None, "template of a 'view source' link: {path}, {first}, {last}", engines=_PAGES),
     Setting(
-        "caption", (str,), "path", "a block without :caption: has 'path' (file and lines) or 'none'", choices=("path", "none")
+        "max_size", (int,), DEFAULT_MAX_SIZE, "larger quoted files are refused (bytes)", minimum=0, verdict=True, engines=_PAGES
     ),
-    Setting("context_pages", (bool,), False, "each quoted file gets a highlighted page; excerpts link 'in context'"),
+    Setting(
+        "pdi_map",
+        (dict,),
+        {},
+        "Persistent Document Identifier (pdi://...) -> file under the root",
+        verdict=True,
+        engines=("sphinx", "mkdocs", "markdown"),
+    ),
+    Setting(
+        "caption",
+        (str,),
+        "path",
+        "a block without :caption: has 'path' (file and lines) or 'none'",
+        choices=("path", "none"),
+        engines=("sphinx", "mkdocs", "markdown"),
+    ),
+    Setting(
+        "context_pages",
+        (bool,),
+        False,
+        "each quoted file gets a highlighted page; excerpts link 'in context'",
+        engines=("sphinx", "mkdocs"),
+    ),
     Setting("require_pin", (bool,), False, "a reference without md5 (unpinned) fails the build, located", verdict=True),
     Setting(
         "guard", (bool,), False, "guard mode: each literalinclude is checked by the text textfrag.lock records", verdict=True
+    ),
+    Setting(
+        "warn_bidi",
+        (bool,),
+        True,
+        "warn of bidirectional control characters in a quote (Trojan Source, CVE-2021-42574); false: silent",
+        engines=("mkdocs", "markdown", "mystmd"),
+    ),
+    Setting(
+        "language",
+        (str, _NONE),
+        None,
+        "language of the labels readers see (default: the theme's, under Zensical)",
+        engines=("markdown", "mystmd"),
+    ),
+    Setting(
+        "stylesheet",
+        (bool,),
+        True,
+        "put textfrag's small stylesheet in each page with an excerpt (false: the site links it)",
+        engines=("markdown",),
     ),
 )
 
@@ -75,6 +124,30 @@ _BY_NAME = {s.name: s for s in SETTINGS}
 def setting(name: str) -> Setting:
     """The setting called ``name`` (KeyError for one that is not declared)."""
     return _BY_NAME[name]
+
+
+def settings_of(engine: str) -> tuple[Setting, ...]:
+    """The settings the build ``engine`` (one of :data:`ENGINES`) takes, in the table's order."""
+    return tuple(s for s in SETTINGS if engine in s.engines)
+
+
+def from_environment(name: str, environ: Mapping[str, str]) -> Any:
+    """The setting ``name`` as an environment gives it (``TEXTFRAG_ON_STALE``...), read and checked as every
+    build checks it: the default when it is not set (or empty); a yes/no is anything but ``0``, ``false``,
+    ``no`` or empty; a number is digits."""
+    s = _BY_NAME[name]
+    raw = environ.get(s.environment, "")
+    if not raw.strip():
+        return s.default
+    value: Any = raw
+    if bool in s.types:
+        value = raw.strip().lower() not in ("0", "false", "no")
+    elif int in s.types:
+        try:
+            value = int(raw.strip())
+        except ValueError:
+            value = raw  # (refused below, in the same words as a wrong type anywhere)
+    return checked(name, value, s.environment, "the environment")
 
 
 def checked(name: str, value: Any, spelt: str | None = None, where: object = None) -> Any:

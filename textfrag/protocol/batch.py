@@ -23,6 +23,7 @@ from ..guard import LOCK_NAME, IncludeRepair, Lock, context_of, guarded_by, judg
 from ..guard.judge import Explainer, found_of
 from ..project.config import BuildConfig, forms_of, html_blocks_of, read_config
 from ..project.discovery import nearest_config
+from ..project.setting_table import SETTINGS, checked
 from ..project.settings import highlighter_of
 from ..reference.grammar import parse_reference
 from ..repair.references import repair
@@ -71,8 +72,11 @@ def _config(request: dict[str, Any], cwd: Path, documents: list[Path]) -> BuildC
         if name not in _SETTINGS:
             raise RequestError(f"the request's settings have no {name!r}: they are {', '.join(_SETTINGS)}")
         changes[name] = _field(value, f"settings.{name}", _SETTINGS[name])
-    if changes.get("on_stale", "error") not in ("error", "warning"):
-        raise RequestError("the request's settings.on_stale must be 'error' or 'warning'")
+    for name in changes.keys() & {s.name for s in SETTINGS if s.choices}:  # (in the settings table's words)
+        try:
+            checked(name, changes[name], f"the request's settings.{name}")
+        except TextFragError as err:
+            raise RequestError(err.message) from None
     if "max_size" in changes and changes["max_size"] is not None and changes["max_size"] < 1:
         raise RequestError(f"the request's settings.max_size must be a number of bytes above 0, not {changes['max_size']}")
     return dataclasses.replace(config, **changes) if changes else config

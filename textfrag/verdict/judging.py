@@ -94,6 +94,11 @@ class Settings:
         #: a warning), or the engine's own highlighter, whose names textfrag does not judge
         self.highlighter = highlighter
 
+    def key(self) -> str:
+        """Every setting here as one text (part of the key a good verdict is remembered under): a setting
+        added to this class is part of it without being listed again. ``translate`` is the language's."""
+        return repr(tuple(getattr(self, name) for name in self.__slots__ if name != "translate"))
+
 
 class Verdict:
     """What a build shows of one reference, or what is wrong with it."""
@@ -302,7 +307,7 @@ def _good_key(
     if store is None or not v.pinned or v.reference is None or v.reference.selector is not None:
         return None
     said = [v.text, str(v.path), repr(list((raw or {}).items())), syntax, form, cache.charset, str(cache.max_size)]
-    said += [repr((settings.on_stale, settings.require_pin, settings.auto_caption, settings.source_url, settings.language))]
+    said += [settings.key()]
     said += [repr((explain, bidi))]
     if raw:  # (an option that reads definitions: the grammar, its version and the parse limits too)
         from ..intents.symbols import language_of, parser_identity
