@@ -26,7 +26,7 @@ from ..errors import TextFragError, internal_error_report
 from ..source import store
 from . import batch, check, impact, make, migrate, options, pin, show, symbols, update
 from ._base import BAD, INTERNAL, OK, Parser, context_of, projects_of, run_error, settle
-from .context import COMMON_DEFAULTS, RunContext
+from .context import COMMON_DEFAULTS, Command
 
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
@@ -46,14 +46,10 @@ def build_parser(parser_class: type[Parser] | None = None) -> argparse.ArgumentP
     parser.set_defaults(**COMMON_DEFAULTS)  # (every command's arguments hold these: textfrag.cli.context)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=parser_class)
 
-    # one module per command (its parser and its run function), in the order help lists them
-    for add in (show.add_parser, make.add_parser, check.add_parser, update.add_parser, symbols.add_parser, _lsp_parser):
-        add(sub)
-    pin.add_parser(sub)
-    migrate.add_parser(sub)
-    options.add_parser(sub)
-    batch.add_parser(sub)
-    impact.add_parser(sub)
+    for command in COMMANDS.values():  # (one module per command, in the order help lists them)
+        command.add_parser(sub)
+        if command.name == "symbols":
+            _lsp_parser(sub)  # (the installed extra's: textfrag.commands)
     return parser
 
 
@@ -70,20 +66,10 @@ def _lsp_parser(sub: Any) -> None:
     )
 
 
-#: the commands that read no documentation and no configuration: run with what was typed
-UNSETTLED = ("options", "batch")
-
-COMMANDS: dict[str, Callable[[RunContext, TextIO, TextIO], int]] = {
-    "show": show._show,
-    "make": make._make,
-    "check": check._check,
-    "update": update._update,
-    "pin": pin._pin,
-    "migrate": migrate._migrate,
-    "symbols": symbols._symbols,
-    "options": options._options,
-    "batch": batch._batch,
-    "impact": impact._impact,
+#: every command, each declared by its module (``COMMAND``: its name, parser and run), in the order help
+#: lists them
+COMMANDS: dict[str, Command] = {
+    m.COMMAND.name: m.COMMAND for m in (show, make, check, update, symbols, pin, migrate, options, batch, impact)
 }
 
 
@@ -121,8 +107,8 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         try:
             with _fewer_collections():
-                if args.command in UNSETTLED:  # (a command that reads no files has nothing to settle)
-                    return COMMANDS[args.command](unsettled, out, err)
+                if not COMMANDS[args.command].settled:  # (a command that reads no files has nothing to settle)
+                    return COMMANDS[args.command].run(unsettled, out, err)
                 projects = projects_of(args)
                 if len(projects) > 1 and args.command == "impact":  # (one change, one report of every build's quotes)
                     return impact.impact_projects(args, projects, out, err)
@@ -130,7 +116,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     return _each(args, projects, out, err)
                 run = settle(args, err, projects[0][0] if projects else None, looked=True)
                 try:
-                    return COMMANDS[args.command](run, out, err)
+                    return COMMANDS[args.command].run(run, out, err)
                 finally:
                     run.progress.clear()
         finally:
@@ -162,7 +148,7 @@ def _each(args: argparse.Namespace, projects: list[tuple[BuildConfig, list[str]]
     for config, paths in projects:
         each = settle(argparse.Namespace(**{**vars(args), "paths": paths}), err, config)
         try:
-            worst = max(worst, COMMANDS[args.command](each, out, err))
+            worst = max(worst, COMMANDS[args.command].run(each, out, err))
         finally:
             each.progress.clear()
     return worst

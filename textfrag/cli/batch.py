@@ -10,7 +10,7 @@ from typing import Any, TextIO
 from ..errors import TextFragError
 from ..protocol.version import PROTOCOL
 from ._base import BAD, OK, STALE
-from .context import RunContext
+from .context import Command, RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -55,3 +55,7 @@ def _batch(run: RunContext, out: TextIO, err: TextIO) -> int:
     json.dump(answered, out, ensure_ascii=False)
     out.write("\n")
     return STALE if answered["failed"] else OK
+
+
+#: the command, as the command line lists it
+COMMAND = Command("batch", add_parser, _batch, settled=False)

@@ -37,7 +37,7 @@ from ._base import (
 )
 from ._guarded import guarded_run
 from ._scan import Scan, built_documents, scan_documents, targets_of
-from .context import RunContext
+from .context import Command, RunContext
 
 if TYPE_CHECKING:
     from ..project.config import BuildConfig
@@ -401,3 +401,7 @@ def _unrecorded_note(count: int, lock: str) -> str:
     from ._guard import unrecorded_note
 
     return unrecorded_note(count, lock)
+
+
+#: the command, as the command line lists it
+COMMAND = Command("check", add_parser, _check)

@@ -7,7 +7,7 @@ import argparse
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from ..report.terminal import Progress, Style
 from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE
@@ -17,7 +17,21 @@ if TYPE_CHECKING:
     from ..project.config import BuildConfig
     from ..verdict.forms import Forms
 
-__all__ = ["RunContext", "COMMON_DEFAULTS"]
+__all__ = ["RunContext", "COMMON_DEFAULTS", "Command"]
+
+
+class Command(NamedTuple):
+    """One subcommand, declared by its module (``COMMAND``): its name, its parser and its run. The command
+    line lists the modules once (textfrag.cli.COMMANDS), in the order its help shows them."""
+
+    name: str
+    #: adds the command's parser to the subparsers
+    add_parser: Callable[[Any], None]
+    #: runs it: the exit code
+    run: Callable[[RunContext, TextIO, TextIO], int]
+    #: whether it reads documentation and configuration (False: it runs with what was typed)
+    settled: bool = True
+
 
 #: what every command's arguments hold, whether or not its parser offers the option (the top-level
 #: parser's defaults): a command reads each as an attribute, never asking whether it is there

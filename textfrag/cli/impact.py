@@ -12,7 +12,7 @@ from ..errors import PathError, TextFragError
 from ..report.formats import GITHUB, IMPACT_FORMATS, names_of, output_format
 from ..source.paths import typed_path
 from ._base import OK, STALE, add_common, nothing_checked
-from .context import RunContext
+from .context import Command, RunContext
 
 if TYPE_CHECKING:
     from ..guard import GuardedInclude
@@ -321,3 +321,7 @@ def _followed(
     out = Judged(after.text)
     out.problems.append(problem)
     return out
+
+
+#: the command, as the command line lists it
+COMMAND = Command("impact", add_parser, _impact)

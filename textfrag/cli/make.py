@@ -14,7 +14,7 @@ from ..reference.resolving import Selection, occurrences, select, select_lines, 
 from ..source.cache import Source, SourceCache
 from ..verdict.quoting import make_reference, quote
 from ._base import BAD, OK, Parser, add_common, cache_of
-from .context import RunContext
+from .context import Command, RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -246,3 +246,7 @@ def _make_one(run: RunContext, cache: SourceCache, out: TextIO) -> int:
     open_end = run.args.lines is not None and run.args.lines.strip().endswith("-")
     print(make_reference(selection, lines=lines, open_end=open_end, **checks), file=out)
     return OK
+
+
+#: the command, as the command line lists it
+COMMAND = Command("make", add_parser, _make)

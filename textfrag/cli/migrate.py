@@ -13,7 +13,7 @@ from ..documents.files import doc_files
 from ..errors import TextFragError, spell, spell_lines
 from ..source.paths import typed_path
 from ._base import BAD, OK, add_common, cache_of, plural, write_diff
-from .context import RunContext
+from .context import Command, RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -193,3 +193,7 @@ def _root_note(conf: Path, root: Path) -> str | None:
         f'read them from {typed_path(build_root)}: set textfrag_root = "{relative}" there (with "sphinx_textfrag" in '
         "extensions)"
     )
+
+
+#: the command, as the command line lists it
+COMMAND = Command("migrate", add_parser, _migrate)

@@ -6,7 +6,7 @@ from typing import Any, TextIO
 
 from ..verdict.option_table import OPTIONS
 from ._base import OK
-from .context import RunContext
+from .context import Command, RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -47,3 +47,7 @@ def _options(run: RunContext, out: TextIO, err: TextIO) -> int:
     for row in rows:
         print("  ".join(c.ljust(w) for c, w in zip(row[:3], widths, strict=True)) + "  " + row[3], file=out)
     return OK
+
+
+#: the command, as the command line lists it
+COMMAND = Command("options", add_parser, _options, settled=False)

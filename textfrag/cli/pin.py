@@ -14,7 +14,7 @@ from ..verdict.pins import is_pinned
 from ._base import BAD, OK, STALE, add_common, add_output, cache_of, finding_of, finish, plural, write_diff
 from ._guarded import guarded_run
 from ._scan import defined_elsewhere, left_as_is, scan_documents, targets_of, write_or_show, written_names
-from .context import RunContext
+from .context import Command, RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -124,3 +124,7 @@ def _pin(run: RunContext, out: TextIO, err: TextIO) -> int:
     if bad:
         return BAD
     return STALE if stale else OK
+
+
+#: the command, as the command line lists it
+COMMAND = Command("pin", add_parser, _pin)

@@ -6,7 +6,7 @@ from typing import Any, TextIO
 
 from ..verdict.quoting import quote
 from ._base import OK, STALE, WHERE_ARGV, add_common, cache_of
-from .context import RunContext
+from .context import Command, RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -34,3 +34,7 @@ def _show(run: RunContext, out: TextIO, err: TextIO) -> int:
     else:
         out.write(q.text)
     return OK
+
+
+#: the command, as the command line lists it
+COMMAND = Command("show", add_parser, _show)

@@ -6,7 +6,7 @@ from typing import Any, TextIO
 
 from ..errors import TextFragError
 from ._base import OK, add_common, cache_of
-from .context import RunContext
+from .context import Command, RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -38,3 +38,7 @@ def _symbols(run: RunContext, out: TextIO, err: TextIO) -> int:
     for d in found:
         print(f"{d.name}\t{d.first}-{d.last}\t{d.kind}", file=out)
     return OK
+
+
+#: the command, as the command line lists it
+COMMAND = Command("symbols", add_parser, _symbols)

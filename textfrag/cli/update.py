@@ -32,7 +32,7 @@ from ._base import (
 )
 from ._guarded import guarded_run
 from ._scan import left_as_is, scan_documents, stale_after_writing, targets_of, write_or_show, written_names
-from .context import RunContext
+from .context import Command, RunContext
 
 
 def add_parser(sub: Any) -> None:
@@ -233,3 +233,7 @@ def _without_diff(error: TextFragError) -> TextFragError:
     brief.message = f"{error.message} (`textfrag check` shows the diff)"
     brief.args = (brief.message,)
     return brief
+
+
+#: the command, as the command line lists it
+COMMAND = Command("update", add_parser, _update)
