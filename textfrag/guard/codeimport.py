@@ -14,10 +14,9 @@ import re
 from pathlib import Path
 
 from ..documents.found import trimmed
-from ..errors import TextFragError
 from ..source.cache import SourceCache
 from .context import GuardContext, under_root
-from .model import MAX_LINE, GuardedInclude, IncludeEngine
+from .model import MAX_LINE, GuardedInclude, IncludeEngine, shift_numbers
 
 __all__ = ["CODE_IMPORT", "code_import_spec", "shift_code_import"]
 
@@ -51,19 +50,16 @@ def _of_text(inc: GuardedInclude, text: str, ctx: GuardContext, shift: int = 0) 
     return "\n".join(taken), tuple(range(start, start + len(taken)))
 
 
+#: the line numbers of a "#L3-L6"
+_LINE_NUMBERS = re.compile(r"(?<=L)\d+")
+
+
 def shift_code_import(argument: str, d: int) -> str:
     """``file=./app.js#L3-L6`` with its line numbers moved by ``d``."""
-
-    def moved(m: re.Match[str]) -> str:
-        value = int(m.group(1))
-        if value + d < 1:
-            raise TextFragError("moved before the start of the file")
-        return f"L{value + d}"
-
     path, _, rest = argument.rpartition("#")
     if not path or not re.fullmatch(r"(?:L\d+-?)?(?:L\d+)?", rest):
         return argument
-    return f"{path}#" + re.sub(r"L(\d+)", moved, rest)
+    return f"{path}#" + shift_numbers(rest, d, _LINE_NUMBERS)
 
 
 def _shiftable(inc: GuardedInclude) -> bool:

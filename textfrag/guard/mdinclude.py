@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..documents.scan import LineIndex
-from ..errors import PathError, TextFragError
+from ..errors import PathError
 from ..source.cache import SourceCache
 from .context import GuardContext, Shown, under_root
 from .literal import place
-from .model import MAX_LINE, GuardedInclude, IncludeEngine, search_shifts
+from .model import MAX_LINE, GuardedInclude, IncludeEngine, search_shifts, shift_numbers
 
 __all__ = ["MARKDOWN_INCLUDE", "IncludeMatch", "markdown_include_matches", "shift_include_lines"]
 
@@ -83,6 +83,7 @@ MARKDOWN_INCLUDE = MarkdownInclude()
 
 
 _BLANKS = re.compile(r"\s*")
+_NUMBERS = re.compile(r"\d+")
 
 
 class IncludeMatch(NamedTuple):
@@ -279,11 +280,5 @@ def markdown_include_of_text(
 
 
 def shift_include_lines(spec: str, shift: int) -> str:
-    """markdown-include's ``lines=5-9 12`` with every number moved by ``shift``."""
-    out = []
-    for block in spec.split():
-        a, dash, b = block.partition("-")
-        if int(a) + shift < 1:
-            raise TextFragError("moved before the start of the file")
-        out.append(f"{int(a) + shift}{dash}{int(b) + shift if b else ''}")
-    return " ".join(out)
+    """markdown-include's ``lines=5-9 12`` with every number moved by ``shift`` (the spaces as written)."""
+    return shift_numbers(spec, shift, _NUMBERS)
