@@ -30,9 +30,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from textfrag import PREFIX, SourceCache, TextFragError
 from textfrag.errors import internal_error_report
@@ -461,50 +461,90 @@ def javascript() -> str:
 
 
 def run(argv: list[str] | None = None) -> int:
-    """The console script: ``textfrag-myst [--directive NAME | --role NAME | --transform NAME | --javascript]``."""
+    """The console script: ``textfrag-myst [--directive NAME | --role NAME | --transform NAME | --serve |
+    --javascript]``."""
     args = sys.argv[1:] if argv is None else argv
-    try:
-        if not args:
-            json.dump(SPEC, sys.stdout)
-            _ledger().unlink(missing_ok=True)  # a new build begins: mystmd asks for the specification first
+    if args == ["--serve"]:
+        return serve(sys.stdin, sys.stdout)
+    status, said = _outcome(lambda: _command(args))
+    if said:
+        print(said, file=sys.stderr)
+    return status
+
+
+def serve(lines: Iterable[str], out: TextIO) -> int:
+    """``textfrag-myst --serve``: one process for every page transform of a build (the JavaScript plugin
+    starts it once, instead of a process per page). Each line it reads is a request,
+    ``{"specification": true}`` (first: the plugin's, as ``textfrag-myst`` alone answers it) or
+    ``{"transform": "txtfrag-problems", "tree": TREE}``; each is answered on a line of its own, in order:
+    ``{"specification": SPEC}``, ``{"tree": TREE}``, or ``{"status": N, "said": TEXT}`` where the page's
+    own process would have exited with N and said TEXT. It ends when its input does; a line that is not a
+    request is answered as one that mystmd sent wrong."""
+    for line in lines:
+        if not line.strip():
+            continue
+        answer: list[str] = []
+
+        def one(line: str = line, answer: list[str] = answer) -> int:
+            request = received(line)
+            if request == {"specification": True}:  # (first: a new build begins)
+                answer.append(json.dumps({"specification": SPEC}))
+                _ledger().unlink(missing_ok=True)
+                return 0
+            tree = request.get("tree") if isinstance(request, dict) else None
+            if not isinstance(request, dict) or request.get("transform") != TRANSFORM or not isinstance(tree, dict):
+                raise BadInput(f'textfrag-myst: a request is {{"transform": "{TRANSFORM}", "tree": {{...}}}} on a line')
+            answer.append(json.dumps({"tree": transform(tree)}))
             return 0
-        if args == ["--javascript"]:  # (the plugin as JavaScript: a use costs no process)
-            sys.stdout.write(javascript())
-            return 0
-        if len(args) != 2 or args[0] not in ("--directive", "--role", "--transform"):
-            print(
-                "usage: textfrag-myst [--directive txtfrag | --role txtfrag | --transform txtfrag-problems | --javascript]",
-                file=sys.stderr,
-            )
-            return 2
-        data = received()
-        kind, name = args[0][2:], args[1]
-        if kind == "directive" and name == NAME:
-            json.dump(directive(data), sys.stdout)
-        elif kind == "role" and name == NAME:
-            json.dump(role(data), sys.stdout)
-        elif kind == "transform" and name == TRANSFORM:
-            json.dump(transform(data), sys.stdout)
-        else:
-            print(f"textfrag-myst: no {kind} named {name!r} (this plugin has {NAME} and {TRANSFORM})", file=sys.stderr)
-            return 2
+
+        status, said = _outcome(one)
+        out.write((answer[0] if status == 0 else json.dumps({"status": status, "said": said})) + "\n")
+        out.flush()
+    return 0
+
+
+def _command(args: list[str]) -> int:
+    """One command of the console script, its answer on standard output."""
+    if not args:
+        json.dump(SPEC, sys.stdout)
+        _ledger().unlink(missing_ok=True)  # a new build begins: mystmd asks for the specification first
         return 0
+    if args == ["--javascript"]:  # (the plugin as JavaScript: a use costs no process)
+        sys.stdout.write(javascript())
+        return 0
+    if len(args) != 2 or args[0] not in ("--directive", "--role", "--transform"):
+        raise BadInput(
+            "usage: textfrag-myst [--directive txtfrag | --role txtfrag | --transform txtfrag-problems | --serve | --javascript]"
+        )
+    data = received()
+    kind, name = args[0][2:], args[1]
+    if kind == "directive" and name == NAME:
+        json.dump(directive(data), sys.stdout)
+    elif kind == "role" and name == NAME:
+        json.dump(role(data), sys.stdout)
+    elif kind == "transform" and name == TRANSFORM:
+        json.dump(transform(data), sys.stdout)
+    else:
+        raise BadInput(f"textfrag-myst: no {kind} named {name!r} (this plugin has {NAME} and {TRANSFORM})")
+    return 0
+
+
+def _outcome(call: Callable[[], int]) -> tuple[int, str]:
+    """``call``'s exit status and what it says on standard error: 1 and the build's problems when the page
+    fails it, 2 for what mystmd sent wrong or a setting refused, 3 for a bug in textfrag."""
+    try:
+        return call(), ""
     except _Failed as failed:
-        print(str(failed), file=sys.stderr)
         _ledger().unlink(missing_ok=True)
-        return 1
+        return 1, str(failed)
     except BadInput as bad:
-        print(bad, file=sys.stderr)
-        return 2
+        return 2, str(bad)
     except TextFragError as refused:  # (a setting the environment gives that the table refuses)
-        print(f"textfrag-myst: {refused.message}", file=sys.stderr)
-        return 2
+        return 2, f"textfrag-myst: {refused.message}"
     except RecursionError:  # (Python's JSON writer recurses once per level)
-        print("textfrag-myst: what mystmd sent is nested too deeply to be read", file=sys.stderr)
-        return 2
+        return 2, "textfrag-myst: what mystmd sent is nested too deeply to be read"
     except Exception as bug:  # a bug in textfrag: said so, with its traceback
-        print(internal_error_report(bug), file=sys.stderr)
-        return 3
+        return 3, internal_error_report(bug)
 
 
 def main() -> None:

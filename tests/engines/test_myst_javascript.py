@@ -116,3 +116,53 @@ def test_jupyter_book_2_runs_the_javascript_plugin_and_fails_on_a_stale_referenc
     r = run([jupyter_book, "build", "--site"], root, **_plugin_path())
     assert r.returncode != 0
     assert f"bad.md:3: src/app.py#line=0,2;md5={STALE}: stale" in r.stdout + r.stderr
+
+
+def test_one_textfrag_myst_serves_every_page_of_a_build(tmp_path: Path) -> None:
+    """The JavaScript plugin starts ``textfrag-myst`` once a build, whatever the number of pages: one
+    ``--serve`` answers its specification and every page's transform, where the executable plugin is a
+    process per use and per page."""
+    myst = engine("myst")
+    pages = {f"p{k}.md": PAGE.replace(STALE, MD5).replace("the-f", f"the-f{k}") for k in range(4)}
+    root = javascript_project(tmp_path / "book", pages)
+    starts = tmp_path / "starts.log"
+    wrapper = tmp_path / "textfrag-myst"
+    wrapper.write_text(f'#!/bin/sh\necho "start $*" >> "{starts}"\nexec "{BIN / "textfrag-myst"}" "$@"\n', encoding="utf-8")
+    wrapper.chmod(0o755)
+    r = run([myst, "build", "--site"], root, TEXTFRAG_MYST_PLUGIN=str(wrapper))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert starts.read_text(encoding="utf-8").splitlines() == ["start --serve"]
+    for k in range(4):
+        states = [
+            n["data"]["txtfrag-state"]
+            for n in nodes(myst_content(root, f"p{k}")["mdast"])
+            if "txtfrag-state" in (n.get("data") or {})
+        ]  # type: ignore[index, operator]
+        assert states == ["current"] * 4, (k, states)
+
+
+def test_the_server_answers_each_line_in_order_and_outlives_a_wrong_one(tmp_path: Path) -> None:
+    """``textfrag-myst --serve``: a line a request, a line an answer, in order; a line that is not a request
+    is answered as what mystmd sent wrong (status 2) and the next is served."""
+    import json
+
+    page = {"type": "root", "children": [{"type": "paragraph", "children": [{"type": "text", "value": "x"}]}]}
+    lines = [
+        json.dumps({"transform": "txtfrag-problems", "tree": page}),
+        "not json",
+        '{"transform": "other"}',
+        json.dumps({"transform": "txtfrag-problems", "tree": page}),
+    ]
+    r = subprocess.run(
+        [str(BIN / "textfrag-myst"), "--serve"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    answers = [json.loads(line) for line in r.stdout.splitlines()]
+    assert answers[0] == {"tree": page} and answers[3] == {"tree": page}
+    assert answers[1]["status"] == 2 and "not JSON" in answers[1]["said"]
+    assert answers[2]["status"] == 2 and "a request is" in answers[2]["said"]
