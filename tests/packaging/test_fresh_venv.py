@@ -93,6 +93,14 @@ def test_the_installed_module_runs_with_the_fresh_interpreter(fresh: Path, tmp_p
     assert r.stdout.startswith("f.txt#line=1,2;length=") and sys.executable not in r.stdout
 
 
+@pytest.mark.parametrize(("command", "extra"), [("lsp", "lsp"), ("mcp", "mcp")])
+def test_a_server_whose_extra_is_not_installed_says_which_to_install(fresh: Path, command: str, extra: str) -> None:
+    r = subprocess.run(
+        [str(fresh / "bin" / "textfrag"), command], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
+    )
+    assert r.returncode == 2 and f"pip install 'textfrag[{extra}]'" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
 @pytest.fixture(scope="module")
 def fresh_markdown(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh environment with the wheel and Python-Markdown, and no Pygments (`pip install textfrag markdown`)."""

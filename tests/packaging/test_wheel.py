@@ -29,6 +29,7 @@ PACKAGES = (
     "context_textfrag",
     "lsp_textfrag",
     "mdbook_textfrag",
+    "mcp_textfrag",
 )
 
 

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from .. import __version__
 from ..errors import TextFragError, internal_error_report
@@ -49,21 +49,48 @@ def build_parser(parser_class: type[Parser] | None = None) -> argparse.ArgumentP
     for command in COMMANDS.values():  # (one module per command, in the order help lists them)
         command.add_parser(sub)
         if command.name == "symbols":
-            _lsp_parser(sub)  # (the installed extra's: textfrag.commands)
+            _served_parsers(sub)  # (the installed extras': textfrag.commands)
     return parser
 
 
-def _lsp_parser(sub: Any) -> None:
-    """The ``lsp`` subcommand's parser."""
-    sub.add_parser(
+class Served(NamedTuple):
+    """A command an installed extra provides (entry point group ``textfrag.commands``, so that the core
+    imports no adapter): a server on standard input and output, which owns them."""
+
+    name: str
+    help: str
+    description: str
+    #: the packages it needs, and the extra that installs them
+    needs: tuple[str, ...]
+    extra: str
+
+
+SERVED = (
+    Served(
         "lsp",
-        help="a Language Server Protocol server on standard input and output (pip install 'textfrag[lsp]')",
-        description=(
-            "Serve reStructuredText, Markdown and MyST documents to an editor: diagnostics, hover, go to definition, "
-            "code actions (update, accept, pin), completion, and the documents that quote a file's lines. What it "
-            "says is what check, update, pin and show say."
-        ),
-    )
+        "a Language Server Protocol server on standard input and output (pip install 'textfrag[lsp]')",
+        "Serve reStructuredText, Markdown and MyST documents to an editor: diagnostics, hover, go to definition, "
+        "code actions (update, accept, pin), completion, and the documents that quote a file's lines. What it "
+        "says is what check, update, pin and show say.",
+        ("pygls", "lsprotocol"),
+        "lsp",
+    ),
+    Served(
+        "mcp",
+        "a Model Context Protocol server on standard input and output, for agents (pip install 'textfrag[mcp]')",
+        "Give an agent that writes documentation textfrag's tools: mint a pinned reference (by lines, symbol or "
+        "region), pin, check (each verdict with its document and line), show an excerpt, and say which quotes a "
+        "change touches. Each tool runs the command of its name and says what it says.",
+        ("mcp",),
+        "mcp",
+    ),
+)
+
+
+def _served_parsers(sub: Any) -> None:
+    """The parsers of the commands installed extras serve."""
+    for served in SERVED:
+        sub.add_parser(served.name, help=served.help, description=served.description)
 
 
 #: every command, each declared by its module (``COMMAND``: its name, parser and run), in the order help
@@ -96,9 +123,10 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run the parsed command line."""
-    if args.command == "lsp":  # the protocol owns standard input and output: no settling, no progress line
+    served = next((x for x in SERVED if x.name == args.command), None)
+    if served is not None:  # the protocol owns standard input and output: no settling, no progress line
         try:
-            return _lsp(err)
+            return _serve(served)
         except TextFragError as e:
             print(run_error(e), file=err)
             return e.exit_code
@@ -169,20 +197,19 @@ def _fewer_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-def _lsp(err: TextIO) -> int:
-    """``textfrag lsp``: the server an installed extra provides (entry point group ``textfrag.commands``,
-    so that the core imports no adapter)."""
+def _serve(served: Served) -> int:
+    """``textfrag lsp``, ``textfrag mcp``: the server an installed extra provides."""
     from importlib.metadata import entry_points
 
-    needs = "the language server needs pygls and lsprotocol: pip install 'textfrag[lsp]'"
-    found = [e for e in entry_points(group="textfrag.commands") if e.name == "lsp"]
+    needs = f"textfrag {served.name} needs {' and '.join(served.needs)}: pip install 'textfrag[{served.extra}]'"
+    found = [e for e in entry_points(group="textfrag.commands") if e.name == served.name]
     if not found:
         raise TextFragError(needs)
     try:
         run = found[0].load()
         return int(run([]))
     except ImportError as missing:
-        if (missing.name or "").split(".")[0] in ("pygls", "lsprotocol"):
+        if (missing.name or "").split(".")[0] in served.needs:
             raise TextFragError(f"{needs} ({missing.name} is not installed)") from None
         raise
 
