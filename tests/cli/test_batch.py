@@ -215,3 +215,34 @@ def test_main_reads_a_request_file(project: Path, monkeypatch: pytest.MonkeyPatc
 def test_a_reference_never_leaves_the_root(project: Path) -> None:
     code, answer, _ = batch({"protocol": 1, "root": "docs", "references": [{"reference": "../src/app.txt"}]}, project)
     assert code == 1 and answer["results"][0]["state"] == "broken" and answer["results"][0]["excerpt"] is None
+
+
+def test_stream_answers_each_line_in_order_and_outlives_a_wrong_one(tmp_path: Path) -> None:
+    """``textfrag batch --stream``: a plugin's one process for a build; each line a request, each answered on a
+    line of its own, in order, the same answer ``textfrag batch`` gives; a wrong line is answered with its
+    error, and the next is served."""
+    import subprocess
+    import sys
+
+    (tmp_path / "a.txt").write_text("one\ntwo\n", encoding="utf-8")
+    good = {"protocol": 1, "references": [{"reference": "a.txt#line=0,1", "id": 7}]}
+    stale = {"protocol": 1, "references": [{"reference": "a.txt#line=0,1;md5=00000000000000000000000000000000"}]}
+    lines = [json.dumps(good), "not json", json.dumps({"protocol": 9}), json.dumps(stale)]
+    textfrag = Path(sys.executable).parent / "textfrag"
+    r = subprocess.run(
+        [str(textfrag), "batch", "--stream"],
+        input="\n".join(lines) + "\n",
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    answers = [json.loads(line) for line in r.stdout.splitlines()]
+    alone = subprocess.run(
+        [str(textfrag), "batch"], input=json.dumps(good), cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert answers[0] == json.loads(alone.stdout) and answers[0]["results"][0]["id"] == 7
+    assert answers[1]["status"] == 2 and "not JSON" in answers[1]["error"]
+    assert answers[2]["status"] == 2 and "protocol must be 1" in answers[2]["error"]
+    assert answers[3]["failed"] is True and answers[3]["results"][0]["state"] == "stale"

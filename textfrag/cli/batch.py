@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 from ..errors import TextFragError
@@ -26,9 +27,17 @@ def add_parser(sub: Any) -> None:
         ),
     )
     p.add_argument("request", nargs="?", default="-", metavar="FILE", help="the request (default: standard input)")
+    p.add_argument(
+        "--stream",
+        action="store_true",
+        help="serve a build: one request per line of standard input, each answered on a line of its own, in order, "
+        "until the input ends (a plugin starts one process per build, not one per page)",
+    )
 
 
 def _batch(run: RunContext, out: TextIO, err: TextIO) -> int:
+    if run.args.stream:
+        return _stream(sys.stdin, out)
     try:
         if run.args.request == "-":
             request = json.load(sys.stdin)
@@ -55,6 +64,29 @@ def _batch(run: RunContext, out: TextIO, err: TextIO) -> int:
     json.dump(answered, out, ensure_ascii=False)
     out.write("\n")
     return STALE if answered["failed"] else OK
+
+
+def _stream(lines: Iterable[str], out: TextIO) -> int:
+    """``textfrag batch --stream``: each line a request, each answered on a line of its own, in order; a line
+    that is not a request is answered ``{"error": ..., "status": 2}`` and the next is served. Ends (0) when
+    the input does."""
+    from ..protocol.batch import RequestError, answer
+
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            answered: dict[str, Any] = answer(json.loads(line))
+        except (json.JSONDecodeError, RecursionError) as bad:
+            what = "nested too deeply" if isinstance(bad, RecursionError) else f"not JSON ({bad})"
+            answered = {"error": f"textfrag batch: the request is {what}", "status": BAD}
+        except RequestError as bad:
+            answered = {"error": f"textfrag batch: {bad.message}", "status": BAD}
+        except TextFragError as bad:
+            answered = {"error": f"textfrag batch: the request: {bad.message}", "status": bad.exit_code}
+        out.write(json.dumps(answered, ensure_ascii=False) + "\n")
+        out.flush()
+    return OK
 
 
 #: the command, as the command line lists it

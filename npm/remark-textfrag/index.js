@@ -1,0 +1,154 @@
+// remark-textfrag: `txtfrag:` quotes in remark and unified pipelines (Docusaurus 3, Astro Starlight...).
+//
+// A page's `![caption](txtfrag:REF)` standing alone in its paragraph becomes a block: a `div.txtfrag` with its
+// anchor and `data-txtfrag-*` attributes around a code node, which the site's own highlighter renders; within
+// text it is an inline `code.txtfrag`; `[text](txtfrag:REF)` is a verified link to the quote. Every verdict
+// is textfrag's (`textfrag batch --stream`, one process for the whole build, started at the first page that
+// quotes): a stale or broken quote fails the page with the words `textfrag check` says, or, with
+// `onStale: "warning"`, a stale one is a warning and its excerpt carries the notice.
+
+import { spawn } from "node:child_process";
+import path from "node:path";
+
+const PREFIX = "txtfrag:";
+const servers = new Map();
+
+function server(command) {
+  if (servers.has(command)) return servers.get(command);
+  const proc = spawn(command, ["batch", "--stream"], { stdio: ["pipe", "pipe", "pipe"] });
+  const waiting = [];
+  const err = [];
+  let buffered = "";
+  let ended = null;
+  // (while no answer is awaited the process holds nothing open: the build ends when its work does, and the
+  // server with it, as its input closes)
+  const hold = (on) => {
+    for (const stream of [proc.stdout, proc.stderr, proc.stdin]) {
+      if (on) stream.ref?.();
+      else stream.unref?.();
+    }
+    if (on) proc.ref();
+    else proc.unref();
+  };
+  proc.stdout.setEncoding("utf-8");
+  proc.stdout.on("data", (chunk) => {
+    buffered += chunk;
+    let end;
+    while ((end = buffered.indexOf("\n")) >= 0 && waiting.length) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      const { resolve, reject } = waiting.shift();
+      if (!waiting.length) hold(false);
+      try {
+        resolve(JSON.parse(line));
+      } catch {
+        reject(new Error(`remark-textfrag: "${command} batch --stream" answered what is not JSON: ${line.slice(0, 200)}`));
+      }
+    }
+  });
+  proc.stderr.on("data", (chunk) => err.push(chunk));
+  const gone = (why) => {
+    ended = `remark-textfrag: "${command} batch --stream" ${why}`;
+    servers.delete(command);
+    while (waiting.length) waiting.shift().reject(new Error(ended));
+  };
+  proc.on("error", (error) => gone(`could not start (${error.message}): install textfrag (pip install textfrag)`));
+  proc.on("close", (status) => gone(`ended (status ${status})\n${Buffer.concat(err).toString()}`));
+  proc.stdin.on("error", () => {});
+  hold(false);
+  const it = {
+    ask(request) {
+      if (ended !== null) return Promise.reject(new Error(ended));
+      return new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        hold(true);
+        proc.stdin.write(JSON.stringify(request) + "\n");
+      });
+    },
+  };
+  servers.set(command, it);
+  return it;
+}
+
+function found(tree) {
+  const out = [];
+  const stack = [{ node: tree, parent: null, grand: null }];
+  while (stack.length) {
+    const { node, parent, grand } = stack.pop();
+    if ((node.type === "image" || node.type === "link") && typeof node.url === "string" && node.url.startsWith(PREFIX)) {
+      out.push({ node, parent, grand });
+      continue;
+    }
+    for (const child of [...(node.children ?? [])].reverse()) stack.push({ node: child, parent: node, grand: parent });
+  }
+  return out;
+}
+
+// a page's path as check says it: from the folder the build runs in, when it is under it
+function shown(page) {
+  const relative = path.relative(process.cwd(), page);
+  return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative.split(path.sep).join("/") : page;
+}
+
+function lines(piece, first) {
+  // the emphasised lines, counted from the block's first line, as `{2,4}` in a code block's meta
+  const marked = (piece.emphasized ?? []).map((n) => n - first + 1).filter((n) => n >= 1);
+  return marked.length ? `{${marked.join(",")}}` : "";
+}
+
+export default function remarkTextfrag(options = {}) {
+  const { root, config, onStale } = options;
+  const command = options.command ?? process.env.TEXTFRAG_COMMAND ?? "textfrag";
+  return async (tree, file) => {
+    const quotes = found(tree);
+    if (!quotes.length) return;
+    const block = ({ node, parent, grand }) =>
+      node.type === "image" && parent?.type === "paragraph" && grand && parent.children.length === 1;
+    const settings = onStale ? { on_stale: onStale } : undefined;
+    const request = {
+      protocol: 1,
+      ...(root ? { root } : {}),
+      ...(config ? { config } : {}),
+      ...(settings ? { settings } : {}),
+      references: quotes.map((q, id) => ({
+        id,
+        reference: q.node.url,
+        options: q.node.type === "image" && q.node.alt ? { alt: q.node.alt } : {},
+        syntax: "md",
+        form: block(q) ? "block" : "inline",
+        ...(file.path ? { document: shown(file.path) } : {}),
+        ...(q.node.position ? { line: q.node.position.start.line } : {}),
+      })),
+    };
+    const answer = await server(command).ask(request);
+    if (answer.error) file.fail(answer.error);
+    for (const result of answer.results) {
+      const q = quotes[result.id];
+      for (const warning of result.warnings) file.message(warning.said, q.node);
+      const ex = result.excerpt;
+      if (!ex) continue;
+      const attributes = { className: ["txtfrag"], id: ex.anchor, ...ex.data };
+      if (q.node.type === "link") {
+        q.node.url = ex.source_url ?? `#${ex.anchor}`;
+        continue;
+      }
+      let shown;
+      if (block(q)) {
+        const piece = ex.pieces?.[0] ?? { first_line: 1, emphasized: [] };
+        const children = [];
+        if (ex.notice) children.push({ type: "paragraph", data: { hProperties: { className: ["txtfrag-notice"] } }, children: [{ type: "text", value: ex.notice }] });
+        if (ex.caption) children.push({ type: "paragraph", data: { hName: "div", hProperties: { className: ["txtfrag-caption"] } }, children: [{ type: "text", value: ex.caption }] });
+        children.push({ type: "code", lang: ex.language || null, meta: lines(piece, piece.first_line) || null, value: ex.text.replace(/\n$/, "") });
+        shown = { type: "txtfragExcerpt", data: { hName: "div", hProperties: attributes }, children };
+        q.grand.children[q.grand.children.indexOf(q.parent)] = shown;
+      } else {
+        shown = { type: "inlineCode", value: ex.inline_text, data: { hName: "code", hProperties: attributes } };
+        q.parent.children[q.parent.children.indexOf(q.node)] = shown;
+      }
+    }
+    if (answer.failed) {
+      const said = answer.results.flatMap((result) => result.problems.map((problem) => problem.said));
+      file.fail([...said, answer.summary].join("\n"));
+    }
+  };
+}
