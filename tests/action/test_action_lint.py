@@ -52,6 +52,23 @@ def test_actionlint_finds_nothing_in_the_manuals_workflow(tmp_path: Path) -> Non
     assert _actionlint(tmp_path, workflow) == []
 
 
+def test_actionlint_finds_nothing_in_the_release_workflow(tmp_path: Path) -> None:
+    workflow = (REPO / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")
+    assert _actionlint(tmp_path, workflow, ".github/workflows/release.yml") == []
+
+
+def test_the_release_tag_is_every_packages_version() -> None:
+    """What the release workflow's first step checks, held here: textfrag's version is each npm package's and
+    the editor extension's, so that one tag releases them together."""
+    from textfrag import __version__
+
+    manifests = [*sorted((REPO / "npm").glob("*/package.json")), REPO / "editors" / "vscode" / "package.json"]
+    assert len(manifests) >= 3
+    assert {str(m.relative_to(REPO)): json.loads(m.read_text(encoding="utf-8"))["version"] for m in manifests} == {
+        str(m.relative_to(REPO)): __version__ for m in manifests
+    }
+
+
 def test_actionlint_finds_nothing_in_the_actions_steps(tmp_path: Path) -> None:
     """The composite action's steps as a reusable workflow's job, its inputs as the workflow's: actionlint
     then checks every expression (the contexts, the steps' ids and outputs) and every step's keys."""
@@ -77,7 +94,11 @@ def test_actionlint_finds_nothing_in_the_actions_steps(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("path", "schema"),
-    [("action.yml", "vendor.github-actions"), ("docs/examples/textfrag-workflow.yml", "vendor.github-workflows")],
+    [
+        ("action.yml", "vendor.github-actions"),
+        ("docs/examples/textfrag-workflow.yml", "vendor.github-workflows"),
+        (".github/workflows/release.yml", "vendor.github-workflows"),
+    ],
 )
 def test_schemastores_schemas_accept_them(path: str, schema: str) -> None:
     r = subprocess.run(

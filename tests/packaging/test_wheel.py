@@ -97,6 +97,26 @@ def test_metadata_license_urls_and_extras(wheel: zipfile.ZipFile) -> None:
     assert meta["Version"] == textfrag.__version__
 
 
+def test_twine_accepts_the_sdist_and_the_wheel_as_the_release_uploads_them(dist: Path) -> None:
+    """What the release workflow runs before it publishes (``twine check --strict``): the metadata and the
+    README PyPI renders."""
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "twine",
+            "check",
+            "--strict",
+            str(_one(dist, "textfrag-*.whl")),
+            str(_one(dist, "textfrag-*.tar.gz")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0 and r.stdout.count("PASSED") == 2, r.stdout + r.stderr
+
+
 def _extra(wheel: zipfile.ZipFile, extra: str) -> set[str]:
     meta_name = next(n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))
     meta = Parser().parsestr(wheel.read(meta_name).decode("utf-8"))
