@@ -182,5 +182,5 @@ def run(argv: list[str] | None = None) -> int:
     if run_.failed:
         print("ERROR textfrag: stale or broken quotes; the build fails", file=sys.stderr)
         return 1
-    json.dump(book, sys.stdout)
+    sys.stdout.write(json.dumps(book))  # (json.dump writes piece by piece: many times slower)
     return 0

@@ -99,6 +99,7 @@ function lines(piece, first) {
 export default function remarkTextfrag(options = {}) {
   const { root, config, onStale } = options;
   const command = options.command ?? process.env.TEXTFRAG_COMMAND ?? "textfrag";
+  server(command); // (started now: its start overlaps the build's own, instead of the first page's wait)
   return async (tree, file) => {
     const quotes = found(tree);
     if (!quotes.length) return;

@@ -61,8 +61,7 @@ def _batch(run: RunContext, out: TextIO, err: TextIO) -> int:
     except TextFragError as bad:  # (what the request names cannot be used: its configuration, say)
         print(f"textfrag batch: the request: {bad.message}", file=err)
         return bad.exit_code
-    json.dump(answered, out, ensure_ascii=False)
-    out.write("\n")
+    out.write(json.dumps(answered, ensure_ascii=False) + "\n")  # (json.dump writes piece by piece: 10x slower)
     return STALE if answered["failed"] else OK
 
 

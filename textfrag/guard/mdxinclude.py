@@ -323,6 +323,7 @@ class MdxInclude(IncludeEngine):
     """mdx_include's ``{!file!}`` and ``{!file[ln:1-7]!}`` (nested includes as ``recurs_local`` says)."""
 
     kind = "mdx-include"
+    runnable = True  # (markdown_textfrag.engines runs the engine's own code)
     numbers_option = "ln"
 
     def find(self, text: str, doc: str, suffix: str) -> list[GuardedInclude]:

@@ -191,6 +191,9 @@ class IncludeEngine:
     kind: str = ""
     #: the option that holds the include's line numbers (None: its argument holds them, if any)
     numbers_option: str | None = None
+    #: whether an installed adapter may offer the engine's own code (:class:`EngineRun`): only such an
+    #: engine looks for one, so that the others never pay for the entry points' lookup
+    runnable: bool = False
 
     # -- finding -------------------------------------------------------------------------------------------
 
@@ -259,7 +262,7 @@ class IncludeEngine:
         """What the include shows now (each file read once, through the build's cache), the includes in it
         followed as the engine follows them (:meth:`nested`); :class:`~textfrag.errors.TextFragError` when it
         shows nothing, in the engine's terms."""
-        run = engine_run(self.kind, ctx)
+        run = engine_run(self.kind, ctx) if self.runnable else None
         if run is None:
             return self.modelled(inc, doc_path, cache, ctx)
         rel = self.file_of(inc, doc_path, cache, ctx)

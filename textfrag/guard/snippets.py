@@ -394,6 +394,7 @@ class Snippets(IncludeEngine):
     """pymdownx.snippets' ``--8<--`` includes."""
 
     kind = "snippet"
+    runnable = True  # (markdown_textfrag.engines runs the engine's own code)
 
     def find(self, text: str, doc: str, suffix: str) -> list[GuardedInclude]:
         if "8<-" not in text:
