@@ -26,20 +26,10 @@ def _git(root: Path, *args: str) -> None:
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True, capture_output=True)
 
 
-async def _session(root: Path, calls: list[tuple[str, dict[str, Any]]]) -> tuple[list[str], list[Any]]:
-    params = StdioServerParameters(command=str(BIN / "textfrag"), args=["mcp"], cwd=str(root))
-    async with Client(params, read_timeout_seconds=60) as client:
-        tools = sorted(t.name for t in (await client.list_tools()).tools)
-        results = []
-        for name, arguments in calls:
-            result = await client.call_tool(name, arguments)
-            assert not result.is_error, result
-            results.append(result.structured_content)
-        return tools, results
-
-
-def _calls(root: Path, *calls: tuple[str, dict[str, Any]]) -> tuple[list[str], list[Any]]:
-    return asyncio.run(asyncio.wait_for(_session(root, list(calls)), 120))
+async def _called(client: Client, name: str, arguments: dict[str, Any]) -> Any:
+    result = await client.call_tool(name, arguments)
+    assert not result.is_error, result
+    return result.structured_content
 
 
 @pytest.fixture
@@ -60,38 +50,43 @@ def _textfrag(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_an_agent_quotes_pins_and_checks_through_the_tools(project: Path) -> None:
-    tools, (by_lines, by_symbol, missing) = _calls(
-        project,
-        ("make_reference", {"path": "src/app.py", "lines": "1-2"}),
-        ("make_reference", {"path": "src/app.py", "symbol": "part"}),
-        ("make_reference", {"path": "src/nope.py", "lines": "1-2"}),
-    )
-    assert tools == ["check", "impact", "make_reference", "pin", "show"]
-    assert by_lines["reference"] == _textfrag(project, "make", "src/app.py", "--lines", "1-2").stdout.strip()
-    assert by_lines["reference"].startswith("src/app.py#line=0,2;length=")
-    assert by_symbol["reference"] == _textfrag(project, "make", "src/app.py", "--symbol", "part").stdout.strip().splitlines()[-1]
-    assert missing["exit_code"] == 2 and "no such file: src/nope.py" in missing["said"]
+    """One session, as an agent's host keeps one: the server reads the files as they are at each call."""
+    asyncio.run(asyncio.wait_for(_agent(project), 120))
 
-    page = project / "docs" / "index.md"
-    page.write_text(page.read_text(encoding="utf-8") + "\n![](txtfrag:src/app.py#line=0,2)\n", encoding="utf-8")
-    _, (pinned, current, shown) = _calls(
-        project, ("pin", {"paths": ["docs"]}), ("check", {"paths": ["docs"]}), ("show", {"reference": by_lines["reference"]})
-    )
-    assert pinned["exit_code"] == 0 and f"txtfrag:{by_lines['reference']}" in page.read_text(encoding="utf-8")
-    assert current["exit_code"] == 0 and current["document"] == json.loads(
-        _textfrag(project, "check", "--format", "json", "docs").stdout
-    )
-    assert shown == {"exit_code": 0, "text": "def greet(name):\n    return f'hello {name}'\n"}
 
-    _git(project, "add", "-A")
-    _git(project, "commit", "-qm", "quoted")
-    (project / "src" / "app.py").write_text(APP.replace("hello", "hi"), encoding="utf-8")
-    _git(project, "commit", "-qam", "changed")
-    _, (stale, touched) = _calls(project, ("check", {"paths": ["docs"]}), ("impact", {"revisions": "HEAD~1..HEAD"}))
-    assert stale["exit_code"] == 1
-    assert stale["document"] == json.loads(_textfrag(project, "check", "--format", "json", "docs").stdout)
-    text = json.dumps(stale["document"])
-    assert "docs/index.md" in text and "stale" in text
-    said = _textfrag(project, "impact", "--format", "json", "HEAD~1..HEAD")
-    assert touched["exit_code"] == said.returncode and touched["document"] == json.loads(said.stdout)
-    assert "docs/index.md" in json.dumps(touched["document"])
+async def _agent(project: Path) -> None:
+    params = StdioServerParameters(command=str(BIN / "textfrag"), args=["mcp"], cwd=str(project))
+    async with Client(params, read_timeout_seconds=60) as client:
+        tools = sorted(t.name for t in (await client.list_tools()).tools)
+        assert tools == ["check", "impact", "make_reference", "pin", "show"]
+        by_lines = await _called(client, "make_reference", {"path": "src/app.py", "lines": "1-2"})
+        by_symbol = await _called(client, "make_reference", {"path": "src/app.py", "symbol": "part"})
+        missing = await _called(client, "make_reference", {"path": "src/nope.py", "lines": "1-2"})
+        assert by_lines["reference"] == _textfrag(project, "make", "src/app.py", "--lines", "1-2").stdout.strip()
+        assert by_lines["reference"].startswith("src/app.py#line=0,2;length=")
+        made = _textfrag(project, "make", "src/app.py", "--symbol", "part").stdout.strip().splitlines()[-1]
+        assert by_symbol["reference"] == made
+        assert missing["exit_code"] == 2 and "no such file: src/nope.py" in missing["said"]
+
+        page = project / "docs" / "index.md"
+        page.write_text(page.read_text(encoding="utf-8") + "\n![](txtfrag:src/app.py#line=0,2)\n", encoding="utf-8")
+        pinned = await _called(client, "pin", {"paths": ["docs"]})
+        assert pinned["exit_code"] == 0 and f"txtfrag:{by_lines['reference']}" in page.read_text(encoding="utf-8")
+        current = await _called(client, "check", {"paths": ["docs"]})
+        said = json.loads(_textfrag(project, "check", "--format", "json", "docs").stdout)
+        assert current["exit_code"] == 0 and current["document"] == said
+        shown = await _called(client, "show", {"reference": by_lines["reference"]})
+        assert shown == {"exit_code": 0, "text": "def greet(name):\n    return f'hello {name}'\n"}
+
+        _git(project, "add", "-A")
+        _git(project, "commit", "-qm", "quoted")
+        (project / "src" / "app.py").write_text(APP.replace("hello", "hi"), encoding="utf-8")
+        _git(project, "commit", "-qam", "changed")
+        stale = await _called(client, "check", {"paths": ["docs"]})
+        assert stale["exit_code"] == 1
+        assert stale["document"] == json.loads(_textfrag(project, "check", "--format", "json", "docs").stdout)
+        assert "docs/index.md" in json.dumps(stale["document"]) and "stale" in json.dumps(stale["document"])
+        touched = await _called(client, "impact", {"revisions": "HEAD~1..HEAD"})
+        impact = _textfrag(project, "impact", "--format", "json", "HEAD~1..HEAD")
+        assert touched["exit_code"] == impact.returncode and touched["document"] == json.loads(impact.stdout)
+        assert "docs/index.md" in json.dumps(touched["document"])
