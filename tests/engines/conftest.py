@@ -84,3 +84,13 @@ def nodes(tree: object) -> list[dict[str, object]]:
         for child in tree.get("children") or ():
             out.extend(nodes(child))
     return out
+
+
+def counted(folder: Path, command: Path) -> tuple[Path, Path]:
+    """A command that runs ``command`` and writes a line (``start ARGS``) to a log for each start: what a
+    plugin is told to run, so that a test counts the processes a build starts. (The command, the log.)"""
+    log = folder / f"{command.name}-starts.log"
+    wrapper = folder / f"{command.name}-counted"
+    wrapper.write_text(f'#!/bin/sh\necho "start $*" >> "{log}"\nexec "{command}" "$@"\n', encoding="utf-8")
+    wrapper.chmod(0o755)
+    return wrapper, log

@@ -19,6 +19,7 @@ from bs4 import BeautifulSoup
 from textfrag import __version__
 
 from ..conftest import REPO, made_once
+from .conftest import counted
 
 BIN = Path(sys.executable).parent
 MODULES = Path(os.environ.get("TEXTFRAG_MYST", ".venv/node/node_modules/.bin/myst")).absolute().parent.parent
@@ -145,10 +146,7 @@ def test_a_stale_or_broken_quote_fails_the_page_with_checks_words(tmp_path: Path
 def test_one_textfrag_serves_every_page_though_markdown_it_renders_synchronously(tmp_path: Path, plugin: Path) -> None:
     lines = (0, 3, 4, 7, 8)
     pages = _project(tmp_path, {f"p{k}.md": f"# P{k}\n\n![](txtfrag:src/app.py#line={k},{k + 1})\n" for k in lines})
-    starts = tmp_path / "starts.log"
-    wrapper = tmp_path / "textfrag-logged"
-    wrapper.write_text(f'#!/bin/sh\necho "start $*" >> "{starts}"\nexec "{BIN / "textfrag"}" "$@"\n', encoding="utf-8")
-    wrapper.chmod(0o755)
+    wrapper, starts = counted(tmp_path, BIN / "textfrag")
     r = _render(tmp_path, plugin, pages, TEXTFRAG_COMMAND=str(wrapper))
     assert r.returncode == 0, r.stderr
     assert starts.read_text(encoding="utf-8").splitlines() == ["start batch --stream"]

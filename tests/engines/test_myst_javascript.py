@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from .conftest import BIN, MD5, STALE, engine, myst_content, myst_project, nodes, run
+from .conftest import BIN, MD5, STALE, counted, engine, myst_content, myst_project, nodes, run
 
 PAGE = f"""# Doc
 
@@ -125,10 +125,7 @@ def test_one_textfrag_myst_serves_every_page_of_a_build(tmp_path: Path) -> None:
     myst = engine("myst")
     pages = {f"p{k}.md": PAGE.replace(STALE, MD5).replace("the-f", f"the-f{k}") for k in range(4)}
     root = javascript_project(tmp_path / "book", pages)
-    starts = tmp_path / "starts.log"
-    wrapper = tmp_path / "textfrag-myst"
-    wrapper.write_text(f'#!/bin/sh\necho "start $*" >> "{starts}"\nexec "{BIN / "textfrag-myst"}" "$@"\n', encoding="utf-8")
-    wrapper.chmod(0o755)
+    wrapper, starts = counted(tmp_path, BIN / "textfrag-myst")
     r = run([myst, "build", "--site"], root, TEXTFRAG_MYST_PLUGIN=str(wrapper))
     assert r.returncode == 0, r.stdout + r.stderr
     assert starts.read_text(encoding="utf-8").splitlines() == ["start --serve"]

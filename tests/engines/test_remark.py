@@ -20,6 +20,7 @@ from textfrag import __version__
 from textfrag.cli import main
 
 from ..conftest import REPO, made_once
+from .conftest import counted
 
 BIN = Path(sys.executable).parent
 MODULES = Path(os.environ.get("TEXTFRAG_MYST", ".venv/node/node_modules/.bin/myst")).absolute().parent.parent
@@ -163,10 +164,7 @@ def test_a_stale_or_broken_quote_fails_the_page_with_checks_words(tmp_path: Path
 def test_one_textfrag_serves_every_page_of_a_build(tmp_path: Path, plugin: Path) -> None:
     lines = (0, 3, 4, 7, 8)  # (lines with text: an empty one is an empty code block in remark-rehype)
     pages = _project(tmp_path, {f"p{k}.md": f"# P{k}\n\n![](txtfrag:src/app.py#line={k},{k + 1})\n" for k in lines})
-    starts = tmp_path / "starts.log"
-    wrapper = tmp_path / "textfrag-logged"
-    wrapper.write_text(f'#!/bin/sh\necho "start $*" >> "{starts}"\nexec "{BIN / "textfrag"}" "$@"\n', encoding="utf-8")
-    wrapper.chmod(0o755)
+    wrapper, starts = counted(tmp_path, BIN / "textfrag")
     r = _build(tmp_path, plugin, pages, TEXTFRAG_COMMAND=str(wrapper))
     assert r.returncode == 0, r.stderr
     assert starts.read_text(encoding="utf-8").splitlines() == ["start batch --stream"]
