@@ -11,7 +11,7 @@ DIST    := dist
 VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' textfrag/_version.py)
 WHEEL   := $(DIST)/textfrag-$(VERSION)-py3-none-any.whl
 SDIST   := $(DIST)/textfrag-$(VERSION).tar.gz
-PACKAGES := textfrag sphinx_textfrag mkdocs_textfrag markdown_textfrag myst_textfrag context_textfrag lsp_textfrag mdbook_textfrag
+PACKAGES := textfrag sphinx_textfrag mkdocs_textfrag markdown_textfrag myst_textfrag context_textfrag lsp_textfrag mdbook_textfrag mcp_textfrag
 SOURCES := pyproject.toml README.md LICENSE $(shell find $(PACKAGES) -type f -not -path '*/__pycache__/*')
 SUM     := $(shell cat pyproject.toml Makefile | cksum | cut -d' ' -f1)
 # what the manual needs (docs/, built by textfrag itself)

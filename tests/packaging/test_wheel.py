@@ -97,6 +97,12 @@ def test_metadata_license_urls_and_extras(wheel: zipfile.ZipFile) -> None:
     assert meta["Version"] == textfrag.__version__
 
 
+def test_the_makefile_builds_and_lints_every_package() -> None:
+    """The Makefile's PACKAGES (what a change to rebuilds the wheel, what the linters read) are the wheel's."""
+    [line] = [x for x in (REPO / "Makefile").read_text(encoding="utf-8").splitlines() if x.startswith("PACKAGES :=")]
+    assert sorted(line.split(":=", 1)[1].split()) == sorted(PACKAGES)
+
+
 def test_twine_accepts_the_sdist_and_the_wheel_as_the_release_uploads_them(dist: Path) -> None:
     """What the release workflow runs before it publishes (``twine check --strict``): the metadata and the
     README PyPI renders."""
