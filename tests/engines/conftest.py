@@ -94,3 +94,25 @@ def counted(folder: Path, command: Path) -> tuple[Path, Path]:
     wrapper.write_text(f'#!/bin/sh\necho "start $*" >> "{log}"\nexec "{command}" "$@"\n', encoding="utf-8")
     wrapper.chmod(0o755)
     return wrapper, log
+
+
+def npm_installed(folder: Path, package: str) -> Path:
+    """The npm package ``npm/PACKAGE`` of this repository as a user gets it: ``npm pack``, then installed
+    from the tarball into ``folder/site`` (the package needs nothing else). Its entry module."""
+    import subprocess
+
+    from ..conftest import REPO
+
+    packed = subprocess.run(
+        ["npm", "pack", "--silent", "--pack-destination", str(folder), str(REPO / "npm" / package)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert packed.returncode == 0, packed.stderr
+    site = folder / "site"
+    site.mkdir()
+    done = subprocess.run(
+        ["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(site), str(folder / packed.stdout.strip().splitlines()[-1])],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return site / "node_modules" / package / "index.js"

@@ -19,7 +19,7 @@ from bs4 import BeautifulSoup
 from textfrag import __version__
 
 from ..conftest import REPO, made_once
-from .conftest import counted
+from .conftest import counted, npm_installed
 
 BIN = Path(sys.executable).parent
 MODULES = Path(os.environ.get("TEXTFRAG_MYST", ".venv/node/node_modules/.bin/myst")).absolute().parent.parent
@@ -46,27 +46,11 @@ process.exit(failed);
 """
 
 
-def _installed(folder: Path) -> Path:
-    packed = subprocess.run(
-        ["npm", "pack", "--silent", "--pack-destination", str(folder), str(REPO / "npm" / "markdown-it-textfrag")],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert packed.returncode == 0, packed.stderr
-    site = folder / "site"
-    site.mkdir()
-    done = subprocess.run(
-        ["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(site), str(folder / packed.stdout.strip().splitlines()[-1])],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return site / "node_modules" / "markdown-it-textfrag" / "index.js"
-
-
 @pytest.fixture(scope="module")
 def plugin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not (shutil.which("node") and (MODULES / "vitepress").is_dir()):
         pytest.fail("Node.js and VitePress (npm) are needed: run the suite with `make test`")
-    return made_once(tmp_path_factory, "markdown-it-textfrag", _installed)
+    return made_once(tmp_path_factory, "markdown-it-textfrag", lambda folder: npm_installed(folder, "markdown-it-textfrag"))
 
 
 def _project(root: Path, pages: dict[str, str]) -> list[Path]:

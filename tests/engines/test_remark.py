@@ -20,7 +20,7 @@ from textfrag import __version__
 from textfrag.cli import main
 
 from ..conftest import REPO, made_once
-from .conftest import counted
+from .conftest import counted, npm_installed
 
 BIN = Path(sys.executable).parent
 MODULES = Path(os.environ.get("TEXTFRAG_MYST", ".venv/node/node_modules/.bin/myst")).absolute().parent.parent
@@ -52,29 +52,11 @@ process.exit(failed);
 """
 
 
-def _installed(folder: Path) -> Path:
-    """remark-textfrag as a user gets it: ``npm pack`` of the package, installed from the tarball."""
-    packed = subprocess.run(
-        ["npm", "pack", "--silent", "--pack-destination", str(folder), str(REPO / "npm" / "remark-textfrag")],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert packed.returncode == 0, packed.stderr
-    tarball = folder / packed.stdout.strip().splitlines()[-1]
-    site = folder / "site"
-    site.mkdir()
-    done = subprocess.run(
-        ["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(site), str(tarball)],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return site / "node_modules" / "remark-textfrag" / "index.js"
-
-
 @pytest.fixture(scope="module")
 def plugin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not (shutil.which("node") and (MODULES / "remark-rehype").is_dir()):
         pytest.fail("Node.js and remark-rehype (npm) are needed: run the suite with `make test`")
-    return made_once(tmp_path_factory, "remark-textfrag", _installed)
+    return made_once(tmp_path_factory, "remark-textfrag", lambda folder: npm_installed(folder, "remark-textfrag"))
 
 
 def _project(root: Path, pages: dict[str, str]) -> list[Path]:
