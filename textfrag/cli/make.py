@@ -28,7 +28,13 @@ def add_parser(sub: Any) -> None:
         ),
     )
     add_common(make)
-    make.add_argument("path", metavar="PATH", nargs="?", help="file, relative to the root")
+    make.add_argument(
+        "path",
+        metavar="PATH",
+        nargs="?",
+        type=lambda path: path.removeprefix("txtfrag:"),
+        help="file, relative to the root (or txtfrag://NAME/PATH: a file of the declared source NAME)",
+    )
     what = make.add_mutually_exclusive_group()
     what.add_argument(
         "--from",

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from ..guard import GuardedInclude, IncludeRepair
     from ..repair.rewrite import DocText
+    from ..source.cache import SourceCache
 
 from ..errors import StaleError, TextFragError, UnpinnedError, spell, spell_lines
 from ..reference.fragment import Reference
@@ -90,11 +91,16 @@ def _whole_file(ref: Reference) -> bool:
 def _update(run: RunContext, out: TextIO, err: TextIO) -> int:
     """Rewrite the references whose quoted text only moved (and, with --accept, re-pin the changed ones);
     list the others; change nothing else."""
+    return run_update(run, out, err, cache_of(run))
+
+
+def run_update(run: RunContext, out: TextIO, err: TextIO, cache: SourceCache) -> int:
+    """:func:`_update` reading the quoted files through ``cache`` (``sources update``: the sources as they
+    would be after the move)."""
     from ..repair.references import repair
     from ..repair.rewrite import read_doc, write_places
     from ..verdict.written_options import options_of
 
-    cache = cache_of(run)
     run, targets = targets_of(run)
     scan = scan_documents(run)
     problems = scan.problems

@@ -171,8 +171,8 @@ def classify_missing(
         if fate.renamed_to is None:  # deleted: its text may live on in a copy made before (or with) the deletion
             return fate, _copied(reference, history, where, fate, root, load, charset, intent) if checked else None
         new_real = top / fate.renamed_to
-        try:
-            new_path = new_real.relative_to(root).as_posix()
+        try:  # (a declared source's file, //NAME/PATH, is renamed within its source)
+            new_path = f"{top}/{fate.renamed_to}" if str(top).startswith("//") else new_real.relative_to(root).as_posix()
         except ValueError:
             return fate, Drift("unknown", f"it was renamed to {fate.renamed_to}, which is outside the root")
         if any(ch.isspace() or ch in "#()<>\"'`[]\\" for ch in new_path):
@@ -344,6 +344,7 @@ def _make_hint(path: str, lines: Selection) -> str:
     a start, which the writer changes to the ones to quote)."""
     import shlex
 
+    path = f"txtfrag:{path}" if path.startswith("//") else path  # (a declared source's file, as references name it)
     return f"`textfrag make {shlex.quote(path)} --lines {lines.first_line}-{lines.last_line}` prints one; give the lines to quote"
 
 
@@ -542,6 +543,11 @@ def _by_intent(
 
 def why_missing(fate: Fate, rel: str) -> str:
     """The sentence added to ``no such file``: deleted (when, in which commit) or renamed."""
+    if fate.between is not None:  # (a declared source's file: between the commit quoted and the one followed now)
+        if fate.renamed_to is not None:
+            how = "" if fate.similarity == 100 else f" and edited ({fate.similarity}% similar, as git counts)"
+            return f"{fate.between}, it was renamed{how} to {fate.renamed_to}"
+        return f"{fate.between}, it was deleted"
     if fate.renamed_to is not None:
         how = "" if fate.similarity == 100 else f" and edited ({fate.similarity}% similar, as git counts)"
         if fate.pending == "staged":

@@ -69,6 +69,8 @@ class Fate:
     last_name: str | None = None
     #: the rename is not committed yet: "staged" (git mv, in the index) or "moved" (in the work tree only)
     pending: str | None = None
+    #: a declared source's file: the commits it changed between (``in the source sdk, from A to B``)
+    between: str | None = None
 
     @property
     def short(self) -> str:

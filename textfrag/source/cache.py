@@ -254,6 +254,8 @@ class SourceCache:
         self._siblings: dict[str, SourceCache] = {}
         #: a path as something outside textfrag names it (an include's file) -> its real path: looked up once
         self.real_paths: dict[str, str] = {}
+        #: the sources declared at or above the root (``txtfrag://NAME/PATH``), found when first quoted
+        self._sources: Any = None
 
     def with_charset(self, charset: str) -> SourceCache:
         """The cache of this build that reads files in ``charset`` (literalinclude's ``:encoding:``): this
@@ -266,6 +268,7 @@ class SourceCache:
             if sibling is None:
                 sibling = SourceCache(self.root, charset=charset, max_size=self.max_size, pdi_map=self.pdi_map)
                 sibling.history = self.history
+                sibling._sources = self._sources
                 self._siblings[charset.lower()] = sibling
         return sibling
 
@@ -276,7 +279,8 @@ class SourceCache:
         entry = self._entries.get(path)
         if entry is None:
             try:
-                entry = Source(path, read_under_root(self.real_root, path, path, self.max_size), self.charset)
+                data = self._remote(path) if path.startswith("//") else read_under_root(self.real_root, path, path, self.max_size)
+                entry = Source(path, data, self.charset)
             except TextFragError as failure:
                 entry = failure
             with self._lock:
@@ -284,6 +288,29 @@ class SourceCache:
         if isinstance(entry, TextFragError):
             raise entry.with_reference(reference)
         return entry
+
+    @property
+    def sources(self) -> Any:
+        """The declared sources of this build (textfrag.source.remote.Sources), found at or above the root
+        when first needed; :class:`~textfrag.errors.SourceError` for a declaration that is wrong."""
+        if self._sources is None:
+            from .remote import Sources
+
+            with self._lock:
+                if self._sources is None:
+                    try:
+                        self._sources = Sources.find(Path(self.real_root))
+                    except TextFragError as failure:
+                        self._sources = failure
+        if isinstance(self._sources, TextFragError):
+            raise self._sources
+        return self._sources
+
+    def _remote(self, path: str) -> bytes:
+        """The bytes of ``//NAME/PATH``: the file PATH of the declared source NAME, at its locked commit."""
+        name, rest = path[2:].split("/", 1)
+        data: bytes = self.sources.tree(name).read(rest, path, self.max_size)
+        return data
 
     def forget(self, path: str) -> None:
         """Drop what is known of ``path`` (its source, digest or failure), here and in the caches beside
@@ -312,6 +339,11 @@ class SourceCache:
         check_path_syntax(path, reference if reference is not None else path)
         path = posixpath.normpath(path)
         entry = self._digests.get(path)
+        if entry is None and path.startswith("//"):  # (a declared source's file: read from git's objects)
+            try:
+                entry = self.get(path).digest
+            except TextFragError as failure:
+                entry = failure
         if entry is None:
             loaded = self._entries.get(path)
             if isinstance(loaded, (Source, TextFragError)):

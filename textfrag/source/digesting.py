@@ -261,8 +261,8 @@ class Digester:
 
     def add(self, path: str) -> None:
         """Queue a quoted file for digesting (each path once)."""
-        if path in self.seen or self.workers < 2:
-            return
+        if path in self.seen or self.workers < 2 or path.startswith("//"):
+            return  # (a declared source's file is read from git's objects, here, when first asked for)
         self.seen.add(path)
         try:  # only to share the work out: the file is checked when it is read
             size = os.stat(os.path.join(self.cache.real_root, path)).st_size

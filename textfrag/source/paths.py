@@ -10,7 +10,7 @@ import re
 
 from ..errors import PathError
 
-__all__ = ["check_path_syntax", "decode_path", "encode_path", "typed_path"]
+__all__ = ["SOURCE_NAME", "check_path_syntax", "decode_path", "encode_path", "split_source", "typed_path"]
 
 # what a path cannot hold as it is in a reference: "%" (it starts an escape), "#" (it starts the fragment),
 # white space (it ends a Markdown link) and control characters
@@ -67,8 +67,37 @@ ROOT_HINT = (
 )
 
 
+#: the name of a declared source (``txtfrag://NAME/PATH``): lower-case letters, digits, ``-`` and ``_``
+SOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+
+
+def split_source(path: str) -> tuple[str, str] | None:
+    """``//NAME/PATH`` (a file of the declared source NAME, as ``txtfrag://NAME/PATH`` writes it: RFC 3986's
+    authority names the source) -> (NAME, PATH); None for a file under the root.
+
+    >>> split_source("//sdk/src/app.py"), split_source("src/app.py")
+    (('sdk', 'src/app.py'), None)
+    """
+    if not path.startswith("//"):
+        return None
+    name, _, rest = path[2:].partition("/")
+    return name, rest
+
+
 def check_path_syntax(path: str, reference: str) -> None:
-    """Refuse a PATH that could never be inside the root, before touching the file system."""
+    """Refuse a PATH that could never be inside the root (or, for ``//NAME/PATH``, inside the source NAME),
+    before touching the file system."""
+    named = split_source(path)
+    if named is not None:
+        name, path = named
+        if not SOURCE_NAME.fullmatch(name):
+            raise PathError(
+                f"'//{name}/' names no source: a source's name (declared under [sources] in textfrag.toml) is "
+                "lower-case letters, digits, '-' and '_', as in txtfrag://sdk/src/app.py",
+                reference=reference,
+            )
+        if not path:
+            raise PathError(f"the reference names no file of the source {name} (expected //{name}/PATH)", reference=reference)
     if not path:
         raise PathError("the reference names no file (expected PATH#FRAGMENT)", reference=reference)
     if "\x00" in path:

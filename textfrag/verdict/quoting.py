@@ -163,12 +163,18 @@ def hidden_note(cache: SourceCache, ref: Reference) -> str | None:
 
 
 def history_of(cache: SourceCache) -> History:
-    from ..drift.history import History  # only drift pays for git
+    from ..drift.source_history import SourcesHistory  # only drift pays for git
 
     if cache.history is None:
-        cache.history = History(cache.max_size)
+        cache.history = SourcesHistory(cache.max_size, lambda: cache.sources)
     history: History = cache.history
     return history
+
+
+def real_of(cache: SourceCache, path: str) -> Path:
+    """The real path of the file ``path`` names (a declared source's ``//NAME/PATH`` stays as it is: its
+    history is the source's, textfrag.drift.source_history)."""
+    return Path(path) if path.startswith("//") else Path(os.path.realpath(os.path.join(cache.real_root, path)))
 
 
 def prefetch_history(cache: SourceCache, refs: Iterable[Reference], *, load_text: bool | Container[str] = False) -> set[int]:
@@ -208,7 +214,7 @@ def prefetch_history(cache: SourceCache, refs: Iterable[Reference], *, load_text
     history = history_of(cache)
     try:
         for ref, missing in wanted:
-            where = history.locate(Path(os.path.realpath(os.path.join(cache.real_root, ref.path))))
+            where = history.locate(real_of(cache, ref.path))
             if where is not None:
                 history.want(*where, ref.fragment, old_charset(ref.fragment, cache.charset), missing=missing)
         history.search()
@@ -222,7 +228,7 @@ def _missing(cache: SourceCache, ref: Reference, err: PathError, intent: Intent 
     then a :class:`StaleError` with the drift of the quote into the file it was renamed to."""
     from ..drift.classify import classify_missing, why_missing
 
-    real = Path(os.path.realpath(os.path.join(cache.real_root, ref.path)))
+    real = real_of(cache, ref.path)
     fate, drift = classify_missing(
         ref, real, history_of(cache), charset=cache.charset, root=Path(cache.real_root), load=cache.get, intent=intent
     )
@@ -259,7 +265,7 @@ def _explain(cache: SourceCache, q: Quote, err: StaleError, intent: Intent | Non
     selection = q.selection
     from ..drift.classify import classify  # not a cycle: only a stale reference pays for git and difflib
 
-    real = Path(os.path.realpath(os.path.join(cache.real_root, q.source.path)))
+    real = real_of(cache, q.source.path)
     drift = classify(q.reference, q.source, real, history_of(cache), charset=cache.charset, intent=intent)
     q.drift = drift
     explained = _explained(err, drift, q.reference)
@@ -321,6 +327,8 @@ def make_fragment(
 def make_reference(
     selection: Selection, *, length: bool = True, md5: bool = True, lines: bool | None = None, open_end: bool = False
 ) -> str:
-    """``PATH#FRAGMENT`` for ``selection`` (see :func:`make_fragment`)."""
+    """``PATH#FRAGMENT`` for ``selection`` (see :func:`make_fragment`); a declared source's file as
+    ``txtfrag://NAME/PATH#FRAGMENT``, the one spelling every syntax reads it in."""
     fragment = make_fragment(selection, length=length, md5=md5, lines=lines, open_end=open_end)
-    return f"{encode_path(selection.source.path)}#{fragment}"
+    path = selection.source.path
+    return f"{'txtfrag:' if path.startswith('//') else ''}{encode_path(path)}#{fragment}"
