@@ -47,7 +47,7 @@ def completions(project: Project, typed: str, where: lsp.Range) -> list[lsp.Comp
             source = project.cache.get(rel, rel)
         except TextFragError:
             return []
-        whole_ref = make_reference(whole(source), lines=True, open_end=True)
+        whole_ref = make_reference(whole(source), lines=True, open_end=True).removeprefix("txtfrag:")
         items.append(
             lsp.CompletionItem(
                 label=whole_ref,
@@ -67,7 +67,7 @@ def completions(project: Project, typed: str, where: lsp.Range) -> list[lsp.Comp
             except (TextFragError, SyntaxError, ValueError):  # no grammar here, or a file that does not parse
                 found = []
             for name, first, last in found:
-                ref = make_reference(select_lines(source, first, last), lines=True)
+                ref = make_reference(select_lines(source, first, last), lines=True).removeprefix("txtfrag:")
                 items.append(
                     lsp.CompletionItem(
                         label=name,
@@ -79,6 +79,10 @@ def completions(project: Project, typed: str, where: lsp.Range) -> list[lsp.Comp
                     )
                 )
         return items
+    if typed.startswith("//") or not typed:
+        items = _in_sources(project, typed, where)
+        if typed:
+            return items
     folder_rel, _, _stem = typed.rpartition("/")
     folder = Path(real_root, folder_rel) if folder_rel else Path(real_root)
     real = os.path.realpath(folder)
@@ -102,6 +106,43 @@ def completions(project: Project, typed: str, where: lsp.Range) -> list[lsp.Comp
         items.append(
             lsp.CompletionItem(
                 label=entry.name + ("/" if is_dir else ""),
+                kind=lsp.CompletionItemKind.Folder if is_dir else lsp.CompletionItemKind.File,
+                text_edit=lsp.TextEdit(range=where, new_text=text),
+                filter_text=text,
+            )
+        )
+    return items
+
+
+def _in_sources(project: Project, typed: str, where: lsp.Range) -> list[lsp.CompletionItem]:
+    """The declared sources (``//NAME/``), then the files of one at its locked commit, as the build reads them."""
+    try:
+        sources = project.cache.sources
+    except TextFragError:
+        return []
+    name, slash, rest = typed[2:].partition("/")
+    if not slash:
+        return [
+            lsp.CompletionItem(
+                label=f"//{n}/",
+                detail=f"the source {n} ({d.rev})",
+                kind=lsp.CompletionItemKind.Module,
+                text_edit=lsp.TextEdit(range=where, new_text=f"//{n}/"),
+                filter_text=f"//{n}/",
+            )
+            for n, d in sorted(sources.declared.items())
+        ]
+    folder_rel = rest.rpartition("/")[0]
+    try:
+        names = sources.tree(name).names(folder_rel)[:MAX_COMPLETIONS]
+    except TextFragError:
+        return []
+    items = []
+    for entry, is_dir in names:
+        text = f"//{name}/" + (f"{folder_rel}/" if folder_rel else "") + entry + ("/" if is_dir else "")
+        items.append(
+            lsp.CompletionItem(
+                label=entry + ("/" if is_dir else ""),
                 kind=lsp.CompletionItemKind.Folder if is_dir else lsp.CompletionItemKind.File,
                 text_edit=lsp.TextEdit(range=where, new_text=text),
                 filter_text=text,
