@@ -63,7 +63,12 @@ range)
 impact)
   docs_and_config
   args=(impact "${TEXTFRAG_RANGE:?}" "${config[@]}")
-  for doc in "${docs[@]}"; do args+=(--docs "$doc"); done
+  read -r -a indexes <<<"${TEXTFRAG_QUOTED_BY:-}"
+  if [ "${#indexes[@]}" -gt 0 ]; then
+    for index in "${indexes[@]}"; do args+=(--quoted-by "$index"); done
+  else
+    for doc in "${docs[@]}"; do args+=(--docs "$doc"); done
+  fi
   textfrag "${args[@]}" --format json >"$report.json"
   textfrag "${args[@]}" --format markdown >"$report.md"
   IFS=',' read -r -a formats <<<"${TEXTFRAG_FORMATS:-github,summary}"

@@ -260,3 +260,30 @@ def test_inputs_reach_the_steps_only_through_the_environment() -> None:
         assert "${{" not in step["run"], step["name"]
         assert step["run"].startswith('bash "$GITHUB_ACTION_PATH/action/textfrag-action.sh" ')
     assert shutil.which("bash")
+
+
+def test_a_code_repository_hears_which_pages_of_a_docs_site_its_change_touches(
+    tmp_path: Path, venv: Path, pull_request: dict
+) -> None:
+    """quoted-by: the quote index of a docs site that quotes this repository (as `textfrag index` writes it)."""
+    origin = pull_request["origin"]
+    quote = {"source": "app", "git": f"file://{origin}", "commit": pull_request["base"], "path": "src/app.py"}
+    quotes = [
+        {**quote, "reference": f"txtfrag://app/src/app.py#line={a},{b};length={len(APP)};md5={MD5}", "lines": [a + 1, b],
+         "md5": MD5, "document": "guide/values.md", "line": line, "column": 5, "heading": "Values",
+         "url": f"https://docs.example.org/guide/values/#txtfrag-app-src-app-py-line-{a}-{b}"}
+        for a, b, line in ((9, 12, 3), (19, 22, 7))
+    ]  # fmt: skip
+    index = tmp_path / "site-quotes.json"
+    index.write_text(json.dumps({"textfrag-index": 1, "site": "guide", "quotes": quotes}), encoding="utf-8")
+    runner = _runner(tmp_path, venv, pull_request, check="false", comment="false", **{"quoted-by": str(index)})
+    runner.run()
+    impact = runner.step("textfrag impact")
+    assert impact.code == 0, impact.err
+    notes = [line for line in impact.out.splitlines() if line.startswith("::")]
+    assert notes[1].startswith(
+        "::warning file=src/app.py,line=22,endLine=22,title=textfrag%3A changes quoted text::quoted by guide: "
+        "guide/values.md:7 (Values) https://docs.example.org/guide/values/#txtfrag-app-src-app-py-line-19-22"
+    ), notes
+    assert runner.outputs["impact"] == {"touched": "2", "needs-review": "1"}
+    assert "| guide: `guide/values.md:7` (Values) [page](<https://docs.example.org/guide/values/#" in runner.summary

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 from .. import __version__
 from ..errors import TextFragError, internal_error_report
 from ..source import store
-from . import batch, check, impact, make, migrate, options, pin, show, sources, symbols, update
+from . import batch, check, impact, index, make, migrate, options, pin, show, sources, symbols, update
 from ._base import BAD, INTERNAL, OK, Parser, context_of, projects_of, run_error, settle
 from .context import COMMON_DEFAULTS, Command
 
@@ -96,7 +96,7 @@ def _served_parsers(sub: Any) -> None:
 #: every command, each declared by its module (``COMMAND``: its name, parser and run), in the order help
 #: lists them
 COMMANDS: dict[str, Command] = {
-    m.COMMAND.name: m.COMMAND for m in (show, make, check, update, symbols, pin, migrate, options, batch, impact, sources)
+    m.COMMAND.name: m.COMMAND for m in (show, make, check, update, symbols, pin, migrate, options, batch, impact, sources, index)
 }
 
 

@@ -123,7 +123,7 @@ def projects_of(args: argparse.Namespace) -> list[tuple[BuildConfig, list[str]]]
     the root: the configuration is still found and read (guard mode, exclusions, the engine's settings)."""
     if args.config is not None:
         return []
-    if args.command not in ("check", "update", "pin", "migrate", "make", "show", "symbols", "impact", "sources"):
+    if args.command not in ("check", "update", "pin", "migrate", "make", "show", "symbols", "impact", "sources", "index"):
         return []
     from ..project.discovery import find_projects
 

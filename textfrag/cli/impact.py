@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -73,11 +74,21 @@ def add_parser(sub: Any) -> None:
         help="exit 1 when the change touches quotes: changed (quoted text changed, a quoted file deleted, or stale "
         "for a reason not told) or any (also quotes that only moved); default: never",
     )
+    p.add_argument(
+        "--quoted-by",
+        action="append",
+        default=None,
+        metavar="INDEX",
+        help="the quote index of a docs site that quotes this repository (`textfrag index` writes it; a path or an "
+        "https:// URL; repeatable, one per site): say which of its pages the change alters, moves or deletes",
+    )
     p.add_argument("--no-diffs", action="store_true", help="text: do not show the change on the quoted lines")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the touched quotes, no summary line")
 
 
 def _impact(run: RunContext, out: TextIO, err: TextIO) -> int:
+    if run.args.quoted_by:
+        return _impact_on_sites(run, out, err)
     return _impact_of([run], out, err)
 
 
@@ -86,6 +97,8 @@ def impact_projects(args: argparse.Namespace, projects: list[tuple[BuildConfig, 
     change read once, each project's quotes judged with its settings, one report."""
     from ._base import settle
 
+    if args.quoted_by:  # (the quotes are the indexes', whatever documents are here)
+        return _impact(settle(argparse.Namespace(**{**vars(args), "paths": projects[0][1]}), err, projects[0][0]), out, err)
     runs = [settle(argparse.Namespace(**{**vars(args), "paths": paths}), err, config) for config, paths in projects]
     return _impact_of(runs, out, err)
 
@@ -97,7 +110,7 @@ def _impact_of(runs: list[RunContext], out: TextIO, err: TextIO) -> int:
 
     first = runs[0]
     changes = read_changes(Path(first.root), first.args.range, staged=first.args.staged)
-    found = _Found(first.max_size)
+    found = Found(first.max_size)
     for run in runs:
         run = run.but(paths=run.paths or (".",))  # noqa: PLW2901 (each project's run, on its paths)
         cache = cache_of(run)  # (a bad --charset fails here)
@@ -114,16 +127,21 @@ def _impact_of(runs: list[RunContext], out: TextIO, err: TextIO) -> int:
             quoting, docs = _quoting_documents(run)
             if not quoting:
                 raise nothing_checked(run, docs)
-    found.impacts.sort(key=lambda i: (i.doc, i.line, i.column))
-    _say(first, changes, found, out, err)
-    if first.args.fail_on == "any" and found.impacts:
+    return said_and_code(first, changes, found, out, err)
+
+
+def said_and_code(run: RunContext, changes: Changes, found: Found, out: TextIO, err: TextIO) -> int:
+    """The report of what was found, and the exit code ``--fail-on`` asks for."""
+    found.impacts.sort(key=lambda i: (i.site or "", i.doc, i.line, i.column))
+    _say(run, changes, found, out, err)
+    if run.args.fail_on == "any" and found.impacts:
         return STALE
-    if first.args.fail_on == "changed" and any(i.needs_review for i in found.impacts):
+    if run.args.fail_on == "changed" and any(i.needs_review for i in found.impacts):
         return STALE
     return OK
 
 
-def _say(run: RunContext, changes: Changes, found: _Found, out: TextIO, err: TextIO) -> None:
+def _say(run: RunContext, changes: Changes, found: Found, out: TextIO, err: TextIO) -> None:
     from ..impact import report
 
     impacts = found.impacts
@@ -142,7 +160,7 @@ def _say(run: RunContext, changes: Changes, found: _Found, out: TextIO, err: Tex
             print(said, file=out)
 
 
-class _Found:
+class Found:
     """What impact found: the touched quotes, and what the summary counts (the quotes of the changed files,
     those stale on both sides, those re-pinned with the change)."""
 
@@ -161,15 +179,19 @@ class _Found:
         where: tuple[str, int, int],
         text: str,
         kind: str,
+        site: tuple[str, str | None, str | None] | None = None,
     ) -> None:
         """One quote of a changed file (``judged``: its verdicts before and after the change, and the lines it
-        quoted before it), written at ``where`` (the document as shown, line, column) in ``doc_path``."""
+        quoted before it), written at ``where`` (the document as shown, line, column) in ``doc_path``; ``site``:
+        a quote of another repository's docs site, its name, the page's URL and the heading above the quote."""
+        import dataclasses
+
         from ..documents.headings import heading_above
-        from ..impact.predict import impact_of
+        from ..impact.predict import Impact, impact_of
 
         doc, line, column = where
         before, after, lines = judged
-        heading = heading_above(self._headings(doc_path), line)
+        heading = site[2] if site is not None else heading_above(self._headings(doc_path), line)
         found = impact_of(
             change,
             before,
@@ -183,6 +205,8 @@ class _Found:
             kind=kind,
             new_path=sides.new_path(change),
         )
+        if site is not None and isinstance(found, Impact):
+            found = dataclasses.replace(found, site=site[0], url=site[1])
         if found == "stale before":
             self.stale_before += 1
         elif found == "follows":
@@ -218,7 +242,7 @@ def _quoting_documents(run: RunContext) -> tuple[int, int]:
     return 0, docs
 
 
-def _references(run: RunContext, sides: Sides, found: _Found) -> int:
+def _references(run: RunContext, sides: Sides, found: Found) -> int:
     """The pinned references of the changed files: each judged before and after the change. How many
     documents write a reference (those scanned, and those skipped that name ``txtfrag``)."""
     from ..verdict.judging import judge
@@ -256,7 +280,7 @@ def _references(run: RunContext, sides: Sides, found: _Found) -> int:
     return quoting
 
 
-def _includes(run: RunContext, sides: Sides, found: _Found) -> None:
+def _includes(run: RunContext, sides: Sides, found: Found) -> None:
     """Guard mode: the includes of the changed files, each judged before and after the change."""
     config = run.config
     if config is None or not config.guard:
@@ -321,6 +345,56 @@ def _followed(
     out = Judged(after.text)
     out.problems.append(problem)
     return out
+
+
+def _remotes(top: Path) -> list[str]:
+    """The URLs this repository is fetched from and pushed to, and its own folder."""
+    done = subprocess.run(["git", "remote", "-v"], cwd=top, capture_output=True, text=True, check=False)
+    urls = {line.split()[1] for line in done.stdout.splitlines() if len(line.split()) >= 2}
+    return sorted(urls | {str(top)})
+
+
+def _impact_on_sites(run: RunContext, out: TextIO, err: TextIO) -> int:
+    """``--quoted-by INDEX``: in a repository other docs sites quote, which of their pages a change alters,
+    moves or deletes: each quote of this repository in the sites' quote indexes (textfrag.impact.quote_index),
+    judged by the one verdict before and after the change, as the quotes of its own docs are."""
+    from ..impact.changes import read_changes
+    from ..impact.predict import Sides
+    from ..impact.quote_index import load_index, read_index, same_repository
+    from ..reference.grammar import parse_reference
+    from ..verdict.judging import judge
+
+    changes = read_changes(Path(run.root), run.args.range, staged=run.args.staged)
+    top = changes.top
+    remotes = _remotes(top)
+    sides = Sides(changes, str(top), charset=run.charset, max_size=run.max_size)
+    found = Found(run.max_size)
+    for where in run.args.quoted_by:
+        site, quotes = read_index(load_index(where), where)
+        ours = [q for q in quotes if q.git is not None and any(same_repository(q.git, r) for r in remotes)]
+        if not ours:
+            named = sorted({q.git for q in quotes if q.git is not None})
+            raise TextFragError(
+                f"--quoted-by {where}: no quote of the site {site} is of this repository ({', '.join(remotes)}); "
+                f"it quotes {', '.join(named) if named else 'only its own files'}"
+            )
+        for q in ours:
+            change = sides.changed(q.path)
+            if change is None:
+                continue
+            found.quotes += 1
+            try:
+                ref = parse_reference(q.local_reference)
+            except TextFragError:
+                continue
+            before = judge(sides.before, ref, show=False, explain=False, bidi=False)
+            after = judge(sides.after, ref, show=False, explain=True, bidi=False)
+            lines = q.lines or (0, 0)
+            found.add(
+                sides, change, (before, after, lines), Path(q.document), (q.document, q.line, q.column), q.reference,
+                "reference", site=(site, q.url, q.heading),
+            )  # fmt: skip
+    return said_and_code(run, changes, found, out, err)
 
 
 #: the command, as the command line lists it

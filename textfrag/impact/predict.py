@@ -73,6 +73,9 @@ class Impact:
     repair: str | None = None
     #: the change's hunks that touch the quoted lines (changed) or shift them (moved)
     hunks: list[Hunk] = field(default_factory=list)
+    #: a quote of another repository's docs site (``impact --quoted-by``): the site's name, the page's URL
+    site: str | None = None
+    url: str | None = None
 
     @property
     def said(self) -> str:
@@ -87,6 +90,10 @@ class Impact:
     def command(self) -> str:
         """What to run once the change is in: ``update --write`` for what only moved, else after review."""
         place = f"{self.doc}:{self.line}"
+        if self.site is not None:  # (in the docs' repository, once the change is in a revision they follow)
+            if self.effect in ("moved", "renamed") and not self.needs_review:
+                return f"in {self.site}: textfrag sources update --write (repairs {place})"
+            return f"in {self.site}: textfrag sources update, then review {place}"
         if self.effect in ("moved", "renamed") and not self.needs_review:
             return f"textfrag update --write {place}"
         if self.effect == "deleted":

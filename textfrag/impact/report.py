@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Sequence
 from urllib.parse import quote
@@ -73,7 +74,8 @@ def summary(changes: Changes, impacts: Sequence[Impact], quotes: int, stale_befo
 
 
 def _where(i: Impact) -> str:
-    return f"{i.doc}:{i.line}" + (f" ({i.heading})" if i.heading else "")
+    site = f"{i.site}: " if i.site is not None else ""
+    return f"{site}{i.doc}:{i.line}" + (f" ({i.heading})" if i.heading else "") + (f" {i.url}" if i.url else "")
 
 
 def _lines(first: int, last: int) -> str:
@@ -108,9 +110,10 @@ def impact_text(changes: Changes, impacts: Sequence[Impact], *, diffs: bool = Tr
     lines, and what to run."""
     out: list[str] = []
     for i in impacts:
-        out.append(f"{spell(i.doc)}:{i.line}: {i.said}: {spell(i.text)}")
+        site = f"{i.site}: " if i.site is not None else ""
+        out.append(f"{spell(site + i.doc)}:{i.line}: {i.said}: {spell(i.text)}")
         if i.heading:
-            out.append(f"  shown under {spell(i.heading)!r}")
+            out.append(f"  shown under {spell(i.heading)!r}" + (f" ({spell(i.url)})" if i.url else ""))
         out.append(f"  {spell(_what(i, changes))}")
         if diffs and i.diff():
             out += ["  " + line for line in spell_lines(i.diff()).splitlines()]
@@ -159,6 +162,7 @@ def _record(i: Impact, changes: Changes) -> dict[str, object]:
         "command": i.command,
         "needs_review": i.needs_review,
         "diff": i.diff() or None,
+        **({"site": i.site, "url": i.url} if i.site is not None else {}),
     }
 
 
@@ -292,6 +296,10 @@ def impact_markdown(changes: Changes, impacts: Sequence[Impact], said: str) -> s
             rows = max(1, rows * MAX_CHARS // len(text) - 1)
 
 
+#: a page's URL a comment links to: http or https, nothing that could end the link or start markup
+_LINKABLE = re.compile(r"https?://[^\s<>()\[\]`|\\]{1,2000}")
+
+
 def _markdown(changes: Changes, impacts: Sequence[Impact], said: str, diffs: Sequence[Impact], rows: int) -> str:
     lines = [MARKER, "### textfrag: quotes this change touches", ""]
     if not impacts:
@@ -300,6 +308,8 @@ def _markdown(changes: Changes, impacts: Sequence[Impact], said: str, diffs: Seq
     lines += ["| Where readers see it | Quoted | What the change does | Then |", "|---|---|---|---|"]
     for i in impacts[:rows]:
         seen = _code(f"{i.doc}:{i.line}") + (f" ({_md(i.heading, MAX_HEADING)})" if i.heading else "")
+        if i.site is not None:  # (a page of another repository's docs site: its name, and a link to the quote)
+            seen = f"{_md(i.site, MAX_HEADING)}: {seen}" + (f" [page](<{i.url}>)" if i.url and _LINKABLE.fullmatch(i.url) else "")
         quoted = _code(f"{shown_path(changes, i.path)}" + (f":{i.first}-{i.last}" if i.first else ""))
         then = _code(i.command.split("  (", 1)[0]) if i.effect != "deleted" else "edit the quote"
         lines.append(f"| {seen} | {quoted} | {_md(i.said)} | {then} |")
