@@ -226,7 +226,7 @@ def _make_one(run: RunContext, cache: SourceCache, out: TextIO) -> int:
         reference = make_reference(select_lines(source, kept[0], kept[-1]), lines=True, **checks)
         if _form(run) == "md":  # a MkDocs, Zensical or ProperDocs project writes the intent as attributes
             said = " ".join(f'{name}="{value}"' for name, value in intent.options() if '"' not in value)
-            print(f"![](txtfrag:{reference}){{ {said} }}", file=out)
+            print(f"![](txtfrag:{reference.removeprefix('txtfrag:')}){{ {said} }}", file=out)
             return OK
         print(reference, file=out)
         for name, value in intent.options():

@@ -366,7 +366,7 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
         return _by_intent(fragment, intent, old, old_sel, current, then, label, short)
     hits = occurrences(current, old_sel.text, 5)
     if scheme.name == "line":  # a line quote moves only to whole lines (re-indented text is changed)
-        hits = [h for h in hits if _whole_lines(current.text, h, h + len(old_sel.text))]
+        hits = [h for h in hits if whole_lines(current.text, h, h + len(old_sel.text))]
     now = resolve(current, fragment)
     if len(hits) == 1 and (old.text != current.text or old.md5 == current.md5):
         new_sel = select(current, hits[0], hits[0] + len(old_sel.text))
@@ -396,7 +396,7 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
                 fragment,
             )
     invisible = _invisible(old, current, old_sel) if len(hits) <= 1 else None
-    if invisible is not None and scheme.name == "line" and not _whole_lines(current.text, invisible[0].start, invisible[0].end):
+    if invisible is not None and scheme.name == "line" and not whole_lines(current.text, invisible[0].start, invisible[0].end):
         invisible = None
     if invisible is not None and (not open_range or _still_open(scheme, current, invisible[0])):
         new_sel, what = invisible
@@ -443,7 +443,7 @@ def _compare(reference: Reference, found: Version, current: Source, intent: Inte
     )
 
 
-def _whole_lines(text: str, start: int, end: int) -> bool:
+def whole_lines(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` begins at a line's start and ends at a line's end (after its line ending,
     or at the end of the text): what a ``line=`` range can select."""
 

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import PurePosixPath
 
 from ..errors import TextFragError
+from ..source.gitrun import same_repository
 
 __all__ = ["IndexedQuote", "index_json", "load_index", "page_url", "read_index", "same_repository"]
 
@@ -128,26 +129,6 @@ def load_index(where: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise TextFragError(f"--quoted-by {where}: the quote index is not UTF-8") from None
-
-
-def _repository_key(url: str) -> str:
-    """What names a repository whatever the transport: ``github.com/org/sdk`` for its https, ssh and scp-like
-    URLs (no credential, no ``.git``); a local path for ``file://`` and a path."""
-    text = url.strip().rstrip("/").removesuffix(".git")
-    if text.startswith("file://"):
-        return text.removeprefix("file://")
-    m = re.match(r"(?i)^[a-z][a-z0-9+.-]*://(?:[^@/]*@)?([^/:]+)(?::[0-9]+)?/(.*)$", text)
-    if m:
-        return f"{m.group(1).lower()}/{m.group(2)}"
-    m = re.match(r"^(?:[^@]+@)?([^:/]+):(.*)$", text)  # (user@host:org/repo)
-    if m and not text.startswith("/"):
-        return f"{m.group(1).lower()}/{m.group(2).lstrip('/')}"
-    return text
-
-
-def same_repository(a: str, b: str) -> bool:
-    """Whether two URLs name the same repository (``https://github.com/org/sdk`` and ``git@github.com:org/sdk.git``)."""
-    return _repository_key(a) == _repository_key(b)
 
 
 def page_url(site_url: str | None, engine: str, document: str) -> str | None:

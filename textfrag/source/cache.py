@@ -24,7 +24,7 @@ from operator import add
 from pathlib import Path
 from typing import Any
 
-from ..errors import TextFragError
+from ..errors import PathError, TextFragError
 from .charsets import (
     DEFAULT_CHARSET,
     Digest,
@@ -275,6 +275,12 @@ class SourceCache:
     def get(self, path: str, reference: str | None = None) -> Source:
         """The source for ``path``; raises the (cached) :class:`TextFragError` if it cannot be loaded."""
         check_path_syntax(path, reference if reference is not None else path)
+        if path.startswith(("https://", "http://")):
+            raise PathError(
+                "a URL is not a file under the root: quote another repository as a declared source, txtfrag://NAME/PATH "
+                "(`textfrag pin --write` makes a GitHub, GitLab or Codeberg permalink one)",
+                reference=reference if reference is not None else path,
+            )
         path = posixpath.normpath(path)
         entry = self._entries.get(path)
         if entry is None:

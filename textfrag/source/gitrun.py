@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import SourceError
 
-__all__ = ["GIT_TIMEOUT", "git", "git_environment", "has_commit", "redacted", "safe_url"]
+__all__ = ["GIT_TIMEOUT", "git", "git_environment", "has_commit", "redacted", "repository_key", "safe_url", "same_repository"]
 
 #: seconds a git command of a source may take (a fetch of one commit; TEXTFRAG_GIT_TIMEOUT sets it)
 GIT_TIMEOUT = 300.0
@@ -100,3 +100,23 @@ def has_commit(git_dir: Path, commit: str) -> bool:
         check=False,
     )
     return done.returncode == 0
+
+
+def repository_key(url: str) -> str:
+    """What names a repository whatever the transport: ``github.com/org/sdk`` for its https, ssh and scp-like
+    URLs (no credential, no ``.git``); a local path for ``file://`` and a path."""
+    text = url.strip().rstrip("/").removesuffix(".git")
+    if text.startswith("file://"):
+        return text.removeprefix("file://")
+    m = re.match(r"(?i)^[a-z][a-z0-9+.-]*://(?:[^@/]*@)?([^/:]+)(?::[0-9]+)?/(.*)$", text)
+    if m:
+        return f"{m.group(1).lower()}/{m.group(2)}"
+    m = re.match(r"^(?:[^@]+@)?([^:/]+):(.*)$", text)  # (user@host:org/repo)
+    if m and not text.startswith("/"):
+        return f"{m.group(1).lower()}/{m.group(2).lstrip('/')}"
+    return text
+
+
+def same_repository(a: str, b: str) -> bool:
+    """Whether two URLs name the same repository (``https://github.com/org/sdk`` and ``git@github.com:org/sdk.git``)."""
+    return repository_key(a) == repository_key(b)

@@ -291,6 +291,17 @@ class Sources:
             fetch_commit(git_dir, self.declared[name].git, record.commit, name)
         return GitTree(git_dir, record.commit, name, label)
 
+    def tree_at(self, name: str, rev: str) -> GitTree:
+        """The source ``name`` at another revision than the lock's (a pasted permalink's), fetched from the
+        declared URL when the cache lacks it (``textfrag pin``: a command the user runs)."""
+        from .fetching import fetch_commit, resolve_rev
+
+        declared = self.declared[name]
+        commit = resolve_rev(declared.git, rev, name)
+        git_dir = git_dir_of(self.cache, declared.git)
+        fetch_commit(git_dir, declared.git, commit, name)
+        return GitTree(git_dir, commit, name, f"{name} at {commit[:10]}")
+
     def previous_tree(self, name: str) -> GitTree | None:
         """The commit the source ``name`` followed before its last update, when the lock records one and the
         cache holds it (fetched when the configuration allows): what a quote made before it is compared with."""
