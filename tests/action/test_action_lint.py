@@ -47,8 +47,9 @@ def _actionlint(tmp_path: Path, workflow: str, name: str = ".github/workflows/qu
     return list(json.loads(r.stdout))
 
 
-def test_actionlint_finds_nothing_in_the_manuals_workflow(tmp_path: Path) -> None:
-    workflow = (REPO / "docs" / "examples" / "textfrag-workflow.yml").read_text(encoding="utf-8")
+@pytest.mark.parametrize("name", ["textfrag-workflow.yml", "sources-workflow.yml"])
+def test_actionlint_finds_nothing_in_the_manuals_workflows(tmp_path: Path, name: str) -> None:
+    workflow = (REPO / "docs" / "examples" / name).read_text(encoding="utf-8")
     assert _actionlint(tmp_path, workflow) == []
 
 
@@ -97,6 +98,7 @@ def test_actionlint_finds_nothing_in_the_actions_steps(tmp_path: Path) -> None:
     [
         ("action.yml", "vendor.github-actions"),
         ("docs/examples/textfrag-workflow.yml", "vendor.github-workflows"),
+        ("docs/examples/sources-workflow.yml", "vendor.github-workflows"),
         (".github/workflows/release.yml", "vendor.github-workflows"),
     ],
 )
