@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
@@ -159,3 +160,27 @@ def test_through_main_argv(code: CodeRepo, docs: Docs, monkeypatch: pytest.Monke
     assert main(["sources", "fetch"], stdout=out, stderr=err) == 0, err.getvalue()
     assert main(["show", "txtfrag://sdk/src/app.py#line=3,5"], stdout=out, stderr=err) == 0, err.getvalue()
     assert out.getvalue() == "def greet(name):\n    return f'hi {name}'\n"
+
+
+def test_a_warm_check_starts_no_git_and_a_lost_cache_is_still_said(code: CodeRepo, docs: Docs, tmp_path: Path) -> None:
+    """A source's file at a commit never changes: its digest is kept as an earlier run found it (the store),
+    so a second check runs no git at all; the store never hides a commit the build could not read."""
+    released(code, docs)
+    docs.page("index.rst", f".. txtfrag:: {pinned(APP, 4, 5)}\n")
+    store = tmp_path / "store"
+    env = {**docs.env, "TEXTFRAG_CACHE_DIR": str(store)}
+    assert run_textfrag("sources", "fetch", cwd=docs.root, env=env).returncode == 0
+    assert run_textfrag("check", ".", cwd=docs.root, env=env).returncode == 0
+    log = tmp_path / "git.log"
+    real = shutil.which("git")
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{real}" "$@"\n')
+    wrapper.chmod(0o755)
+    counted = {**env, "PATH": f"{wrapper.parent}:{env['PATH']}"}
+    done = run_textfrag("check", ".", cwd=docs.root, env=counted)
+    assert done.returncode == 0, done.stderr
+    assert not log.exists(), log.read_text()
+    shutil.rmtree(docs.cache)
+    done = run_textfrag("check", ".", cwd=docs.root, env=counted)
+    assert done.returncode == 2 and "run `textfrag sources fetch`" in done.stderr

@@ -17,7 +17,7 @@ import posixpath
 import threading
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from itertools import accumulate, count
 from operator import add
@@ -37,6 +37,8 @@ from .charsets import (
 from .hidden_text import BIDI
 from .paths import check_path_syntax
 from .reading import digest_under_root, read_under_root
+from .store import current as current_store
+from .store import keep_blob_digest, kept_blob_digest
 
 __all__ = [
     "DEFAULT_CHARSET",
@@ -312,6 +314,47 @@ class SourceCache:
             raise self._sources
         return self._sources
 
+    def _blob_key(self, path: str) -> str | None:
+        """What names a declared source's file at its locked commit in the store (its digest never changes);
+        None without a store, or when the source cannot be read (each reference says why)."""
+        if current_store() is None:
+            return None
+        name, _, rest = path[2:].partition("/")
+        try:
+            record = self.sources.record(name)
+        except TextFragError:
+            return None
+        from .gitrun import has_commit, redacted
+        from .remote import git_dir_of
+
+        if not has_commit(git_dir_of(self.sources.cache, record.git), record.commit):
+            return None  # (the build could not read it: neither does check, which then says what to run)
+
+        return "\0".join((redacted(record.git), record.commit, rest, self.charset))
+
+    def prefetch_sources(self, paths: Iterable[str], *, text: bool = False) -> None:
+        """Read ahead, all at once per source, the files of declared sources among ``paths`` (``check``
+        knows every quoted file before it judges one) whose digest no earlier run kept (``text``: every
+        one, the text is wanted); a failure waits for the reference that reads it."""
+        wanted: dict[str, list[str]] = {}
+        for path in paths:
+            normal = posixpath.normpath(path)
+            if not path.startswith("//") or normal in self._entries or (not text and normal in self._digests):
+                continue
+            if not text:
+                key = self._blob_key(normal)
+                kept = kept_blob_digest(key, normal) if key is not None else None
+                if kept is not None:
+                    self.add_digest(normal, kept)
+                    continue
+            name, _, rest = path[2:].partition("/")
+            wanted.setdefault(name, []).append(posixpath.normpath(rest))
+        for name, files in wanted.items():
+            try:
+                self.sources.tree(name).prefetch(files, self.max_size)
+            except TextFragError:
+                continue  # (said by each reference to it)
+
     def _remote(self, path: str) -> bytes:
         """The bytes of ``//NAME/PATH``: the file PATH of the declared source NAME, at its locked commit."""
         name, rest = path[2:].split("/", 1)
@@ -345,11 +388,18 @@ class SourceCache:
         check_path_syntax(path, reference if reference is not None else path)
         path = posixpath.normpath(path)
         entry = self._digests.get(path)
-        if entry is None and path.startswith("//"):  # (a declared source's file: read from git's objects)
-            try:
-                entry = self.get(path).digest
-            except TextFragError as failure:
-                entry = failure
+        if entry is None and path.startswith("//"):  # (a declared source's file: kept, or read from git's objects)
+            key = self._blob_key(path)
+            entry = kept_blob_digest(key, path) if key is not None else None
+            if entry is None:
+                try:
+                    entry = self.get(path).digest
+                    if key is not None:
+                        keep_blob_digest(key, entry)
+                except TextFragError as failure:
+                    entry = failure
+            with self._lock:
+                entry = self._digests.setdefault(path, entry)
         if entry is None:
             loaded = self._entries.get(path)
             if isinstance(loaded, (Source, TextFragError)):

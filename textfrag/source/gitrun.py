@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from pathlib import Path
 
 from ..errors import SourceError
@@ -70,6 +69,8 @@ def git(git_dir: Path | None, *args: str, what: str, input: bytes | None = None)
     """Run ``git ARGS`` (on the bare repository ``git_dir``), its output; :class:`SourceError` saying
     ``what`` failed and git's last words (credentials removed) when it fails, takes too long, or git is
     not installed."""
+    import subprocess  # (only a run that runs git pays for it)
+
     command = ["git", "-c", "core.hooksPath=/dev/null", "-c", "protocol.ext.allow=never", "-c", "core.fsmonitor=false"]
     if git_dir is not None:
         command += ["--git-dir", str(git_dir)]
@@ -90,16 +91,29 @@ def git(git_dir: Path | None, *args: str, what: str, input: bytes | None = None)
 
 
 def has_commit(git_dir: Path, commit: str) -> bool:
-    """Whether the bare repository ``git_dir`` holds ``commit``."""
+    """Whether the bare repository ``git_dir`` holds ``commit``: known from a mark left when it was found
+    there (no process), else asked of git (and marked)."""
+    mark = git_dir / "textfrag-commits" / commit
+    if mark.exists():
+        return True
     if not (git_dir / "objects").is_dir():
         return False
+    import subprocess
+
     done = subprocess.run(
         ["git", "--git-dir", str(git_dir), "cat-file", "-e", f"{commit}^{{commit}}"],
         capture_output=True,
         env=git_environment(),
         check=False,
     )
-    return done.returncode == 0
+    if done.returncode != 0:
+        return False
+    try:
+        mark.parent.mkdir(exist_ok=True)
+        mark.touch()
+    except OSError:  # (a cache that cannot be written: asked again next time)
+        pass
+    return True
 
 
 def repository_key(url: str) -> str:

@@ -18,23 +18,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import posixpath
 import re
-import subprocess
 import threading
-import weakref
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import PathError, SourceError, TextFragError
-from .gitrun import git_environment, has_commit, redacted, safe_url
+from ..errors import SourceError, TextFragError
+from .gitrun import has_commit, redacted, safe_url
 from .paths import SOURCE_NAME
+
+if TYPE_CHECKING:  # (a run whose files are all known from the store starts no git, nor imports it)
+    from .gittree import GitTree
 
 __all__ = [
     "LOCK_NAME",
     "Declared",
-    "GitTree",
     "Locked",
     "Sources",
     "default_cache",
@@ -49,14 +47,9 @@ _FORMAT = 1
 _COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 #: the files that may declare sources, in the order they are looked for in each folder
 DECLARING = ("textfrag.toml", "pyproject.toml")
-#: a tree object larger than this (a folder of some hundred thousand names) is refused
-_MAX_TREE = 32 << 20
-#: symbolic links followed in one path, as the kernel's limit (ELOOP)
-_MAX_LINKS = 40
 
 
-@dataclass(frozen=True)
-class Declared:
+class Declared(NamedTuple):
     """A source as the configuration names it."""
 
     name: str
@@ -64,8 +57,7 @@ class Declared:
     rev: str
 
 
-@dataclass(frozen=True)
-class Locked:
+class Locked(NamedTuple):
     """A source as the lock records it: the revision it followed and the commit that resolved to."""
 
     name: str
@@ -280,6 +272,9 @@ class Sources:
         record = self.record(name)
         git_dir = git_dir_of(self.cache, record.git)
         label = f"{name} ({redacted(record.git)} at {record.commit[:10]})"
+        from .gittree import GitTree
+
+        tree = GitTree(git_dir, record.commit, name, label)
         if not has_commit(git_dir, record.commit):
             if not self.fetch:
                 raise SourceError(
@@ -289,7 +284,7 @@ class Sources:
             from .fetching import fetch_commit
 
             fetch_commit(git_dir, self.declared[name].git, record.commit, name)
-        return GitTree(git_dir, record.commit, name, label)
+        return tree
 
     def tree_at(self, name: str, rev: str) -> GitTree:
         """The source ``name`` at another revision than the lock's (a pasted permalink's), fetched from the
@@ -300,11 +295,15 @@ class Sources:
         commit = resolve_rev(declared.git, rev, name)
         git_dir = git_dir_of(self.cache, declared.git)
         fetch_commit(git_dir, declared.git, commit, name)
+        from .gittree import GitTree
+
         return GitTree(git_dir, commit, name, f"{name} at {commit[:10]}")
 
     def previous_tree(self, name: str) -> GitTree | None:
         """The commit the source ``name`` followed before its last update, when the lock records one and the
         cache holds it (fetched when the configuration allows): what a quote made before it is compared with."""
+        from .gittree import GitTree
+
         key = f"{name}^"
         with self._mutex:
             if key not in self._trees:
@@ -337,171 +336,5 @@ class Sources:
 
     def close(self) -> None:
         for tree in self._trees.values():
-            if isinstance(tree, GitTree):
+            if not isinstance(tree, TextFragError):
                 tree.close()
-
-
-_Entry = tuple[str, str]  # (mode, object id)
-
-
-class GitTree:
-    """One commit of a source, its files read from git's objects through two long-lived ``git cat-file``
-    processes (one asks an object's size, the other reads it: nothing larger than the limit is read)."""
-
-    def __init__(self, git_dir: Path, commit: str, name: str, label: str) -> None:
-        self.git_dir = git_dir
-        self.commit = commit
-        self.name = name
-        self.label = label
-        self._lock = threading.Lock()
-        self._procs: dict[str, subprocess.Popen[bytes]] = {}
-        self._folders: dict[str, dict[str, _Entry] | None] = {}
-        self._oid_bytes = len(commit) // 2
-        self._finalizer = weakref.finalize(self, _stop, self._procs)
-
-    def close(self) -> None:
-        self._finalizer()
-
-    # -- git's objects -------------------------------------------------------------------------------
-
-    def _ask(self, mode: str, name: str) -> tuple[str, str, int, subprocess.Popen[bytes]]:
-        proc = self._procs.get(mode)
-        if proc is None or proc.poll() is not None:
-            proc = subprocess.Popen(
-                ["git", "--git-dir", str(self.git_dir), "cat-file", mode],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env=git_environment(),
-            )
-            self._procs[mode] = proc
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
-        proc.stdin.flush()
-        header = proc.stdout.readline().decode("utf-8", "replace").split()
-        if len(header) != 3:
-            return "", "missing", 0, proc
-        return header[0], header[1], int(header[2]), proc
-
-    def _object(self, oid: str, max_size: int, shown: str, reference: str | None) -> tuple[str, bytes]:
-        """(type, bytes) of an object, refused before it is read when it is over ``max_size``."""
-        _, kind, size, _ = self._ask("--batch-check", oid)
-        if kind == "missing":
-            raise SourceError(f"{shown}: git's object {oid[:10]} is missing from the cache {self.git_dir}", reference=reference)
-        if size > max_size:
-            raise PathError(
-                f"{shown} is {size} bytes, over the limit of {max_size} bytes (raise the size limit to read it)",
-                reference=reference,
-            )
-        _, kind, size, proc = self._ask("--batch", oid)
-        assert proc.stdout is not None
-        data = proc.stdout.read(size + 1)[:size]
-        return kind, data
-
-    def _folder(self, folder: str) -> dict[str, _Entry] | None:
-        """The names in ``folder`` of the tree (``""``: its top) -> (mode, object id); None: not a folder."""
-        if folder in self._folders:
-            return self._folders[folder]
-        if folder:
-            parent, _, base = folder.rpartition("/")
-            above = self._folder(parent)
-            entry = above.get(base) if above is not None else None
-            if entry is None or entry[0] != "40000":
-                self._folders[folder] = None
-                return None
-            oid = entry[1]
-        else:
-            oid = f"{self.commit}^{{tree}}"
-        _, data = self._object(oid, _MAX_TREE, f"//{self.name}/{folder}", None)
-        names: dict[str, _Entry] = {}
-        i, step = 0, self._oid_bytes
-        while i < len(data):
-            space = data.index(b" ", i)
-            nul = data.index(b"\x00", space)
-            mode = data[i:space].decode("ascii")
-            names[data[space + 1 : nul].decode("utf-8", "surrogateescape")] = (mode, data[nul + 1 : nul + 1 + step].hex())
-            i = nul + 1 + step
-        self._folders[folder] = names
-        return names
-
-    # -- files ---------------------------------------------------------------------------------------
-
-    def read(self, path: str, reference: str | None, max_size: int) -> bytes:
-        """The bytes of the regular file ``path`` of this commit, with a local file's bounds: at most
-        ``max_size`` bytes, a symbolic link followed only inside the source, never a submodule."""
-        with self._lock:
-            return self._read(path, reference, max_size)
-
-    def _read(self, path: str, reference: str | None, max_size: int) -> bytes:
-        shown = f"//{self.name}/{path}"
-        parts = path.split("/")
-        links = 0
-        i = 0
-        while i < len(parts):
-            folder = "/".join(parts[:i])
-            names = self._folder(folder)
-            entry = names.get(parts[i]) if names is not None else None
-            if entry is None:
-                raise self._missing(path, parts[:i], parts[i], reference)
-            mode, oid = entry
-            last = i == len(parts) - 1
-            if mode == "120000":  # a symbolic link: its target, inside the source, or refused
-                links += 1
-                _, target_bytes = self._object(oid, 4096, shown, reference)
-                target = target_bytes.decode("utf-8", "surrogateescape")
-                joined = posixpath.normpath(posixpath.join(folder, target, *parts[i + 1 :]))
-                if links > _MAX_LINKS or target.startswith("/") or joined == ".." or joined.startswith("../"):
-                    raise PathError(
-                        f"{shown!r} resolves outside the source {self.name} (through a symbolic link)", reference=reference
-                    )
-                parts, i = joined.split("/"), 0
-                continue
-            if mode == "160000":
-                raise PathError(
-                    f"{shown}: {'/'.join(parts[: i + 1])} is a submodule of the source {self.name}; textfrag never fetches "
-                    "submodules: declare that repository as a source of its own",
-                    reference=reference,
-                )
-            if not last:
-                if mode != "40000":
-                    raise self._missing(path, parts[:i], parts[i], reference)
-                i += 1
-                continue
-            if mode == "40000":
-                raise PathError(f"{shown} is a directory; only regular files can be read", reference=reference)
-            _, data = self._object(oid, max_size, shown, reference)
-            return data
-        raise PathError(f"{shown} is a directory; only regular files can be read", reference=reference)
-
-    def _missing(self, path: str, found: list[str], name: str, reference: str | None) -> PathError:
-        import difflib
-
-        names = self._folder("/".join(found)) or {}
-        close = difflib.get_close_matches(name, list(names)[:5000], n=3, cutoff=0.6)
-        prefix = "".join(f"{p}/" for p in found)
-        said = f"no such file: //{self.name}/{path} (in the source {self.label})"
-        if close:
-            said += "; did you mean " + " or ".join(f"//{self.name}/{prefix}{c}" for c in close) + "?"
-        missing = PathError(said, reference=reference)
-        missing.no_such_file = True
-        return missing
-
-    def names(self, folder: str) -> list[tuple[str, bool]]:
-        """The names in ``folder`` of this commit and whether each is a folder (the editor's completion)."""
-        with self._lock:
-            names = self._folder(folder.strip("/")) or {}
-        return sorted((n, mode == "40000") for n, (mode, _) in names.items() if mode != "160000")
-
-
-def _stop(procs: dict[str, subprocess.Popen[bytes]]) -> None:
-    for proc in procs.values():
-        try:
-            if proc.stdin is not None:
-                proc.stdin.close()
-            proc.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            proc.kill()
-        finally:
-            if proc.stdout is not None:
-                proc.stdout.close()
-    procs.clear()

@@ -380,3 +380,28 @@ def keep_digest(fd: int, kept: tuple[object, str, os.stat_result], digest: Any) 
         before.st_ctime_ns,
     ):
         store.put("digest", key, [digest.charset, digest.md5, digest.length, digest.size, digest.bidi, digest.lines])
+
+
+def kept_blob_digest(key: str, path: str) -> Any:
+    """The digest of a declared source's file at a commit, as an earlier run found it (``key`` names the
+    repository, the commit, the path and the charset: what it holds can never change); None without a
+    store, or when none was kept."""
+    store = _CURRENT
+    if store is None:
+        return None
+    from .charsets import Digest
+
+    try:
+        found, md5, length, size, bidi, lines = store.get("blob-digest", key)
+        if type(found) is str and type(md5) is str and len(md5) == 32 and type(length) is int and type(lines) is int:
+            return Digest(path, found, md5, length, size, bidi is True, lines)
+    except (TypeError, ValueError):
+        pass
+    return None
+
+
+def keep_blob_digest(key: str, digest: Any) -> None:
+    """Keep the digest of a declared source's file at a commit under ``key`` (:func:`kept_blob_digest`)."""
+    store = _CURRENT
+    if store is not None:
+        store.put("blob-digest", key, [digest.charset, digest.md5, digest.length, digest.size, digest.bidi, digest.lines])

@@ -186,6 +186,9 @@ def prefetch_history(cache: SourceCache, refs: Iterable[Reference], *, load_text
     need: each file is read once). Returns the positions in ``refs`` of the stale and missing ones."""
     wanted: list[tuple[Reference, bool]] = []
     positions: set[int] = set()
+    refs = list(refs)
+    # (a declared source's files: read at once, per source; for check, only those whose digest is not kept)
+    cache.prefetch_sources((ref.path for ref in refs), text=load_text is True)
     for i, ref in enumerate(refs):
         fragment = ref.fragment
         if ref.selector is not None or fragment is None or not any(c.name in ("md5", "length") for c in fragment.checks):
