@@ -32,7 +32,7 @@ def typed_reference(before: str) -> str | None:
     typed = before[best:].lstrip(" `")
     if any(c in typed for c in " \t)]>`\"'"):
         return None
-    return typed.removeprefix("txtfrag:")
+    return typed
 
 
 def completions(project: Project, typed: str, where: lsp.Range) -> list[lsp.CompletionItem]:
@@ -47,7 +47,7 @@ def completions(project: Project, typed: str, where: lsp.Range) -> list[lsp.Comp
             source = project.cache.get(rel, rel)
         except TextFragError:
             return []
-        whole_ref = make_reference(whole(source), lines=True, open_end=True).removeprefix("txtfrag:")
+        whole_ref = make_reference(whole(source), lines=True, open_end=True)
         items.append(
             lsp.CompletionItem(
                 label=whole_ref,
@@ -67,7 +67,7 @@ def completions(project: Project, typed: str, where: lsp.Range) -> list[lsp.Comp
             except (TextFragError, SyntaxError, ValueError):  # no grammar here, or a file that does not parse
                 found = []
             for name, first, last in found:
-                ref = make_reference(select_lines(source, first, last), lines=True).removeprefix("txtfrag:")
+                ref = make_reference(select_lines(source, first, last), lines=True)
                 items.append(
                     lsp.CompletionItem(
                         label=name,

@@ -40,3 +40,31 @@ def test_pin_makes_a_permalink_a_quote_of_the_declared_source(code: CodeRepo, do
     assert f"![then]({pinned(moved, 6, 7)})" in text  # (lines 4-5 then are lines 6-7 at v1.1.0)
     assert f"![now]({pinned(moved, 6, 7)})" in text
     assert run_textfrag("check", "index.md", cwd=docs.root, env=env).stderr.count("index.md:") == 1
+
+
+def test_migrate_makes_a_url_snippet_a_quote_of_the_declared_source(code: CodeRepo, docs: Docs, tmp_path: Path) -> None:
+    """pymdownx.snippets' URL snippets (``url_download``) fetch raw files at build time, with no hash: migrate
+    makes each one of a declared repository, at the revision the docs follow, a pinned quote of it."""
+    code.release("v1.0.0", {"src/app.py": APP})
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text(f'[url "{code.url}"]\n\tinsteadOf = https://github.com/org/sdk\n', encoding="utf-8")
+    env = {**docs.env, "HOME": str(home)}
+    docs.declare(sdk=("https://github.com/org/sdk", "v1.0.0"))
+    docs.page(
+        "mkdocs.yml",
+        "site_name: t\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n"
+        "  - pymdownx.snippets:\n      url_download: true\nplugins:\n  - textfrag\n",
+    )
+    raw = "https://raw.githubusercontent.com/org/sdk"
+    docs.page(
+        "docs/index.md",
+        f'# Quotes\n\n```python\n--8<-- "{raw}/v1.0.0/src/app.py:4:5"\n```\n\n```python\n--8<-- "{raw}/main/src/app.py:4:5"\n```\n',
+    )
+    assert run_textfrag("sources", "fetch", cwd=docs.root, env=env).returncode == 0
+    migrated = run_textfrag("migrate", "--write", "docs", cwd=docs.root, env=env)
+    assert "converted 1 in 1 document; 1 left as they are" in migrated.stderr, migrated.stderr
+    assert "the URL names main, but the docs follow v1.0.0 of the source sdk" in migrated.stderr
+    page = (docs.root / "docs" / "index.md").read_text()
+    assert f"![]({pinned(APP, 4, 5)})" in page, page
+    assert run_textfrag("check", "docs/index.md", cwd=docs.root, env=env).returncode == 0

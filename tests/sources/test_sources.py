@@ -184,3 +184,29 @@ def test_a_warm_check_starts_no_git_and_a_lost_cache_is_still_said(code: CodeRep
     shutil.rmtree(docs.cache)
     done = run_textfrag("check", ".", cwd=docs.root, env=counted)
     assert done.returncode == 2 and "run `textfrag sources fetch`" in done.stderr
+
+
+def test_two_sources_one_page_and_the_batch_protocol_answers_as_check(code: CodeRepo, docs: Docs, tmp_path: Path) -> None:
+    """A page quoting two repositories; ``textfrag batch`` (what the JavaScript engines run) answers each
+    quote as ``check`` judges it."""
+    from .conftest import code_repo
+
+    lib = code_repo(tmp_path / "second", "lib")
+    util = "def add(a, b):\n    return a + b\n"
+    lib.release("v2.0.0", {"util.py": util})
+    code.release("v1.0.0", {"src/app.py": APP})
+    docs.declare(sdk=(code.url, "v1.0.0"), lib=(lib.url, "v2.0.0"))
+    stale = pinned(util, 1, 2, "util.py", "lib")[:-32] + "0" * 32
+    docs.page(
+        "page.md", f"# Two\n\n![greet]({pinned(APP, 4, 5)})\n\n![add]({pinned(util, 1, 2, 'util.py', 'lib')})\n\n![x]({stale})\n"
+    )
+    rc, _, err = tf(docs, "sources", "fetch")
+    assert rc == 0 and "sdk: v1.0.0 is" in err and "lib: v2.0.0 is" in err
+    assert sorted(json.loads((docs.root / "textfrag-sources.lock").read_text())["sources"]) == ["lib", "sdk"]
+    request = json.dumps({"protocol": 1, "documents": [{"path": "page.md"}]})
+    done = run_textfrag("batch", cwd=docs.root, env=docs.env, input=request, timeout=60)
+    answer = json.loads(done.stdout)
+    assert [r["state"] for r in answer["results"]] == ["current", "current", "stale"]
+    assert answer["results"][1]["excerpt"]["text"] == util
+    said = answer["results"][2]["problems"][0]["said"]
+    assert said.startswith("page.md:7: txtfrag://lib/util.py#line=0,2;") and said in tf(docs, "check", ".")[2]

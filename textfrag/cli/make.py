@@ -226,9 +226,9 @@ def _make_one(run: RunContext, cache: SourceCache, out: TextIO) -> int:
         reference = make_reference(select_lines(source, kept[0], kept[-1]), lines=True, **checks)
         if _form(run) == "md":  # a MkDocs, Zensical or ProperDocs project writes the intent as attributes
             said = " ".join(f'{name}="{value}"' for name, value in intent.options() if '"' not in value)
-            print(f"![](txtfrag:{reference.removeprefix('txtfrag:')}){{ {said} }}", file=out)
+            print(f"![](txtfrag:{reference}){{ {said} }}", file=out)
             return OK
-        print(reference, file=out)
+        print(_spelt(reference), file=out)
         for name, value in intent.options():
             print(f"   :{name}: {value}", file=out)
         return OK
@@ -239,19 +239,25 @@ def _make_one(run: RunContext, cache: SourceCache, out: TextIO) -> int:
         scheme = q.reference.fragment.scheme if q.reference.fragment is not None else None
         open_end = scheme is not None and scheme.is_range and scheme.end is None  # what runs to the end still does
         for piece in q.selections:  # a disjoint selection becomes one reference per piece
-            print(make_reference(piece, open_end=open_end, **checks), file=out)
+            print(_spelt(make_reference(piece, open_end=open_end, **checks)), file=out)
         return OK
     if run.args.path is None:
         raise TextFragError("make needs the PATH of the file to quote (or --from REF)")
     source = cache.get(run.args.path, run.args.path)
     if run.args.whole:
-        print(make_reference(whole(source), lines=True, open_end=True, **checks), file=out)
+        print(_spelt(make_reference(whole(source), lines=True, open_end=True, **checks)), file=out)
         return OK
     selection = _selection_for(run, source, run.args.path)
     lines = True if run.args.lines is not None else False
     open_end = run.args.lines is not None and run.args.lines.strip().endswith("-")
-    print(make_reference(selection, lines=lines, open_end=open_end, **checks), file=out)
+    print(_spelt(make_reference(selection, lines=lines, open_end=open_end, **checks)), file=out)
     return OK
+
+
+def _spelt(reference: str) -> str:
+    """A reference as make prints it: a declared source's file as ``txtfrag://NAME/PATH#...``, which every
+    syntax reads (``//NAME/...`` alone would be a link to another site in Markdown)."""
+    return f"txtfrag:{reference}" if reference.startswith("//") else reference
 
 
 #: the command, as the command line lists it

@@ -153,19 +153,20 @@ def _convert_snippet(include: Include, cache: SourceCache, settings: SnippetSett
     if unknown:
         raise TextFragError(f"the fence option {unknown[0].strip('()')} has no textfrag equivalent")
     target = include.argument
-    if target.lower().startswith(("http://", "https://")):
-        raise TextFragError("a snippet from a URL is not a file under the root")
     path, lines, section = _snippet_target(target)
-    markdown_include = include.options.get("(kind)") == "include"
-    bases = [settings.include_base] if markdown_include else settings.bases
-    found = next((base / path for base in bases if (base / path).is_file()), None)
-    if found is None:
-        raise TextFragError(f"no such file under the {'include' if markdown_include else 'snippets'}' base_path: {path}")
-    real_root = os.path.realpath(cache.root)
-    real = os.path.realpath(found)
-    if not real.startswith(real_root.rstrip(os.sep) + os.sep):
-        raise TextFragError(f"{path} is outside the textfrag root ({cache.root}); give --root a folder that holds it")
-    rel = os.path.relpath(real, real_root).replace(os.sep, "/")
+    if target.lower().startswith(("http://", "https://")):  # (a URL snippet: a file of a declared source)
+        rel = _declared(cache, path)
+    else:
+        markdown_include = include.options.get("(kind)") == "include"
+        bases = [settings.include_base] if markdown_include else settings.bases
+        found = next((base / path for base in bases if (base / path).is_file()), None)
+        if found is None:
+            raise TextFragError(f"no such file under the {'include' if markdown_include else 'snippets'}' base_path: {path}")
+        real_root = os.path.realpath(cache.root)
+        real = os.path.realpath(found)
+        if not real.startswith(real_root.rstrip(os.sep) + os.sep):
+            raise TextFragError(f"{path} is outside the textfrag root ({cache.root}); give --root a folder that holds it")
+        rel = os.path.relpath(real, real_root).replace(os.sep, "/")
     source = cache.get(rel, rel)
     text = source.text
     if "\t" in text:
@@ -260,3 +261,18 @@ def _snippet_target(target: str) -> tuple[str, tuple[int, int] | None, str | Non
     else:
         path, first, last = target[:last_colon], tail, ""
     return path, (int(first) if first else 1, int(last) if last else 10**9), None
+
+
+def _declared(cache: SourceCache, url: str) -> str:
+    """``//NAME/PATH`` for a snippet's URL of a file of a declared source, at the revision the docs follow
+    (a raw.githubusercontent.com, GitHub, GitLab or Codeberg URL): the same text, read from the cache."""
+    from ..verdict.permalinks import declared_file, is_followed
+
+    name, path, rev = declared_file(cache, url, url)
+    if not is_followed(cache, name, rev):
+        record = cache.sources.record(name)
+        raise TextFragError(
+            f"the URL names {rev}, but the docs follow {record.rev} of the source {name}: move the source to it "
+            f"first (`textfrag sources update {name} --to {rev}`), or write the URL at {record.rev}"
+        )
+    return f"//{name}/{path}"

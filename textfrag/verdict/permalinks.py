@@ -21,7 +21,7 @@ from ..source.gitrun import repository_key
 from ..source.paths import encode_path
 from .quoting import make_fragment
 
-__all__ = ["from_permalink", "is_permalink"]
+__all__ = ["declared_file", "from_permalink", "is_followed", "is_permalink"]
 
 # github.com/ORG/REPO/blob/REV/PATH, gitlab.com/ORG/REPO/-/blob/REV/PATH, codeberg.org/ORG/REPO/src/commit/REV/PATH,
 # raw.githubusercontent.com/ORG/REPO/REV/PATH
@@ -37,31 +37,44 @@ def is_permalink(path: str) -> bool:
     return path.startswith("https://") and any(form.fullmatch(path) for form in _FORMS)
 
 
-def from_permalink(cache: SourceCache, ref: Reference) -> Reference:
-    """The reference to the declared source that quotes what the permalink ``ref`` quotes, at the commit
-    the docs follow; :class:`TextFragError` naming what to declare, or saying the lines changed."""
+def declared_file(cache: SourceCache, url: str, reference: str) -> tuple[str, str, str]:
+    """(source name, path in it, revision) of a forge's URL of a file at a revision, when the repository is
+    a declared source; :class:`TextFragError` naming what to declare."""
     for form in _FORMS:
-        m = form.fullmatch(ref.path)
+        m = form.fullmatch(url)
         if m is not None:
             break
     else:
-        raise TextFragError("not a permalink of a file at a revision", reference=ref.text)
+        raise TextFragError(f"{url} is not a GitHub, GitLab or Codeberg URL of a file at a revision", reference=reference)
     host = m.groupdict().get("host") or "github.com"
     wanted = f"{host}/{m.group('repo')}"
     sources = cache.sources
     names = [n for n, d in sorted(sources.declared.items()) if repository_key(d.git) == wanted]
     if not names:
         raise TextFragError(
-            f"the permalink is of https://{wanted}, which is not a declared source: declare it under [sources] in "
-            f'textfrag.toml (name = {{ git = "https://{wanted}", rev = "TAG" }}), run `textfrag sources fetch`, then pin again',
-            reference=ref.text,
+            f"the URL is of https://{wanted}, which is not a declared source: declare it under [sources] in "
+            f'textfrag.toml (name = {{ git = "https://{wanted}", rev = "TAG" }}) and run `textfrag sources fetch`',
+            reference=reference,
         )
-    name, path, rev = names[0], m.group("path"), m.group("rev")
+    return names[0], m.group("path"), m.group("rev")
+
+
+def is_followed(cache: SourceCache, name: str, rev: str) -> bool:
+    """Whether ``rev`` (a tag, a branch or a commit, or its first 7 or more digits) is what the docs follow."""
+    record = cache.sources.record(name)
+    return rev in (record.rev, record.commit) or (len(rev) >= 7 and record.commit.startswith(rev))
+
+
+def from_permalink(cache: SourceCache, ref: Reference) -> Reference:
+    """The reference to the declared source that quotes what the permalink ``ref`` quotes, at the commit
+    the docs follow; :class:`TextFragError` naming what to declare, or saying the lines changed."""
+    name, path, rev = declared_file(cache, ref.path, ref.text)
+    sources = cache.sources
     _, hash_, fragment = ref.text.partition("#")
     local = parse_reference(f"txtfrag://{name}/{encode_path(path)}{hash_}{fragment}")
     tree = sources.tree(name)  # (the commit the docs follow; a SourceError says what to run)
     record = sources.locked[name]
-    if rev in (record.rev, record.commit) or (len(rev) >= 7 and record.commit.startswith(rev)):
+    if is_followed(cache, name, rev):
         return local
     then = sources.tree_at(name, rev)
     old = Source(f"//{name}/{path}", then.read(path, ref.text, cache.max_size), cache.charset)

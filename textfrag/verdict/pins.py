@@ -84,7 +84,7 @@ def pinned_form(cache: SourceCache, ref: Reference, *, convert: bool = False, in
             raise empty
         if len(q.selections) != 1:
             return Pinned(None, f"it selects {len(q.selections)} separate pieces; an RFC 5147 reference names one range")
-        return Pinned(prefix + make_reference(q.selections[0]).removeprefix(PREFIX))
+        return Pinned(prefix + make_reference(q.selections[0]))
     q = quote(cache, ref, explain=False)
     if q.stale is not None:  # a wrong length: stale, never pinned over
         raise q.stale
@@ -111,7 +111,7 @@ def pinned_form(cache: SourceCache, ref: Reference, *, convert: bool = False, in
             kept = intent_lines(source.text, intent, path=source.path)
         except TextFragError as why:
             raise TextFragError(f"{intent}: {why.message}", reference=ref.text) from None
-        return Pinned(prefix + make_reference(select_lines(source, kept[0], kept[-1]), lines=True).removeprefix(PREFIX))
+        return Pinned(prefix + make_reference(select_lines(source, kept[0], kept[-1]), lines=True))
     if not hash_:  # the whole file: the open range from the start, as `make --whole` writes it
         return Pinned(f"{head}#line=0,;{checks}")
     return Pinned(f"{head}#{fragment_text};{checks}")

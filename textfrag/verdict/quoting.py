@@ -331,7 +331,6 @@ def make_reference(
     selection: Selection, *, length: bool = True, md5: bool = True, lines: bool | None = None, open_end: bool = False
 ) -> str:
     """``PATH#FRAGMENT`` for ``selection`` (see :func:`make_fragment`); a declared source's file as
-    ``txtfrag://NAME/PATH#FRAGMENT``, the one spelling every syntax reads it in."""
+    ``//NAME/PATH#FRAGMENT``, which ``txtfrag:`` before it makes ``txtfrag://NAME/PATH#FRAGMENT``."""
     fragment = make_fragment(selection, length=length, md5=md5, lines=lines, open_end=open_end)
-    path = selection.source.path
-    return f"{'txtfrag:' if path.startswith('//') else ''}{encode_path(path)}#{fragment}"
+    return f"{encode_path(selection.source.path)}#{fragment}"
