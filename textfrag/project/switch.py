@@ -23,21 +23,10 @@ def env_guard() -> bool:
 
 def _said(path: Path) -> bool | None:
     """What ``path`` says of guard mode (None: nothing); :class:`TextFragError` for one that is not TOML."""
-    try:
-        if not path.is_file():
-            return None
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError):
-        return None
-    if "guard" not in text:
-        return None
-    from .tomlfile import read_toml
+    from ..source.remote import textfrag_table
 
-    data: object = read_toml(path, text)
-    if path.name == "pyproject.toml":
-        tool = data.get("tool") if isinstance(data, dict) else None
-        data = tool.get("textfrag") if isinstance(tool, dict) else None
-    if not isinstance(data, dict):
+    data = textfrag_table(path, "guard")
+    if data is None:
         return None
     value = data.get("guard")
     if value is None:

@@ -39,6 +39,7 @@ __all__ = [
     "git_dir_of",
     "has_commit",
     "read_lock",
+    "textfrag_table",
     "write_lock",
 ]
 
@@ -90,7 +91,7 @@ def _declaring_file(folder: Path) -> tuple[Path, dict[str, Any]] | None:
     while True:
         for name in DECLARING:
             path = here / name
-            table = _textfrag_table(path)
+            table = textfrag_table(path, "sources")
             if table is not None and "sources" in table:
                 return path, table
         if os.path.exists(here / ".git") or here.parent == here:
@@ -98,14 +99,17 @@ def _declaring_file(folder: Path) -> tuple[Path, dict[str, Any]] | None:
         here = here.parent
 
 
-def _textfrag_table(path: Path) -> dict[str, Any] | None:
+def textfrag_table(path: Path, key: str) -> dict[str, Any] | None:
+    """textfrag's table of a ``textfrag.toml`` (the file) or a ``pyproject.toml`` (``[tool.textfrag]``),
+    when the file's text names ``key`` (a file that does not is not parsed); None when there is none.
+    :class:`SourceError` naming the file for one that is not TOML."""
     try:
         if not path.is_file():
             return None
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError):
         return None
-    if "sources" not in text:
+    if key not in text:
         return None
     try:
         import tomllib
@@ -113,7 +117,7 @@ def _textfrag_table(path: Path) -> dict[str, Any] | None:
         try:
             import tomli as tomllib  # type: ignore[no-redef]
         except ImportError:
-            raise SourceError(f"reading the sources of {path} needs Python 3.11 or tomli (pip install tomli)") from None
+            raise SourceError(f"reading {path} needs Python 3.11 or tomli (pip install tomli)") from None
     try:
         data: Any = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
