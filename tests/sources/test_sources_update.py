@@ -94,3 +94,15 @@ def test_the_declared_rev_is_rewritten_in_either_form() -> None:
     assert _with_rev(table, Path("t"), "sdk", "v2.0") == table.replace('rev = "v1.0"', 'rev = "v2.0"')
     with pytest.raises(TextFragError, match="set it by hand"):
         _with_rev("[sources]\nsdk = {git='x'}\n", Path("t"), "sdk", "v2.0")
+
+
+def test_write_keeps_the_declarations_line_endings_and_the_rest_of_it(code: CodeRepo, docs: Docs) -> None:
+    code.release("v1.0.0", {"src/app.py": APP})
+    declaration = f'# the SDK the guide follows\r\n[sources]\r\nsdk = {{ git = "{code.url}", rev = "v1.0.0" }}  # bump with care\r\n'
+    (docs.root / "textfrag.toml").write_bytes(declaration.encode())
+    docs.page("index.rst", f".. txtfrag:: {pinned(APP, 4, 5)}\n")
+    assert tf(docs, "sources", "fetch")[0] == 0
+    code.release("v1.1.0", {"src/app.py": "# moved\n" + APP})
+    rc, _, err = tf(docs, "sources", "update", "--write")
+    assert rc == 0, err
+    assert (docs.root / "textfrag.toml").read_bytes() == declaration.replace('"v1.0.0"', '"v1.1.0"').encode()

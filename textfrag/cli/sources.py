@@ -99,7 +99,10 @@ def _fetch(run: RunContext, out: TextIO, err: TextIO) -> int:
             records[d.name] = record
         fetched = fetch_commit(git_dir_of(sources.cache, d.git), d.git, record.commit, d.name)
         if record.previous:  # (what its quotes were made for before its last update: moved or changed)
-            fetch_commit(git_dir_of(sources.cache, d.git), d.git, record.previous, d.name)
+            try:
+                fetch_commit(git_dir_of(sources.cache, d.git), d.git, record.previous, d.name)
+            except TextFragError as missing:  # (a build never needs it: only the explanation of a stale quote)
+                print(f"{d.name}: the commit before its last update cannot be fetched: {missing.message}", file=err)
         print(f"{d.name}: {d.rev} is {record.commit[:10]} ({'fetched' if fetched else 'in the cache'})", file=err)
     records = {n: r for n, r in records.items() if n in sources.declared}
     assert sources.lock_path is not None
@@ -109,6 +112,7 @@ def _fetch(run: RunContext, out: TextIO, err: TextIO) -> int:
 
 
 def _update(run: RunContext, out: TextIO, err: TextIO) -> int:
+    from ..repair.rewrite import write_atomic
     from ..source.fetching import fetch_commit, newest_tag, resolve_rev
     from ..source.remote import Locked, git_dir_of, write_lock
     from .update import run_update
@@ -136,10 +140,12 @@ def _update(run: RunContext, out: TextIO, err: TextIO) -> int:
         run = run.but(paths=(".",))
     if run.args.write:  # (the declaration and the lock first: the documents are then judged as the build will)
         assert sources.file is not None and sources.lock_path is not None
-        text = sources.file.read_text(encoding="utf-8")
+        original = sources.file.read_bytes()  # (as it is: its line endings and everything else kept)
+        text = original.decode("utf-8-sig" if original.startswith(b"\xef\xbb\xbf") else "utf-8")
         for move in moves:
             text = _with_rev(text, sources.file, move.name, move.rev)
-        sources.file.write_text(text, encoding="utf-8")
+        bom = b"\xef\xbb\xbf" if original.startswith(b"\xef\xbb\xbf") else b""
+        write_atomic(sources.file, bom + text.encode("utf-8"), expected=original)
         write_lock(sources.lock_path, {**sources.locked, **{m.name: m for m in moves}})
         return run_update(run, out, err, cache_of(run))
     for move in moves:  # (the documents judged as they would be after the move; nothing written)
