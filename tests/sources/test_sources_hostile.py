@@ -55,12 +55,12 @@ def test_a_submodule_is_never_followed_and_a_large_file_never_read(
 
 
 def test_only_declared_transports_are_run(docs: Docs) -> None:
-    for url in ("ext::sh -c touch% /tmp/pwned", "--upload-pack=touch /tmp/pwned", "fd::7"):
+    for url in ("ext::sh -c touch% /tmp/pwned", "--upload-pack=touch /tmp/pwned", "fd::7", "https://x/\\u001b[2Jrepo"):
         docs.declare(sdk=(url, "v1"))
         rc, _, err = tf(docs, "sources", "fetch")
         assert rc == 2, err
         assert "is not a URL textfrag fetches" in err or "is not a repository URL" in err
-        assert "Traceback" not in err
+        assert "Traceback" not in err and "\x1b" not in err
     assert not os.path.exists("/tmp/pwned")
 
 

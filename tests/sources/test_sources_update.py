@@ -98,7 +98,9 @@ def test_the_declared_rev_is_rewritten_in_either_form() -> None:
 
 def test_write_keeps_the_declarations_line_endings_and_the_rest_of_it(code: CodeRepo, docs: Docs) -> None:
     code.release("v1.0.0", {"src/app.py": APP})
-    declaration = f'# the SDK the guide follows\r\n[sources]\r\nsdk = {{ git = "{code.url}", rev = "v1.0.0" }}  # bump with care\r\n'
+    declaration = (
+        f'# the SDK the guide follows\r\n[sources]\r\nsdk = {{ git = "{code.url}", rev = "v1.0.0" }}  # bump with care\r\n'
+    )
     (docs.root / "textfrag.toml").write_bytes(declaration.encode())
     docs.page("index.rst", f".. txtfrag:: {pinned(APP, 4, 5)}\n")
     assert tf(docs, "sources", "fetch")[0] == 0

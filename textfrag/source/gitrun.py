@@ -33,8 +33,8 @@ def safe_url(url: object, where: str) -> str:
     helper program (``https://``, ``http://``, ``ssh://``, ``git://``, ``file://``, ``user@host:path``)."""
     if not isinstance(url, str) or not url.strip():
         raise SourceError(f"{where}: git must be the repository's URL, as a string")
-    if url.startswith("-") or any(c in url for c in "\x00\n\r"):
-        raise SourceError(f"{where}: {redacted(url)!r} is not a repository URL")
+    if url.startswith("-") or any(ord(c) < 0x20 or c == "\x7f" or c.isspace() for c in url):
+        raise SourceError(f"{where}: {redacted(url)!r} is not a repository URL (no white space or control characters)")
     scheme = url.split("://", 1)[0].lower() if "://" in url else None
     if scheme in ("https", "http", "ssh", "git", "file") or (scheme is None and _SCP_LIKE.fullmatch(url)):
         return url
