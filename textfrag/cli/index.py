@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import TextFragError
+from ..errors import TextFragError, spell
 from ._base import BAD, OK, add_common, cache_of
 from .context import Command, RunContext
 
@@ -95,14 +95,15 @@ def _index(run: RunContext, out: TextIO, err: TextIO) -> int:
             )
         )  # fmt: skip
     for f, e in scan.problems:  # (a document that cannot be read: the index would miss its quotes)
-        print(f"{f.file}:{f.line}: {e.message}", file=err)
+        print(spell(f"{f.file}:{f.line}: {e.message}"), file=err)
     text = index_json(run.args.site or top.name, quotes)
     if run.args.output:
         target = Path(run.args.output)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, target)
-        print(f"textfrag index: {len(quotes)} quotes in {len({q.document for q in quotes})} documents -> {target}", file=err)
+        documents = len({q.document for q in quotes})
+        print(spell(f"textfrag index: {len(quotes)} quotes in {documents} documents -> {target}"), file=err)
     else:
         out.write(text)
     return BAD if scan.problems else OK

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..errors import TextFragError
+from ..errors import TextFragError, spell
 from ._base import OK, add_common, add_output, cache_of
 from .context import Command, RunContext
 
@@ -81,7 +81,7 @@ def _list(run: RunContext, out: TextIO, err: TextIO) -> int:
         else:
             held = has_commit(git_dir_of(sources.cache, record.git), record.commit)
             state = f"{record.commit[:10]}, {'in the cache' if held else 'not in the cache (run `textfrag sources fetch`)'}"
-        print(f"{d.name}\t{d.rev}\t{state}", file=out)
+        print(f"{d.name}\t{spell(d.rev)}\t{spell(state)}", file=out)
     return OK
 
 
@@ -102,12 +102,12 @@ def _fetch(run: RunContext, out: TextIO, err: TextIO) -> int:
             try:
                 fetch_commit(git_dir_of(sources.cache, d.git), d.git, record.previous, d.name)
             except TextFragError as missing:  # (a build never needs it: only the explanation of a stale quote)
-                print(f"{d.name}: the commit before its last update cannot be fetched: {missing.message}", file=err)
-        print(f"{d.name}: {d.rev} is {record.commit[:10]} ({'fetched' if fetched else 'in the cache'})", file=err)
+                print(spell(f"{d.name}: the commit before its last update cannot be fetched: {missing.message}"), file=err)
+        print(spell(f"{d.name}: {d.rev} is {record.commit[:10]} ({'fetched' if fetched else 'in the cache'})"), file=err)
     records = {n: r for n, r in records.items() if n in sources.declared}
     assert sources.lock_path is not None
     if write_lock(sources.lock_path, records):
-        print(f"textfrag sources: wrote {sources.lock_path}", file=err)
+        print(spell(f"textfrag sources: wrote {sources.lock_path}"), file=err)
     return OK
 
 
@@ -129,10 +129,10 @@ def _update(run: RunContext, out: TextIO, err: TextIO) -> int:
         target = run.args.to or newest_tag(d.git, d.name) or d.rev
         commit = resolve_rev(d.git, target, d.name)
         if commit == record.commit and target == record.rev:
-            print(f"{d.name}: {target} ({commit[:10]}) is the revision the docs follow already", file=err)
+            print(spell(f"{d.name}: {target} ({commit[:10]}) is the revision the docs follow already"), file=err)
             continue
         fetch_commit(git_dir_of(sources.cache, d.git), d.git, commit, d.name)
-        print(f"{d.name}: {record.rev} ({record.commit[:10]}) -> {target} ({commit[:10]})", file=err)
+        print(spell(f"{d.name}: {record.rev} ({record.commit[:10]}) -> {target} ({commit[:10]})"), file=err)
         moves.append(Locked(d.name, d.git, target, commit, previous=record.commit))
     if not moves:
         return OK

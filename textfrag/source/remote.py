@@ -142,7 +142,12 @@ def _declared(path: Path, table: dict[str, Any]) -> dict[str, Declared]:
         if unknown:
             raise SourceError(f"{where}: unknown key {unknown[0]!r} (a source has git and rev)")
         rev = value.get("rev", "HEAD")
-        if not isinstance(rev, str) or not rev or rev.startswith("-") or any(c.isspace() or c in "\x00~^:?*[\\" for c in rev):
+        if (
+            not isinstance(rev, str)
+            or not rev
+            or rev.startswith("-")
+            or any(c.isspace() or ord(c) < 0x20 or c in "\x7f~^:?*[\\" for c in rev)
+        ):
             raise SourceError(f"{where}: rev must be a tag, a branch or a commit, not {rev!r}")
         out[name] = Declared(name, safe_url(value.get("git"), where), rev)
     return out
