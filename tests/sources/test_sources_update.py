@@ -108,3 +108,18 @@ def test_write_keeps_the_declarations_line_endings_and_the_rest_of_it(code: Code
     rc, _, err = tf(docs, "sources", "update", "--write")
     assert rc == 0, err
     assert (docs.root / "textfrag.toml").read_bytes() == declaration.replace('"v1.0.0"', '"v1.1.0"').encode()
+
+
+def test_a_source_that_follows_a_branch_moves_to_its_commit_now_not_to_a_tag(code: CodeRepo, docs: Docs) -> None:
+    first = code.release("v1.0.0", {"src/app.py": APP})
+    docs.declare(sdk=(code.url, "main"))
+    docs.page("index.rst", f".. txtfrag:: {pinned(APP, 4, 5)}\n")
+    assert tf(docs, "sources", "fetch")[0] == 0
+    later = code.release("v1.1.0-rc1", {"src/app.py": "# moved\n" + APP})  # (main moves on; no release tag)
+    rc, _, err = tf(docs, "sources", "update", "--write")
+    assert rc == 0, err
+    assert f"sdk: main ({first[:10]}) -> main ({later[:10]})" in err
+    record = json.loads((docs.root / "textfrag-sources.lock").read_text())["sources"]["sdk"]
+    assert (record["rev"], record["commit"], record["previous"]) == ("main", later, first)
+    assert 'rev = "main"' in (docs.root / "textfrag.toml").read_text()
+    assert "txtfrag://sdk/src/app.py#line=4,6;" in (docs.root / "index.rst").read_text()

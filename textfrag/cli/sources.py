@@ -36,7 +36,8 @@ def add_parser(sub: Any) -> None:
     )
     update = actions.add_parser(
         "update",
-        help="move sources to a newer revision (default: the newest tag), rewriting the quotes that only moved",
+        help="move sources to a newer revision (default: a branch's commit now, else the newest tag), rewriting the "
+        "quotes that only moved",
         description="Judge every quote of the source against the new commit: what only moved (or whose file was renamed) "
         "is rewritten, what changed is shown with its diff and left for review (--accept re-pins it). Without "
         "--write, change nothing and show the diff.",
@@ -46,7 +47,12 @@ def add_parser(sub: Any) -> None:
     for p in (fetch, update):
         p.add_argument("names", nargs="*", metavar="NAME", help="the sources (default: every declared source)")
     add_output(update)
-    update.add_argument("--to", metavar="REV", help="the tag, branch or commit to move to (default: the newest tag)")
+    update.add_argument(
+        "--to",
+        metavar="REV",
+        help="the tag, branch or commit to move to (default: a source that follows a branch, that branch as it is "
+        "now; one that follows a tag or a commit, the newest release tag)",
+    )
     update.add_argument("--write", action="store_true", help="rewrite the documents, the declaration and the lock")
     update.add_argument("--accept", action="store_true", help="also re-pin the quotes whose text changed, after review")
     update.add_argument("--docs", dest="paths", action="append", metavar="PATH", help="the documentation to repair (default: .)")
@@ -113,7 +119,7 @@ def _fetch(run: RunContext, out: TextIO, err: TextIO) -> int:
 
 def _update(run: RunContext, out: TextIO, err: TextIO) -> int:
     from ..repair.rewrite import write_atomic
-    from ..source.fetching import fetch_commit, newest_tag, resolve_rev
+    from ..source.fetching import fetch_commit, next_rev, resolve_rev
     from ..source.remote import Locked, git_dir_of, write_lock
     from .update import run_update
 
@@ -126,7 +132,7 @@ def _update(run: RunContext, out: TextIO, err: TextIO) -> int:
         record = sources.locked.get(d.name)
         if record is None:
             raise TextFragError(f"the source {d.name} is not in the lock yet: run `textfrag sources fetch` first")
-        target = run.args.to or newest_tag(d.git, d.name) or d.rev
+        target = run.args.to or next_rev(d.git, d.rev, d.name)
         commit = resolve_rev(d.git, target, d.name)
         if commit == record.commit and target == record.rev:
             print(spell(f"{d.name}: {target} ({commit[:10]}) is the revision the docs follow already"), file=err)

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..errors import SourceError
 from .gitrun import git, has_commit, redacted
 
-__all__ = ["fetch_commit", "newest_tag", "resolve_rev"]
+__all__ = ["fetch_commit", "newest_tag", "next_rev", "resolve_rev"]
 
 _COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
@@ -69,3 +69,15 @@ def fetch_commit(git_dir: Path, url: str, commit: str, name: str) -> bool:
     if not has_commit(git_dir, commit):
         raise SourceError(f"{what}: the repository sent no commit {commit[:10]}")
     return True
+
+
+def next_rev(url: str, rev: str, name: str) -> str:
+    """What ``sources update`` moves a source that follows ``rev`` to, when no revision is given: a branch
+    (or ``HEAD``) stays that branch, at its commit now; a tag or a commit moves to the newest release tag,
+    never to one older than the tag followed."""
+    if rev == "HEAD" or f"refs/heads/{rev}" in _refs(url, name, f"refs/heads/{rev}"):
+        return rev
+    newest = newest_tag(url, name)
+    if newest is None or (not _COMMIT.fullmatch(rev) and _version_key(newest) < _version_key(rev)):
+        return rev
+    return newest
