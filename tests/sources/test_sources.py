@@ -210,3 +210,13 @@ def test_two_sources_one_page_and_the_batch_protocol_answers_as_check(code: Code
     assert answer["results"][1]["excerpt"]["text"] == util
     said = answer["results"][2]["problems"][0]["said"]
     assert said.startswith("page.md:7: txtfrag://lib/util.py#line=0,2;") and said in tf(docs, "check", ".")[2]
+
+
+def test_pin_fetches_the_commit_the_lock_names_that_the_cache_lacks(code: CodeRepo, docs: Docs) -> None:
+    released(code, docs)
+    assert tf(docs, "sources", "fetch")[0] == 0
+    shutil.rmtree(docs.cache)  # (a fresh machine: the lock is committed, the cache is not)
+    docs.page("index.md", "# T\n\n![greet](txtfrag://sdk/src/app.py#L4-L5)\n")
+    rc, _, err = tf(docs, "pin", "--write", "index.md")
+    assert rc == 0, err
+    assert f"![greet]({pinned(APP, 4, 5)})" in (docs.root / "index.md").read_text()

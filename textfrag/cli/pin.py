@@ -51,6 +51,10 @@ def _pin(run: RunContext, out: TextIO, err: TextIO) -> int:
     from ..verdict.written_options import intent_of, options_of
 
     cache = cache_of(run)
+    try:  # (pin, a command the user runs, fetches the commits the lock names that the cache lacks)
+        cache.sources.fetch = True
+    except TextFragError:
+        pass  # (a declaration that is wrong: said by each quote of it)
     run, targets = targets_of(run)
     scan = scan_documents(run)
     problems = scan.problems
