@@ -136,6 +136,36 @@ def test_references_a_plugin_found_with_their_options(project: Path) -> None:
     assert code == 1 and c["state"] == "broken" and c["problems"][0]["said"].startswith("page.mdx:12: ")
 
 
+def test_a_page_decides_its_anchors_and_where_its_links_go_as_every_engine_does(project: Path) -> None:
+    """What only a page decides: the same range quoted twice on a page gets two anchors (``-2``), a link goes
+    to the quote on its page, a link to a quote no page shows and with no ``source_url`` is a located problem
+    (the Markdown extension's words), and the same reference on another page is that page's business."""
+    ref = "txtfrag:src/app.txt#line=0,3"
+    on = lambda i, form, doc="a.md": {"id": i, "reference": ref, "syntax": "md", "form": form, "document": doc, "line": i}  # noqa: E731
+    request = {
+        "protocol": 1,
+        "references": [
+            on(1, "block"),
+            on(2, "link"),
+            on(3, "inline"),
+            {**on(4, "link"), "reference": "txtfrag:src/app.txt#line=4,5"},
+            on(5, "block", "b.md"),
+        ],
+    }
+    code, answer, _ = batch(request, project)
+    one, link, two, nowhere, other = answer["results"]
+    assert one["excerpt"]["anchor"] == "txtfrag-src-app-txt-line-0-3" and two["excerpt"]["anchor"] == f"{one['excerpt']['anchor']}-2"
+    assert other["excerpt"]["anchor"] == one["excerpt"]["anchor"]
+    assert link["target"] == f"#{one['excerpt']['anchor']}" and link["state"] == "current" and link["excerpt"] is None
+    assert code == 1 and nowhere["state"] == "broken" and "target" not in nowhere
+    assert nowhere["problems"][0]["said"] == (
+        "a.md:4: txtfrag:src/app.txt#line=4,5: this link has no target: the page embeds no such reference and no source_url is set"
+    )
+    request = {**request, "settings": {"source_url": "https://example.org/code/{path}#L{first}"}}
+    _, answer, _ = batch(request, project)
+    assert answer["results"][3]["target"].startswith("https://example.org/code/src/app.txt#L") and not answer["failed"]
+
+
 def test_guard_mode_judges_a_books_includes_against_the_lock_file(tmp_path: Path) -> None:
     book = tmp_path / "book"
     (book / "src").mkdir(parents=True)
@@ -185,7 +215,7 @@ def test_an_unreadable_lock_file_is_the_first_problem(tmp_path: Path) -> None:
         ('{"protocol": 1, "settings": {"gaurd": true}}', "the request's settings have no 'gaurd'"),
         ('{"protocol": 1, "settings": {"on_stale": "maybe"}}', "settings.on_stale must be 'error' or 'warning'"),
         ('{"protocol": 1, "references": [{"reference": 5}]}', "references[0].reference must be a string, not int"),
-        ('{"protocol": 1, "references": [{"reference": "a.txt", "form": "box"}]}', "form is block or inline"),
+        ('{"protocol": 1, "references": [{"reference": "a.txt", "form": "box"}]}', "form is block, inline or link"),
         ('{"protocol": 1, "references": [{"reference": "a.txt", "options": {"caption": []}}]}', "options.caption must be"),
         ("[" * 100_000, "nested too deeply"),
         ('{"protocol": 1, "settings": {"max_size": -1}}', "settings.max_size must be a number of bytes above 0, not -1"),

@@ -29,7 +29,8 @@ from ..reference.grammar import parse_reference
 from ..repair.references import repair
 from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
 from ..verdict.excerpt import Excerpt, failure_summary
-from ..verdict.judging import Settings, Verdict, judge
+from ..verdict.judging import Settings, Verdict, judge, no_link_target
+from ..verdict.presentation import identity, unique_anchor
 from ..verdict.written_options import how_written, options_of
 from .version import PROTOCOL
 
@@ -96,7 +97,9 @@ def answer(request: Any, *, cwd: Path | None = None) -> dict[str, Any]:
         here / _field((d or {}).get("path") if isinstance(d, dict) else d, "documents[].path", str, optional=False)
         for d in documents
     ]
-    config = _config(request, here, paths)
+    # (the build's configuration is the one above its pages, as check finds it: a reference's page stands for them)
+    pages = [here / r["document"] for r in references if isinstance(r, dict) and isinstance(r.get("document"), str)]
+    config = _config(request, here, paths or pages[:1])
     batch = _Batch(config, here)
     results: list[dict[str, Any]] = []
     if batch.unreadable_lock is not None:
@@ -111,10 +114,12 @@ def answer(request: Any, *, cwd: Path | None = None) -> dict[str, Any]:
                 "and the root): batch reads documents under them only; send its text instead"
             )
         results += batch.document(path, str(doc["path"]), text)
+    judged = []
     for i, ref in enumerate(references):
         if not isinstance(ref, dict):
             raise RequestError(f"the request's references[{i}] must be an object, not {type(ref).__name__}")
-        results.append(batch.reference(ref, i))
+        judged.append(batch.reference(ref, i))
+    results += _on_pages(judged)
     said = [p["said"] for r in results for p in r["problems"]]
     return {
         "protocol": PROTOCOL,
@@ -225,16 +230,20 @@ class _Batch:
         options = _field(ref.get("options"), f"references[{i}].options", dict)
         syntax = _field(ref.get("syntax"), f"references[{i}].syntax", str) or "myst"
         form = _field(ref.get("form"), f"references[{i}].form", str) or "block"
-        if syntax not in _SYNTAXES or form not in ("block", "inline"):
-            raise RequestError(f"references[{i}]: syntax is one of {', '.join(_SYNTAXES)} and form is block or inline")
+        if syntax not in _SYNTAXES or form not in ("block", "inline", "link"):
+            raise RequestError(f"references[{i}]: syntax is one of {', '.join(_SYNTAXES)} and form is block, inline or link")
         for name, value in (options or {}).items():
             _field(value, f"references[{i}].options.{name}", (str, bool, int, float))
         raw = {k: (None if v is True else str(v)) for k, v in (options or {}).items() if v is not False} if options else None
         document = _field(ref.get("document"), f"references[{i}].document", str)
         line = _field(ref.get("line"), f"references[{i}].line", int) or 0
         where = f"{document}:{line}" if document and line else document or "<request>"
-        verdict = judge(self.cache, text, raw, syntax=syntax, form=form, settings=self.settings)  # type: ignore[arg-type]
+        shown = "inline" if form == "link" else form  # (a link's quote is judged as the inline excerpt it points at)
+        verdict = judge(self.cache, text, raw, syntax=syntax, form=shown, settings=self.settings)  # type: ignore[arg-type]
         result = _result("reference", document, line or None, None, verdict.excerpt, _problems_of(verdict, None, where))
+        result["asked"] = form
+        result["where"] = where
+        result["identity"] = identity(verdict.reference) if verdict.reference is not None else None
         result["id"] = ref.get("id")
         result["pinned"] = verdict.pinned
         result["reference"] = text
@@ -246,6 +255,36 @@ class _Batch:
             if fix is not None and fix.new is not None:
                 result["repair"] = {"reference": fix.new, "drift": fix.drift.kind if fix.drift else None}
         return result
+
+
+def _on_pages(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What only a page decides, as every engine decides it: each excerpt's anchor unique on its page (the
+    second quote of a range gets ``-2``), and where a link goes: to the excerpt of the same reference on
+    its page, else to the quoted file's URL (``source_url``), else nowhere, which is a problem."""
+    taken: dict[str | None, set[str]] = {}
+    shown: dict[tuple[str | None, Any], str] = {}
+    for r in results:
+        ex = r["excerpt"]
+        if ex is not None and r["asked"] != "link":
+            anchors = taken.setdefault(r["document"], set())
+            ex["anchor"] = unique_anchor(ex["anchor"], anchors)
+            anchors.add(ex["anchor"])
+            shown.setdefault((r["document"], r["identity"]), ex["anchor"])
+    for r in results:
+        where, ident, asked = r.pop("where"), r.pop("identity"), r.pop("asked")
+        if asked != "link" or r["state"] == "broken":
+            continue
+        ex, r["excerpt"] = r["excerpt"], None
+        anchor = shown.get((r["document"], ident))
+        if anchor is not None:
+            r["target"] = f"#{anchor}"
+        elif ex is not None and ex["source_url"]:
+            r["target"] = ex["source_url"]
+        else:
+            e = no_link_target(r["reference"], site=False)
+            r["problems"].append({"kind": e.kind, "message": e.message, "said": e.describe(where)})
+            r["state"] = "broken"
+    return results
 
 
 def _problems_of(verdict: Verdict, problems: list[TextFragError] | None, where: str) -> dict[str, Any]:
@@ -292,4 +331,6 @@ def _excerpt(ex: Excerpt) -> dict[str, Any]:
         "data": {f"data-txtfrag-{k}": v for k, v in ex.data.items()},
         "source_url": ex.source_url,
         "notice": ex.notice,
+        # the words an engine shows beside the excerpt (the permalink's title, the source link), in the build's language
+        "labels": {"permalink": ex.labels.permalink, "view_source": ex.labels.view_source},
     }
