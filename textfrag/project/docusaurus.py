@@ -1,9 +1,10 @@
 """A Docusaurus site's configuration (``docusaurus.config.js``, ``.ts``, ``.mjs``), read without running it.
 
-Docusaurus renders no ``txtfrag:`` reference (textfrag has no remark plugin): a site's quotes are the code
-blocks remark-code-import fills (```` ```js file=./app.js#L3-L6 ````), which guard mode protects when
-``TEXTFRAG_GUARD=1`` is set where textfrag runs. The root is the top of the git repository that holds the
-site (``TEXTFRAG_ROOT`` says otherwise, from the site's folder).
+Docusaurus renders a ``txtfrag:`` reference when the configuration names remark-textfrag among its remark
+plugins; its own quotes are the code blocks remark-code-import fills (```` ```js file=./app.js#L3-L6 ````),
+which guard mode protects when ``TEXTFRAG_GUARD=1`` is set where textfrag runs. The root is the top of the
+git repository that holds the site, else the site's folder (``TEXTFRAG_ROOT`` says otherwise, from the
+site's folder).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 from pathlib import Path
 
 from .switch import guard_switched_on
+from .vitepress import site_top
 
 __all__ = ["DOCUSAURUS_NAMES", "read_docusaurus"]
 
@@ -22,11 +24,6 @@ DOCUSAURUS_NAMES = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.
 def read_docusaurus(path: Path) -> dict[str, object]:
     """The settings of a Docusaurus configuration: its root, its docs folder, whether guard mode is on."""
     site = path.parent.resolve()
-    top = site
-    while not (top / ".git").exists() and top.parent != top:
-        top = top.parent
-    if not (top / ".git").exists():
-        top = site
     given = os.environ.get("TEXTFRAG_ROOT")
     guard = guard_switched_on(path.parent)
-    return {"root": (site / given).resolve() if given else top, "srcdir": site / "docs", "guard": guard}
+    return {"root": (site / given).resolve() if given else site_top(site), "srcdir": site / "docs", "guard": guard}

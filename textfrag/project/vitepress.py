@@ -1,10 +1,12 @@
 """A VitePress site's configuration (``.vitepress/config.mts``, ``.ts``, ``.mjs`` or ``.js``), read without
 running it: its source folder (``srcDir``, when written as a string), the folder the site lives in.
 
-VitePress renders no ``txtfrag:`` reference (textfrag has no VitePress plugin): a site's quotes are its
-``<<<`` snippets, which guard mode protects when ``TEXTFRAG_GUARD=1`` is set where textfrag runs. The
-root is the top of the git repository that holds the site (``TEXTFRAG_ROOT`` says otherwise, from the
-site's folder), so that ``<<< @/../src/app.ts`` is under it.
+VitePress renders a ``txtfrag:`` reference when the configuration uses markdown-it-textfrag
+(``md.use(textfrag)``); its own quotes are its ``<<<`` snippets, which guard mode protects when
+``TEXTFRAG_GUARD=1`` is set where textfrag runs. The root is the top of the git repository that holds the
+site, else the npm project's folder (the nearest holding a ``package.json``, where ``vitepress build``
+runs), else the site's (``TEXTFRAG_ROOT`` says otherwise, from the site's folder), so that
+``<<< @/../src/app.ts`` is under it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 
 from .switch import guard_switched_on
 
-__all__ = ["VITEPRESS_NAMES", "read_vitepress"]
+__all__ = ["VITEPRESS_NAMES", "read_vitepress", "site_top"]
 
 #: where a VitePress site keeps its configuration, from the site's folder
 VITEPRESS_NAMES = tuple(f".vitepress/config.{x}" for x in ("mts", "ts", "mjs", "js", "cts", "cjs"))
@@ -27,11 +29,17 @@ def read_vitepress(path: Path, text: str) -> dict[str, object]:
     site = path.parent.parent
     found = _SRC_DIR.search(text)
     srcdir = (site / found.group(2)).resolve() if found else site.resolve()
-    top = site.resolve()
-    while not (top / ".git").exists() and top.parent != top:
-        top = top.parent
-    if not (top / ".git").exists():
-        top = site.resolve()
     given = os.environ.get("TEXTFRAG_ROOT")
     guard = guard_switched_on(path.parent)
-    return {"root": (site / given).resolve() if given else top, "srcdir": srcdir, "guard": guard}
+    return {"root": (site / given).resolve() if given else site_top(site), "srcdir": srcdir, "guard": guard}
+
+
+def site_top(site: Path) -> Path:
+    """The root of a JavaScript engine's site: the top of the git repository that holds it, else the nearest
+    folder at or above it with a ``package.json`` (the npm project, where its build runs), else the site."""
+    site = site.resolve()
+    for marker in (".git", "package.json"):
+        for folder in (site, *site.parents):
+            if (folder / marker).exists():
+                return folder
+    return site

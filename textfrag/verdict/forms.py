@@ -29,8 +29,8 @@ _OWN_INCLUDES = {
         'preprocessor in this book: add [preprocessor.textfrag] command = "textfrag-mdbook" to book.toml, or',
         "{{#include file:lines}}",
     ),
-    "vitepress": ("VitePress", "plugin", "<<< @/file#region"),
-    "docusaurus": ("Docusaurus", "remark plugin", "remark-code-import's ```js file=./file#L3-L6"),
+    "vitepress": ("VitePress", "markdown-it-textfrag", "<<< @/file#region"),
+    "docusaurus": ("Docusaurus", "remark-textfrag", "remark-code-import's ```js file=./file#L3-L6"),
 }
 
 
@@ -55,10 +55,17 @@ def unrendered(kind: str, reference: str, engine: str = "sphinx") -> FormError:
         return FormError(said, reference=reference)
     if engine in _OWN_INCLUDES:  # (an engine no plugin of textfrag's renders a reference in)
         name, plugin, include = _OWN_INCLUDES[engine]
-        said = (
-            f"{name} renders no txtfrag: reference (textfrag has no {name} {plugin}; the page would show it as "
-            f"written): quote with {include} and guard mode (TEXTFRAG_GUARD=1), which textfrag checks"
-        )
+        if engine == "mdbook":
+            said = (
+                f"{name} renders no txtfrag: reference (textfrag has no {name} {plugin}; the page would show it as "
+                f"written): quote with {include} and guard mode (TEXTFRAG_GUARD=1), which textfrag checks"
+            )
+        else:
+            said = (
+                f"{name} renders a txtfrag: reference only through {plugin}, which its configuration does not use "
+                f"(the page would show it as written): add {plugin} (npm) to the configuration, or quote with "
+                f"{include} and guard mode (TEXTFRAG_GUARD=1), which textfrag checks"
+            )
         return FormError(said, reference=reference)
     if engine == "markdown":  # (a MyST directive or role where Python-Markdown renders the page)
         what = "directive" if kind == "directive" else "role"
