@@ -92,18 +92,30 @@ $(VSCODE):
 	cd $(VENV)/vscode && npm ci --silent --no-audit --no-fund >/dev/null
 	touch $@
 
-# what the suite needs: the wheel built and the test environment installed while npm installs the engines and
-# the extension's modules beside them (three jobs from the start: npm needs no venv, and a fresh clone waits for the
-# longest, not for all); then the wheel itself reinstalled (alone: two installers never write one venv at once)
+# the JavaScript engines whose real sites tests/engines/test_js_sites.py builds (Docusaurus 3, Astro Starlight; VitePress
+# is among NODE_PACKAGES), each from the lock file beside its package.json under tests/sites, beside the venv (npm install
+# keeps to the lock; npm ci refuses Astro's, which leaves out a Windows-only optional package npm then asks for)
+SITES := docusaurus starlight
+SITE_STAMPS := $(foreach s,$(SITES),$(VENV)/sites/$(s)/.installed-$(shell cat tests/sites/$(s)/package.json tests/sites/$(s)/package-lock.json | cksum | cut -d' ' -f1))
+$(SITE_STAMPS):
+	rm -rf $(@D) && mkdir -p $(@D)
+	cp tests/sites/$(notdir $(@D))/package.json tests/sites/$(notdir $(@D))/package-lock.json $(@D)
+	cd $(@D) && npm install --silent --no-audit --no-fund >/dev/null
+	touch $@
+
+# what the suite needs: the wheel built and the test environment installed while npm installs the engines, the
+# extension's modules and the JavaScript sites beside them (five jobs from the start: npm needs no venv, and a fresh
+# clone waits for the longest, not for all); then the wheel itself reinstalled (alone: two installers never write
+# one venv at once)
 test-deps:
-	$(MAKE) -j3 $(VENV)/.test-$(SUM) $(NODE_STAMP) $(VSCODE)
+	$(MAKE) -j5 $(VENV)/.test-$(SUM) $(NODE_STAMP) $(VSCODE) $(SITE_STAMPS)
 	$(MAKE) $(VENV)/.wheel
 
 # (a failing run ends with the names of the tests that failed, after mypy's report)
 test: test-deps
 	$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & typed=$$!; \
 	rm -f $(VENV)/junit.xml; \
-	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) TEXTFRAG_VSCODE=$(CURDIR)/$(VENV)/vscode $(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=20 --junit-xml=$(VENV)/junit.xml; tested=$$?; \
+	TEXTFRAG_DIST=$(CURDIR)/$(DIST) TEXTFRAG_MYST=$(CURDIR)/$(MYST) TEXTFRAG_VSCODE=$(CURDIR)/$(VENV)/vscode TEXTFRAG_SITES=$(CURDIR)/$(VENV)/sites $(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=20 --junit-xml=$(VENV)/junit.xml; tested=$$?; \
 	wait $$typed; typing=$$?; cat $(VENV)/mypy.log; \
 	test $$tested -eq 0 || $(BIN)/python tools/failed_tests.py $(VENV)/junit.xml; \
 	test $$tested -eq 0 && test $$typing -eq 0

@@ -8,6 +8,7 @@
 // renders synchronously). A stale or broken quote fails the page with the words `textfrag check` says, or,
 // with `onStale: "warning"`, a stale one is a warning and its excerpt carries the notice.
 
+import fs from "node:fs";
 import path from "node:path";
 import { MessageChannel, Worker, receiveMessageOnPort } from "node:worker_threads";
 
@@ -50,6 +51,29 @@ function attributes(ex) {
   return Object.entries(pairs).map(([k, v]) => `${k}="${escape(v)}"`).join(" ");
 }
 
+// the caption, a visible permalink to the excerpt and, when the quoted file has a URL, the link to it
+function caption(ex) {
+  const labels = ex.labels ?? { permalink: "Link to this excerpt", view_source: "view source" };
+  const said = escape(labels.permalink);
+  const source = ex.source_url ? ` <a class="txtfrag-source" href="${escape(ex.source_url)}">${escape(labels.view_source)}</a>` : "";
+  return `${escape(ex.caption ?? "")} <a class="headerlink" href="#${escape(ex.anchor)}" title="${said}" aria-label="${said}">&para;</a>${source}`;
+}
+
+// how many lines of the page come before the text the engine parses: Astro, VitePress and Docusaurus hand the
+// Markdown parser the page without its front matter, and a problem is said at the page's own line
+function linesBefore(page, parsed) {
+  if (!page || !parsed) return 0;
+  let text;
+  try {
+    text = fs.readFileSync(page, "utf8");
+  } catch {
+    return 0;
+  }
+  if (text === parsed) return 0;
+  const at = text.lastIndexOf(parsed);
+  return at > 0 ? text.slice(0, at).split("\n").length - 1 : 0;
+}
+
 // a page's path as check says it: from the folder the build runs in, when it is under it
 function shown(page) {
   if (!page) return undefined;
@@ -77,6 +101,7 @@ export default function markdownItTextfrag(md, options = {}) {
     });
     if (!quotes.length) return;
     const document = shown(state.env?.path) ?? state.env?.relativePath;
+    const before = linesBefore(state.env?.path, state.src);
     const request = {
       protocol: 1,
       ...(root ? { root } : {}),
@@ -87,9 +112,9 @@ export default function markdownItTextfrag(md, options = {}) {
         reference: q.url,
         options: q.child.type === "image" && q.child.content ? { alt: q.child.content } : {},
         syntax: "md",
-        form: q.block ? "block" : "inline",
+        form: q.child.type === "link_open" ? "link" : q.block ? "block" : "inline",
         ...(document ? { document } : {}),
-        ...(q.line ? { line: q.line } : {}),
+        ...(q.line ? { line: q.line + before } : {}),
       })),
     };
     const answer = bridge(command).ask(request);
@@ -98,12 +123,13 @@ export default function markdownItTextfrag(md, options = {}) {
     for (const result of answer.results) {
       const q = quotes[result.id];
       for (const warning of result.warnings) console.warn(`markdown-it-textfrag: ${warning.said}`);
-      const ex = result.excerpt;
-      if (!ex) continue;
       if (q.child.type === "link_open") {
-        q.child.attrSet("href", ex.source_url ?? `#${ex.anchor}`);
+        // (where textfrag says it goes: the quote on this page, else the quoted file's URL)
+        if (result.target) q.child.attrSet("href", result.target);
         continue;
       }
+      const ex = result.excerpt;
+      if (!ex) continue;
       if (!q.block) {
         const html = new state.Token("html_inline", "", 0);
         html.content = `<code ${attributes(ex)} v-pre>${escape(ex.inline_text)}</code>`;
@@ -115,7 +141,7 @@ export default function markdownItTextfrag(md, options = {}) {
       const open = new state.Token("html_block", "", 0);
       open.content = `<div ${attributes(ex)}>\n`
         + (ex.notice ? `<p class="txtfrag-notice">${escape(ex.notice)}</p>\n` : "")
-        + (ex.caption ? `<div class="txtfrag-caption">${escape(ex.caption)}</div>\n` : "");
+        + `<div class="txtfrag-caption">${caption(ex)}</div>\n`;
       const fence = new state.Token("fence", "code", 0);
       fence.info = `${ex.language || "text"}${marked.length ? `{${marked.join(",")}}` : ""}`;
       fence.content = ex.text.endsWith("\n") ? ex.text : `${ex.text}\n`;

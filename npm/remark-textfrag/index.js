@@ -8,6 +8,7 @@
 // `onStale: "warning"`, a stale one is a warning and its excerpt carries the notice.
 
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 
 const PREFIX = "txtfrag:";
@@ -84,6 +85,21 @@ function found(tree) {
   return out;
 }
 
+// how many lines of the page come before the text the engine parses: Astro, VitePress and Docusaurus hand the
+// Markdown parser the page without its front matter, and a problem is said at the page's own line
+function linesBefore(page, parsed) {
+  if (!page || !parsed) return 0;
+  let text;
+  try {
+    text = fs.readFileSync(page, "utf8");
+  } catch {
+    return 0;
+  }
+  if (text === parsed) return 0;
+  const at = text.lastIndexOf(parsed);
+  return at > 0 ? text.slice(0, at).split("\n").length - 1 : 0;
+}
+
 // a page's path as check says it: from the folder the build runs in, when it is under it
 function shown(page) {
   const relative = path.relative(process.cwd(), page);
@@ -96,6 +112,40 @@ function lines(piece, first) {
   return marked.length ? `{${marked.join(",")}}` : "";
 }
 
+// the caption, a visible permalink to the excerpt and, when the quoted file has a URL, the link to it. (The
+// permalink says `data-noBrokenLinkCheck`: Docusaurus checks a page's anchors against the ones its own
+// components made, and would call the excerpt's own anchor broken; no other engine reads the attribute.)
+function caption(ex) {
+  const labels = ex.labels ?? { permalink: "Link to this excerpt", view_source: "view source" };
+  const out = [{ type: "text", value: `${ex.caption ?? ""} ` }];
+  out.push({
+    type: "link",
+    url: `#${ex.anchor}`,
+    title: labels.permalink,
+    data: { hProperties: { className: ["headerlink"], "aria-label": labels.permalink, "data-noBrokenLinkCheck": true } },
+    children: [{ type: "text", value: "\u00b6" }],
+  });
+  if (ex.source_url) {
+    out.push({ type: "text", value: " " });
+    out.push({ type: "link", url: ex.source_url, data: { hProperties: { className: ["txtfrag-source"] } }, children: [{ type: "text", value: labels.view_source }] });
+  }
+  return out;
+}
+
+// A page whose quote is stale or broken fails, and so does the build: the page's error is the engine's to
+// report, and the process ends with status 1 even where the engine goes on without the page (Astro's content
+// loader logs a page that fails to render and builds the rest, ending with status 0).
+let failing = false;
+function failed(file, said) {
+  if (!failing) {
+    failing = true;
+    process.on("exit", () => {
+      if (!process.exitCode) process.exitCode = 1;
+    });
+  }
+  file.fail(said);
+}
+
 export default function remarkTextfrag(options = {}) {
   const { root, config, onStale } = options;
   const command = options.command ?? process.env.TEXTFRAG_COMMAND ?? "textfrag";
@@ -106,6 +156,7 @@ export default function remarkTextfrag(options = {}) {
     const block = ({ node, parent, grand }) =>
       node.type === "image" && parent?.type === "paragraph" && grand && parent.children.length === 1;
     const settings = onStale ? { on_stale: onStale } : undefined;
+    const before = linesBefore(file.path, typeof file.value === "string" ? file.value : String(file.value ?? ""));
     const request = {
       protocol: 1,
       ...(root ? { root } : {}),
@@ -116,29 +167,32 @@ export default function remarkTextfrag(options = {}) {
         reference: q.node.url,
         options: q.node.type === "image" && q.node.alt ? { alt: q.node.alt } : {},
         syntax: "md",
-        form: block(q) ? "block" : "inline",
+        form: q.node.type === "link" ? "link" : block(q) ? "block" : "inline",
         ...(file.path ? { document: shown(file.path) } : {}),
-        ...(q.node.position ? { line: q.node.position.start.line } : {}),
+        ...(q.node.position ? { line: q.node.position.start.line + before } : {}),
       })),
     };
     const answer = await server(command).ask(request);
-    if (answer.error) file.fail(answer.error);
+    if (answer.error) failed(file, answer.error);
     for (const result of answer.results) {
       const q = quotes[result.id];
       for (const warning of result.warnings) file.message(warning.said, q.node);
+      if (q.node.type === "link") {
+        // (where textfrag says it goes: the quote on this page, else the quoted file's URL; the anchor of a
+        // quote on the page is one Docusaurus's anchor check cannot know, as the permalink's)
+        if (result.target) q.node.url = result.target;
+        if (result.target?.startsWith("#")) q.node.data = { hProperties: { "data-noBrokenLinkCheck": true } };
+        continue;
+      }
       const ex = result.excerpt;
       if (!ex) continue;
       const attributes = { className: ["txtfrag"], id: ex.anchor, ...ex.data };
-      if (q.node.type === "link") {
-        q.node.url = ex.source_url ?? `#${ex.anchor}`;
-        continue;
-      }
       let shown;
       if (block(q)) {
         const piece = ex.pieces?.[0] ?? { first_line: 1, emphasized: [] };
         const children = [];
         if (ex.notice) children.push({ type: "paragraph", data: { hProperties: { className: ["txtfrag-notice"] } }, children: [{ type: "text", value: ex.notice }] });
-        if (ex.caption) children.push({ type: "paragraph", data: { hName: "div", hProperties: { className: ["txtfrag-caption"] } }, children: [{ type: "text", value: ex.caption }] });
+        children.push({ type: "paragraph", data: { hName: "div", hProperties: { className: ["txtfrag-caption"] } }, children: caption(ex) });
         children.push({ type: "code", lang: ex.language || null, meta: lines(piece, piece.first_line) || null, value: ex.text.replace(/\n$/, "") });
         shown = { type: "txtfragExcerpt", data: { hName: "div", hProperties: attributes }, children };
         q.grand.children[q.grand.children.indexOf(q.parent)] = shown;
@@ -149,7 +203,7 @@ export default function remarkTextfrag(options = {}) {
     }
     if (answer.failed) {
       const said = answer.results.flatMap((result) => result.problems.map((problem) => problem.said));
-      file.fail([...said, answer.summary].join("\n"));
+      failed(file, [...said, answer.summary].join("\n"));
     }
   };
 }

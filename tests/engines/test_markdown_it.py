@@ -96,7 +96,8 @@ def test_each_quote_is_the_contracts_excerpt_around_the_code_block_shiki_highlig
         and block["data-txtfrag-state"] == "current"
         and block["id"].startswith("txtfrag-src-app-py")
     )
-    assert block.select_one(".txtfrag-caption").get_text() == "Greeting"
+    assert block.select_one(".txtfrag-caption").get_text() == "Greeting ¶"
+    assert block.select_one(".txtfrag-caption a.headerlink")["href"] == f"#{block['id']}"  # (the contract's visible permalink)
     assert block.select_one("div.language-python pre.shiki") is not None  # (Shiki highlighted it, as VitePress does)
     # (Shiki writes no line ending after the last line, as in every VitePress code block)
     assert block.select_one("pre code").get_text() == "def greet(name):\n    return f'hello {name}'"

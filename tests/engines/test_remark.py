@@ -106,7 +106,8 @@ def test_each_quote_is_the_contracts_excerpt_around_the_sites_code_block(tmp_pat
     block = soup.select_one("div.txtfrag")
     assert block is not None, soup
     assert block["data-txtfrag-ref"] == ref and block["data-txtfrag-state"] == "current"
-    assert block["id"].startswith("txtfrag-src-app-py") and block.select_one(".txtfrag-caption").get_text() == "Greeting"
+    assert block["id"].startswith("txtfrag-src-app-py") and block.select_one(".txtfrag-caption").get_text() == "Greeting ¶"
+    assert block.select_one(".txtfrag-caption a.headerlink")["href"] == f"#{block['id']}"  # (the contract's visible permalink)
     code = block.select_one("pre > code")
     assert code.get_text() == "def greet(name):\n    return f'hello {name}'\n" and "language-python" in code["class"]
     inline = soup.select_one("p code.txtfrag")
