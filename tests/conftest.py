@@ -187,6 +187,7 @@ def quoted_by_intent(root: Path, path: str, text: str, option: str, value: str) 
 #: browser and editor), handed out first: on two workers a long test that starts last is the run's tail
 _LONG_FIRST = (
     "tests/editors/test_vscode.py",
+    "tests/engines/test_js_sites.py::test_a_docusaurus_site",
     "tests/packaging/test_fresh_venv.py",
     "tests/browser/test_manual_pictures.py",
     "tests/cli/test_pin.py::test_the_pin_hook",
