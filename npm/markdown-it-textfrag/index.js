@@ -14,6 +14,8 @@ import { MessageChannel, Worker, receiveMessageOnPort } from "node:worker_thread
 
 const PREFIX = "txtfrag:";
 const bridges = new Map();
+// whether the build's own includes are guarded, as textfrag's first answer says (null: not yet asked)
+let guarded = null;
 
 function bridge(command) {
   if (bridges.has(command)) return bridges.get(command);
@@ -99,7 +101,11 @@ export default function markdownItTextfrag(md, options = {}) {
         quotes.push({ token, child, at, url, block: alone, line: token.map ? token.map[0] + 1 : undefined });
       });
     });
-    if (!quotes.length) return;
+    // (the page itself, for its includes where guard mode is on: VitePress's <<< snippets, judged against
+    // textfrag.lock as check judges them; once textfrag has said guard mode is off, a page without a quote
+    // asks nothing)
+    const page = state.env?.path && fs.existsSync(state.env.path) ? shown(state.env.path) : null;
+    if (!quotes.length && !(page && guarded !== false)) return;
     const document = shown(state.env?.path) ?? state.env?.relativePath;
     const before = linesBefore(state.env?.path, state.src);
     const request = {
@@ -107,6 +113,7 @@ export default function markdownItTextfrag(md, options = {}) {
       ...(root ? { root } : {}),
       ...(config ? { config } : {}),
       ...(onStale ? { settings: { on_stale: onStale } } : {}),
+      ...(page ? { documents: [{ path: page, only: "includes" }] } : {}),
       references: quotes.map((q, id) => ({
         id,
         reference: q.url,
@@ -119,10 +126,12 @@ export default function markdownItTextfrag(md, options = {}) {
     };
     const answer = bridge(command).ask(request);
     if (answer.error) throw new Error(answer.error);
+    if (typeof answer.guard === "boolean") guarded = answer.guard;
     const blocks = [];
     for (const result of answer.results) {
-      const q = quotes[result.id];
       for (const warning of result.warnings) console.warn(`markdown-it-textfrag: ${warning.said}`);
+      if (result.kind !== "reference" || result.id === undefined) continue; // (an include of the page, the lock)
+      const q = quotes[result.id];
       if (q.child.type === "link_open") {
         // (where textfrag says it goes: the quote on this page, else the quoted file's URL)
         if (result.target) q.child.attrSet("href", result.target);

@@ -136,6 +136,8 @@ function caption(ex) {
 // report, and the process ends with status 1 even where the engine goes on without the page (Astro's content
 // loader logs a page that fails to render and builds the rest, ending with status 0).
 let failing = false;
+// whether the build's own includes are guarded, as textfrag's first answer says (null: not yet asked)
+let guarded = null;
 function failed(file, said) {
   if (!failing) {
     failing = true;
@@ -152,7 +154,11 @@ export default function remarkTextfrag(options = {}) {
   server(command); // (started now: its start overlaps the build's own, instead of the first page's wait)
   return async (tree, file) => {
     const quotes = found(tree);
-    if (!quotes.length) return;
+    // (the page itself, for its includes where guard mode is on: remark-code-import's, judged against
+    // textfrag.lock as check judges them; once textfrag has said guard mode is off, a page without a quote
+    // asks nothing)
+    const page = file.path && fs.existsSync(file.path) ? shown(file.path) : null;
+    if (!quotes.length && !(page && guarded !== false)) return;
     const block = ({ node, parent, grand }) =>
       node.type === "image" && parent?.type === "paragraph" && grand && parent.children.length === 1;
     const settings = onStale ? { on_stale: onStale } : undefined;
@@ -162,6 +168,7 @@ export default function remarkTextfrag(options = {}) {
       ...(root ? { root } : {}),
       ...(config ? { config } : {}),
       ...(settings ? { settings } : {}),
+      ...(page ? { documents: [{ path: page, only: "includes" }] } : {}),
       references: quotes.map((q, id) => ({
         id,
         reference: q.node.url,
@@ -174,7 +181,12 @@ export default function remarkTextfrag(options = {}) {
     };
     const answer = await server(command).ask(request);
     if (answer.error) failed(file, answer.error);
+    if (typeof answer.guard === "boolean") guarded = answer.guard;
     for (const result of answer.results) {
+      if (result.kind !== "reference" || result.id === undefined) {
+        for (const warning of result.warnings) file.message(warning.said);
+        continue; // (an include of the page, or the lock file: its problems fail the page below)
+      }
       const q = quotes[result.id];
       for (const warning of result.warnings) file.message(warning.said, q.node);
       if (q.node.type === "link") {

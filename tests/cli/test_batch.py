@@ -154,7 +154,9 @@ def test_a_page_decides_its_anchors_and_where_its_links_go_as_every_engine_does(
     }
     code, answer, _ = batch(request, project)
     one, link, two, nowhere, other = answer["results"]
-    assert one["excerpt"]["anchor"] == "txtfrag-src-app-txt-line-0-3" and two["excerpt"]["anchor"] == f"{one['excerpt']['anchor']}-2"
+    assert (
+        one["excerpt"]["anchor"] == "txtfrag-src-app-txt-line-0-3" and two["excerpt"]["anchor"] == f"{one['excerpt']['anchor']}-2"
+    )
     assert other["excerpt"]["anchor"] == one["excerpt"]["anchor"]
     assert link["target"] == f"#{one['excerpt']['anchor']}" and link["state"] == "current" and link["excerpt"] is None
     assert code == 1 and nowhere["state"] == "broken" and "target" not in nowhere

@@ -82,9 +82,10 @@ def _site(root: Path, engine: str, package: Path, files: dict[str, str]) -> Path
     return root
 
 
-def _build(root: Path, engine: str, *command: str) -> subprocess.CompletedProcess[str]:
+def _build(root: Path, engine: str, *command: str, **more: str) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
+        **more,
         "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
         "ASTRO_TELEMETRY_DISABLED": "1",
         "NO_UPDATE_NOTIFIER": "1",
@@ -156,6 +157,29 @@ def test_a_vitepress_site_builds_its_quotes_and_fails_on_a_stale_one(tmp_path: P
     _assert_fails_as_check_says(
         root, "docs/index.md", _build(root, "vitepress", "node_modules/vitepress/bin/vitepress.js", "build", "docs")
     )
+
+
+def test_a_vitepress_build_guards_its_own_snippets_as_check_does(tmp_path: Path, packed: dict[str, Path]) -> None:
+    """Guard mode in the same build: VitePress's own ``<<<`` snippets, recorded by ``pin --write``, are judged
+    against textfrag.lock by markdown-it-textfrag as ``check`` judges them, on a page that quotes nothing."""
+    config = "import textfrag from 'markdown-it-textfrag';\nexport default { title: 'T', markdown: { config: (md) => { md.use(textfrag); } } };\n"
+    root = _site(tmp_path / "site", "vitepress", packed["markdown-it-textfrag"], {"docs/.vitepress/config.mts": config})
+    (root / "docs" / "index.md").write_text("# Guide\n\n<<< @/../src/app.py\n", encoding="utf-8")
+    guard = {"TEXTFRAG_GUARD": "1"}
+    pinned = subprocess.run(
+        [str(BIN / "textfrag"), "pin", "--write", "docs"], cwd=root, capture_output=True, text=True, env={**os.environ, **guard}
+    )
+    assert pinned.returncode == 0 and "recorded 1 include" in pinned.stdout, pinned.stdout + pinned.stderr
+    vitepress = "node_modules/vitepress/bin/vitepress.js"
+    r = _build(root, "vitepress", vitepress, "build", "docs", **guard)
+    assert r.returncode == 0 and "build complete" in r.stdout, r.stdout + r.stderr
+    (root / "src" / "app.py").write_text(APP.replace("hello", "hi"), encoding="utf-8")
+    r = _build(root, "vitepress", vitepress, "build", "docs", **guard)
+    checked = subprocess.run(
+        [str(BIN / "textfrag"), "check", "docs"], cwd=root, capture_output=True, text=True, env={**os.environ, **guard}
+    )
+    said = [line for line in checked.stderr.splitlines() if line.startswith("docs/index.md:3: <<< @/../src/app.py: ")]
+    assert r.returncode != 0 and len(said) == 1 and said[0] in r.stdout + r.stderr, (checked.stderr, r.stdout, r.stderr)
 
 
 def test_a_docusaurus_site_builds_its_quotes_and_fails_on_a_stale_one(tmp_path: Path, packed: dict[str, Path]) -> None:

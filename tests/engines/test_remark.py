@@ -154,3 +154,29 @@ def test_one_textfrag_serves_every_page_of_a_build(tmp_path: Path, plugin: Path)
     for k, page in zip(lines, pages, strict=True):
         soup = BeautifulSoup(Path(f"{page}.html").read_text(encoding="utf-8"), "html.parser")
         assert soup.select_one("div.txtfrag pre code").get_text() == APP.splitlines(keepends=True)[k], k
+
+
+def test_guard_mode_judges_the_sites_own_includes_in_the_same_build(tmp_path: Path, plugin: Path) -> None:
+    """In a Docusaurus site whose configuration names remark-textfrag, guard mode (``TEXTFRAG_GUARD=1``) in
+    the build judges remark-code-import's blocks against textfrag.lock as ``check`` does: a page that quotes
+    nothing but includes a file fails the build once the included lines change, with check's line."""
+    [page] = _project(tmp_path, {"one.md": "# One\n\n```py file=../src/app.py#L4-L5\n```\n"})
+    (tmp_path / "docusaurus.config.mjs").write_text("import remarkTextfrag from 'remark-textfrag';\nexport default {};\n")
+    guard = {"TEXTFRAG_GUARD": "1"}
+    pinned = subprocess.run(
+        [str(BIN / "textfrag"), "pin", "--write", "docs"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **guard},
+    )
+    assert pinned.returncode == 0 and "recorded 1 include" in pinned.stdout, pinned.stdout + pinned.stderr
+    assert _build(tmp_path, plugin, [page], **guard).returncode == 0
+    (tmp_path / "src" / "app.py").write_text(APP.replace("hello", "hi"), encoding="utf-8")
+    r = _build(tmp_path, plugin, [page], **guard)
+    checked = subprocess.run(
+        [str(BIN / "textfrag"), "check", "docs"], cwd=tmp_path, capture_output=True, text=True, env={**os.environ, **guard}
+    )
+    said = [line for line in checked.stderr.splitlines() if line.startswith("docs/one.md:3: ")]
+    assert r.returncode == 1 and len(said) == 1 and said[0] in r.stderr, (checked.stderr, r.stderr)
+    assert _build(tmp_path, plugin, [page]).returncode == 0  # (guard mode off: the include is not textfrag's business)

@@ -113,7 +113,10 @@ def answer(request: Any, *, cwd: Path | None = None) -> dict[str, Any]:
                 f"the request's documents[{i}].path {doc['path']!r} is outside the project (the request's folder "
                 "and the root): batch reads documents under them only; send its text instead"
             )
-        results += batch.document(path, str(doc["path"]), text)
+        only = _field(doc.get("only"), f"documents[{i}].only", str)
+        if only not in (None, "includes"):
+            raise RequestError(f'the request\'s documents[{i}].only is "includes" or absent, not {only!r}')
+        results += batch.document(path, str(doc["path"]), text, includes_only=only == "includes")
     judged = []
     for i, ref in enumerate(references):
         if not isinstance(ref, dict):
@@ -161,14 +164,17 @@ class _Batch:
             except TextFragError as bad:  # (said as the build's first problem; no include is judged without it)
                 self.unreadable_lock = bad
 
-    def document(self, path: Path, shown: str, text: str | None) -> list[dict[str, Any]]:
-        """Every reference of the document, then (guard mode) every include, each judged."""
+    def document(self, path: Path, shown: str, text: str | None, *, includes_only: bool = False) -> list[dict[str, Any]]:
+        """Every reference of the document, then (guard mode) every include, each judged; ``includes_only``:
+        the includes alone (a plugin that found the references itself), and nothing read when guard mode is off."""
+        if includes_only and self.lock is None:
+            return []
         try:
             text = read_text(path, shown, self.config.max_size or DEFAULT_MAX_SIZE) if text is None else text
         except TextFragError as unreadable:
             return [_result("document", shown, 0, None, None, _problems_of(Verdict(shown), [unreadable], f"{shown}"))]
-        out = []
-        for f in scan_text(text, shown, path.suffix, html_blocks_of(self.config)):
+        out: list[dict[str, Any]] = []
+        for f in [] if includes_only else scan_text(text, shown, path.suffix, html_blocks_of(self.config)):
             form = self.forms.problem(f, text, path.suffix)
             if form is not None:
                 out.append(
