@@ -19,7 +19,7 @@ function server(command) {
   const proc = spawn(command, ["batch", "--stream"], { stdio: ["pipe", "pipe", "pipe"] });
   const waiting = [];
   const err = [];
-  let buffered = "";
+  let pieces = [];
   let ended = null;
   // (while no answer is awaited the process holds nothing open: the build ends when its work does, and the
   // server with it, as its input closes)
@@ -33,11 +33,14 @@ function server(command) {
   };
   proc.stdout.setEncoding("utf-8");
   proc.stdout.on("data", (chunk) => {
-    buffered += chunk;
+    // (an answer comes in many chunks: each is looked through once, not the answer so far each time)
+    let start = 0;
     let end;
-    while ((end = buffered.indexOf("\n")) >= 0 && waiting.length) {
-      const line = buffered.slice(0, end);
-      buffered = buffered.slice(end + 1);
+    while ((end = chunk.indexOf("\n", start)) >= 0 && waiting.length) {
+      pieces.push(chunk.slice(start, end));
+      const line = pieces.join("");
+      pieces = [];
+      start = end + 1;
       const { resolve, reject } = waiting.shift();
       if (!waiting.length) hold(false);
       try {
@@ -46,6 +49,7 @@ function server(command) {
         reject(new Error(`remark-textfrag: "${command} batch --stream" answered what is not JSON: ${line.slice(0, 200)}`));
       }
     }
+    if (start < chunk.length) pieces.push(chunk.slice(start));
   });
   proc.stderr.on("data", (chunk) => err.push(chunk));
   const gone = (why) => {

@@ -278,3 +278,43 @@ def test_stream_answers_each_line_in_order_and_outlives_a_wrong_one(tmp_path: Pa
     assert answers[1]["status"] == 2 and "not JSON" in answers[1]["error"]
     assert answers[2]["status"] == 2 and "protocol must be 1" in answers[2]["error"]
     assert answers[3]["failed"] is True and answers[3]["results"][0]["state"] == "stale"
+
+
+def test_stream_reads_a_file_once_while_it_stays_the_same_and_again_once_it_changed(tmp_path: Path) -> None:
+    """One build, one read of each quoted file: ``batch --stream`` keeps what it read between requests (the
+    pages of a build), and reads a file again once it changed on disk between two (a dev server's build
+    that goes on while the writer edits the quoted file); a file that appears is seen too."""
+    import subprocess
+    import sys
+
+    from textfrag.protocol.batch import answer
+
+    (tmp_path / "a.txt").write_text("one\ntwo\n", encoding="utf-8")
+    ask = {"protocol": 1, "references": [{"reference": "a.txt#line=0,1"}, {"reference": "b.txt#line=0,1"}]}
+    carried: dict[Any, Any] = {}
+    first = answer(ask, cwd=tmp_path, carried=carried)
+    [cache] = carried.values()
+    read = cache.get("a.txt")
+    assert answer(ask, cwd=tmp_path, carried=carried) == first and cache.get("a.txt") is read  # (not read again)
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "textfrag"), "batch", "--stream"],
+        cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+
+    def asked() -> dict[str, Any]:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(json.dumps(ask) + "\n")
+        process.stdin.flush()
+        return dict(json.loads(process.stdout.readline()))
+
+    try:
+        before = asked()
+        assert [r["excerpt"] and r["excerpt"]["text"] for r in before["results"]] == ["one\n", None]
+        (tmp_path / "a.txt").write_text("uno\ntwo\nthree\n", encoding="utf-8")
+        (tmp_path / "b.txt").write_text("new\n", encoding="utf-8")
+        after = asked()
+        assert [r["excerpt"]["text"] for r in after["results"]] == ["uno\n", "new\n"] and not after["failed"]
+    finally:
+        process.stdin.close()
+        process.wait(timeout=60)

@@ -71,11 +71,12 @@ def _stream(lines: Iterable[str], out: TextIO) -> int:
     the input does."""
     from ..protocol.batch import RequestError, answer
 
+    carried: dict[Any, Any] = {}  # (one build: each quoted file read once while it stays the same)
     for line in lines:
         if not line.strip():
             continue
         try:
-            answered: dict[str, Any] = answer(json.loads(line))
+            answered: dict[str, Any] = answer(json.loads(line), carried=carried)
         except (json.JSONDecodeError, RecursionError) as bad:
             what = "nested too deeply" if isinstance(bad, RecursionError) else f"not JSON ({bad})"
             answered = {"error": f"textfrag batch: the request is {what}", "status": BAD}

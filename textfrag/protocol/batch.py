@@ -83,9 +83,11 @@ def _config(request: dict[str, Any], cwd: Path, documents: list[Path]) -> BuildC
     return dataclasses.replace(config, **changes) if changes else config
 
 
-def answer(request: Any, *, cwd: Path | None = None) -> dict[str, Any]:
+def answer(request: Any, *, cwd: Path | None = None, carried: dict[Any, SourceCache] | None = None) -> dict[str, Any]:
     """The answer to ``request`` (a JSON object, read): raises :class:`RequestError` for one that is not
-    a request of this protocol; every problem of a document or a reference is in the answer."""
+    a request of this protocol; every problem of a document or a reference is in the answer. ``carried``:
+    the source caches of the requests before it in one build (``batch --stream``), each file read once while
+    it stays the same."""
     if not isinstance(request, dict):
         raise RequestError(f"a request is a JSON object, not {type(request).__name__}")
     if request.get("protocol") != PROTOCOL:
@@ -100,7 +102,7 @@ def answer(request: Any, *, cwd: Path | None = None) -> dict[str, Any]:
     # (the build's configuration is the one above its pages, as check finds it: a reference's page stands for them)
     pages = [here / r["document"] for r in references if isinstance(r, dict) and isinstance(r.get("document"), str)]
     config = _config(request, here, paths or pages[:1])
-    batch = _Batch(config, here)
+    batch = _Batch(config, here, carried)
     results: list[dict[str, Any]] = []
     if batch.unreadable_lock is not None:
         results.append(
@@ -143,12 +145,19 @@ def _within(path: Path, folders: tuple[Path, ...]) -> bool:
 class _Batch:
     """One request's build: its settings, its source cache (each file read once), its lock file."""
 
-    def __init__(self, config: BuildConfig, cwd: Path) -> None:
+    def __init__(self, config: BuildConfig, cwd: Path, carried: dict[Any, SourceCache] | None = None) -> None:
         self.config = config
         self.cwd = cwd
-        self.cache = SourceCache(
-            config.root, charset=config.charset or DEFAULT_CHARSET, max_size=config.max_size or DEFAULT_MAX_SIZE
-        )
+        charset, max_size = config.charset or DEFAULT_CHARSET, config.max_size or DEFAULT_MAX_SIZE
+        key = (str(config.root), charset, max_size)
+        kept = carried.get(key) if carried is not None else None
+        if kept is not None:
+            kept.refresh()  # (what changed on disk since the page before is read again)
+            self.cache = kept
+        else:
+            self.cache = SourceCache(config.root, charset=charset, max_size=max_size)
+            if carried is not None:
+                carried[key] = self.cache
         self.settings = Settings(
             on_stale=config.on_stale,
             require_pin=config.require_pin,

@@ -258,6 +258,8 @@ class SourceCache:
         self.real_paths: dict[str, str] = {}
         #: the sources declared at or above the root (``txtfrag://NAME/PATH``), found when first quoted
         self._sources: Any = None
+        #: what each file read from the root was on disk just before it was read (``refresh``)
+        self._stamps: dict[str, tuple[int, ...] | None] = {}
 
     def with_charset(self, charset: str) -> SourceCache:
         """The cache of this build that reads files in ``charset`` (literalinclude's ``:encoding:``): this
@@ -286,6 +288,7 @@ class SourceCache:
         path = posixpath.normpath(path)
         entry = self._entries.get(path)
         if entry is None:
+            self._stamp(path)
             try:
                 data = self._remote(path) if path.startswith("//") else read_under_root(self.real_root, path, path, self.max_size)
                 entry = Source(path, data, self.charset)
@@ -369,11 +372,28 @@ class SourceCache:
         with self._lock:
             self._entries.pop(path, None)
             self._digests.pop(path, None)
+            self._stamps.pop(path, None)
             self.real_paths.clear()
             siblings = list(self._siblings.values())
             self.history = None
         for sibling in siblings:
             sibling.forget(path)
+
+    def _stamp(self, path: str) -> None:
+        """Note what a file of the root is on disk, before it is read (a change after it is seen next time)."""
+        if not path.startswith("//") and path not in self._stamps:
+            self._stamps[path] = _stamp_of(os.path.join(self.real_root, path))
+
+    def refresh(self) -> None:
+        """Forget each file of the root that changed on disk, appeared or went since it was read: a build
+        that lives on (``textfrag batch --stream``, a page at a time) calls it before each page, so a file is
+        read once while it stays the same, and as it is now once it changed (a declared source's file, at
+        a commit, never changes)."""
+        changed = [p for p, was in list(self._stamps.items()) if _stamp_of(os.path.join(self.real_root, p)) != was]
+        for path in changed:
+            self.forget(path)
+        for sibling in list(self._siblings.values()):
+            sibling.refresh()
 
     def present(self, full: str) -> bool:
         """Whether the file at the absolute path ``full`` exists (as a link, too) for this build."""
@@ -405,6 +425,7 @@ class SourceCache:
             if isinstance(loaded, (Source, TextFragError)):
                 entry = loaded.digest if isinstance(loaded, Source) else loaded
             else:
+                self._stamp(path)
                 try:
                     entry = digest_under_root(self.real_root, path, path, self.max_size, self.charset)
                 except TextFragError as failure:
@@ -419,6 +440,15 @@ class SourceCache:
         """Record a digest (or the failure) computed elsewhere, e.g. by a worker process."""
         with self._lock:
             self._digests.setdefault(posixpath.normpath(path), entry)
+
+
+def _stamp_of(full: str) -> tuple[int, ...] | None:
+    """A file's identity and state on disk (None: there is none): what changes when it is written or replaced."""
+    try:
+        st = os.stat(full)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def digest_batch(root: str, charset: str, max_size: int, paths: list[str]) -> list[tuple[str, Digest | TextFragError]]:
