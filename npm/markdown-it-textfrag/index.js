@@ -104,10 +104,12 @@ export default function markdownItTextfrag(md, options = {}) {
     // (the page itself, for its includes where guard mode is on: VitePress's <<< snippets, judged against
     // textfrag.lock as check judges them; once textfrag has said guard mode is off, a page without a quote
     // asks nothing)
-    const page = state.env?.path && fs.existsSync(state.env.path) ? shown(state.env.path) : null;
+    // (VitePress names the page's own file realPath, and path where its rewrites put it)
+    const file = state.env?.realPath ?? state.env?.path;
+    const page = file && fs.existsSync(file) ? shown(file) : null;
     if (!quotes.length && !(page && guarded !== false)) return;
-    const document = shown(state.env?.path) ?? state.env?.relativePath;
-    const before = linesBefore(state.env?.path, state.src);
+    const document = shown(file) ?? state.env?.relativePath;
+    const before = linesBefore(file, state.src);
     const request = {
       protocol: 1,
       ...(root ? { root } : {}),

@@ -161,10 +161,15 @@ def test_a_vitepress_site_builds_its_quotes_and_fails_on_a_stale_one(tmp_path: P
 
 def test_a_vitepress_build_guards_its_own_snippets_as_check_does(tmp_path: Path, packed: dict[str, Path]) -> None:
     """Guard mode in the same build: VitePress's own ``<<<`` snippets, recorded by ``pin --write``, are judged
-    against textfrag.lock by markdown-it-textfrag as ``check`` judges them, on a page that quotes nothing."""
-    config = "import textfrag from 'markdown-it-textfrag';\nexport default { title: 'T', markdown: { config: (md) => { md.use(textfrag); } } };\n"
+    against textfrag.lock by markdown-it-textfrag as ``check`` judges them, on a page that quotes nothing and
+    that the site's ``rewrites`` serve from another path (as VitePress's own documentation serves ``en/``)."""
+    config = (
+        "import textfrag from 'markdown-it-textfrag';\n"
+        "export default { title: 'T', rewrites: { 'en/:rest*': ':rest*' }, markdown: { config: (md) => { md.use(textfrag); } } };\n"
+    )
     root = _site(tmp_path / "site", "vitepress", packed["markdown-it-textfrag"], {"docs/.vitepress/config.mts": config})
-    (root / "docs" / "index.md").write_text("# Guide\n\n<<< @/../src/app.py\n", encoding="utf-8")
+    (root / "docs" / "en").mkdir()
+    (root / "docs" / "en" / "index.md").write_text("# Guide\n\n<<< @/../src/app.py\n", encoding="utf-8")
     guard = {"TEXTFRAG_GUARD": "1"}
     pinned = subprocess.run(
         [str(BIN / "textfrag"), "pin", "--write", "docs"], cwd=root, capture_output=True, text=True, env={**os.environ, **guard}
@@ -178,7 +183,7 @@ def test_a_vitepress_build_guards_its_own_snippets_as_check_does(tmp_path: Path,
     checked = subprocess.run(
         [str(BIN / "textfrag"), "check", "docs"], cwd=root, capture_output=True, text=True, env={**os.environ, **guard}
     )
-    said = [line for line in checked.stderr.splitlines() if line.startswith("docs/index.md:3: <<< @/../src/app.py: ")]
+    said = [line for line in checked.stderr.splitlines() if line.startswith("docs/en/index.md:3: <<< @/../src/app.py: ")]
     assert r.returncode != 0 and len(said) == 1 and said[0] in r.stdout + r.stderr, (checked.stderr, r.stdout, r.stderr)
 
 
