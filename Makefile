@@ -168,6 +168,8 @@ bench: $(VENV)/.test-$(SUM) $(VENV)/.wheel
 	$(BIN)/python bench/bench_sphinx.py --refs 3000 --runs 3
 	$(BIN)/python bench/bench_mkdocs.py --refs 3000 --runs 3
 	TEXTFRAG_MYST=$(CURDIR)/$(MYST) $(BIN)/python bench/bench_myst.py
+	$(BIN)/python bench/bench_remark.py
+	$(BIN)/python bench/bench_vitepress.py
 	$(BIN)/python bench/bench_guard.py
 
 clean:
