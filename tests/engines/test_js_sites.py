@@ -146,12 +146,20 @@ BAD = "---\ntitle: Bad\n---\n\n![](txtfrag:src/app.py#line=0,1;md5=" + STALE + "
 
 
 def test_a_vitepress_site_builds_its_quotes_and_fails_on_a_stale_one(tmp_path: Path, packed: dict[str, Path]) -> None:
-    config = "import textfrag from 'markdown-it-textfrag';\nexport default { title: 'T', markdown: { config: (md) => { md.use(textfrag); } } };\n"
-    root = _site(tmp_path / "site", "vitepress", packed["markdown-it-textfrag"], {"docs/.vitepress/config.mts": config})
+    """... and a page the site's ``srcExclude`` leaves out is no page of the build's, for ``check`` either."""
+    config = (
+        "import textfrag from 'markdown-it-textfrag';\n"
+        "export default { title: 'T', srcExclude: ['drafts/**'], markdown: { config: (md) => { md.use(textfrag); } } };\n"
+    )
+    draft = "# Draft\n\n![](txtfrag:src/nope.py#L1)\n"
+    files = {"docs/.vitepress/config.mts": config, "docs/drafts/wip.md": draft}
+    root = _site(tmp_path / "site", "vitepress", packed["markdown-it-textfrag"], files)
     ref = _reference(root)
     (root / "docs" / "index.md").write_text(f"---\ntitle: Guide\n---\n\n# Guide\n\n{_page(ref)}", encoding="utf-8")
     r = _build(root, "vitepress", "node_modules/vitepress/bin/vitepress.js", "build", "docs")
     assert r.returncode == 0 and "build complete" in r.stdout, r.stdout + r.stderr
+    checked = subprocess.run([str(BIN / "textfrag"), "check", "docs"], cwd=root, capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0 and "wip.md" not in checked.stderr, checked.stdout + checked.stderr
     _assert_rendered(root / "docs" / ".vitepress" / "dist" / "index.html", ref, "div.language-python pre.shiki")
     (root / "docs" / "index.md").write_text(BAD, encoding="utf-8")
     _assert_fails_as_check_says(

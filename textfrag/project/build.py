@@ -77,6 +77,8 @@ class BuildConfig:
     other_suffixes: tuple[tuple[str, str], ...] = ()
     #: MkDocs' exclude_docs (gitignore patterns, under the docs folder), besides its defaults
     exclude_docs: str | None = None
+    #: VitePress's srcExclude (glob patterns, under its source folder), besides its defaults
+    src_exclude: tuple[str, ...] = ()
     #: Sphinx's suppress_warnings (``textfrag.stale`` makes a stale quote pass, as in the build)
     suppressed: tuple[str, ...] = ()
     #: MkDocs' ``strict: true``: a warning fails the build (a stale quote where on_stale is "warning")

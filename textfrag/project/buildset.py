@@ -3,7 +3,8 @@
 its source suffixes (``.md`` only with a Markdown parser) that ``include_patterns`` names and
 ``exclude_patterns`` leaves in; under
 MkDocs' docs folder, a Markdown page that neither MkDocs' own exclusions (hidden files, ``/templates/``,
-a README.md beside an index.md) nor ``exclude_docs`` leave out. A document outside those folders, or named on the command line, is
+a README.md beside an index.md) nor ``exclude_docs`` leave out; under VitePress's source folder, a page
+that neither its own exclusions (hidden folders, ``node_modules``, ``dist``) nor ``srcExclude`` leave out. A document outside those folders, or named on the command line, is
 judged as asked; a part an included page pulls in is judged wherever it lies (textfrag.documents.included).
 """
 
@@ -61,6 +62,20 @@ def read_by_build(config: BuildConfig | None) -> Callable[[Path], bool] | None:
             return _under(srcdir, doc) is None or os.path.realpath(doc) in chapters
 
         return mdbook_reads
+    if config.engine == "vitepress":  # the pages VitePress globs: **.md, but node_modules, dist, srcExclude
+        ignored = [_glob_pattern(p) for p in ("**/node_modules/**", "**/dist/**", *config.src_exclude)]
+
+        def vitepress_reads(doc: Path) -> bool:
+            rel = _under(srcdir, doc)
+            if rel is None:
+                return True
+            parts = rel.split("/")
+            if any(part.startswith(".") for part in parts):
+                return False  # (a hidden folder's page is no page: .vitepress/ among them)
+            prefixes = ["/".join(parts[: k + 1]) for k in range(len(parts))]
+            return not any(m.match(p) for m in ignored for p in prefixes)
+
+        return vitepress_reads
     if config.exclude_docs is not None:  # MkDocs (and ProperDocs)
         spec = _gitignore(".*\n/templates/\n" + config.exclude_docs)
         if spec is None:
@@ -90,6 +105,14 @@ def _under(folder: str, doc: Path) -> str | None:
 
 
 @lru_cache(maxsize=256)
+def _glob_pattern(pattern: str) -> re.Pattern[str]:
+    """A glob as VitePress's (tinyglobby's) reads it: ``**/`` any folders, none too; ``/**`` all below."""
+    pattern = pattern.removeprefix("./")
+    lead = pattern.startswith("**/")
+    body = _sphinx_pattern(pattern[3:] if lead else pattern).pattern
+    return re.compile(("(?:.*/)?" if lead else "") + body)
+
+
 def _sphinx_pattern(pattern: str) -> re.Pattern[str]:
     """Sphinx's glob (sphinx.util.matching): ``**`` matches across folders, ``*`` and ``?`` within one."""
     out, i, n = "", 0, len(pattern)

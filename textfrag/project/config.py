@@ -88,6 +88,7 @@ def _read_config(path: Path) -> BuildConfig:
             guard=bool(site["guard"]),
             srcdir=Path(str(site["srcdir"])),
             engine="vitepress" if vitepress else "docusaurus",
+            src_exclude=tuple(site.get("exclude", ())),  # type: ignore[call-overload]
             # (a txtfrag: image or link is rendered where the configuration uses textfrag's plugin)
             markdown_forms=("markdown-it-textfrag" if vitepress else "remark-textfrag") in text,
             myst_forms=False,

@@ -1,5 +1,6 @@
 """A VitePress site's configuration (``.vitepress/config.mts``, ``.ts``, ``.mjs`` or ``.js``), read without
-running it: its source folder (``srcDir``, when written as a string), the folder the site lives in.
+running it: its source folder (``srcDir``, when written as a string), the pages it leaves out
+(``srcExclude``, when written as a list of strings), the folder the site lives in.
 
 VitePress renders a ``txtfrag:`` reference when the configuration uses markdown-it-textfrag
 (``md.use(textfrag)``); its own quotes are its ``<<<`` snippets, which guard mode protects when
@@ -22,6 +23,8 @@ __all__ = ["VITEPRESS_NAMES", "read_vitepress", "site_top"]
 #: where a VitePress site keeps its configuration, from the site's folder
 VITEPRESS_NAMES = tuple(f".vitepress/config.{x}" for x in ("mts", "ts", "mjs", "js", "cts", "cjs"))
 _SRC_DIR = re.compile(r"""\bsrcDir\s*:\s*(['"])([^'"]+)\1""")
+_SRC_EXCLUDE = re.compile(r"""\bsrcExclude\s*:\s*\[([^\]]{0,4000})\]""")
+_STRING = re.compile(r"""(['"])([^'"\n]*)\1""")
 
 
 def read_vitepress(path: Path, text: str) -> dict[str, object]:
@@ -31,7 +34,10 @@ def read_vitepress(path: Path, text: str) -> dict[str, object]:
     srcdir = (site / found.group(2)).resolve() if found else site.resolve()
     given = os.environ.get("TEXTFRAG_ROOT")
     guard = guard_switched_on(path.parent)
-    return {"root": (site / given).resolve() if given else site_top(site), "srcdir": srcdir, "guard": guard}
+    listed = _SRC_EXCLUDE.search(text)
+    excluded = tuple(m.group(2) for m in _STRING.finditer(listed.group(1))) if listed else ()
+    root = (site / given).resolve() if given else site_top(site)
+    return {"root": root, "srcdir": srcdir, "guard": guard, "exclude": excluded}
 
 
 def site_top(site: Path) -> Path:
