@@ -1,10 +1,10 @@
 """Which documents a build reads as its own, from its configuration, so that ``check``, ``pin`` and
 ``update`` judge what the build renders, no more: under Sphinx's source folder, a document with one of
 its source suffixes (``.md`` only with a Markdown parser) that ``include_patterns`` names and
-``exclude_patterns`` leaves in; under
-MkDocs' docs folder, a Markdown page that neither MkDocs' own exclusions (hidden files, ``/templates/``,
-a README.md beside an index.md) nor ``exclude_docs`` leave out; under VitePress's source folder, a page
-that neither its own exclusions (hidden folders, ``node_modules``, ``dist``) nor ``srcExclude`` leave out. A document outside those folders, or named on the command line, is
+``exclude_patterns`` leaves in; under MkDocs' docs folder, a Markdown page that neither MkDocs' own
+exclusions (hidden files, ``/templates/``, a README.md beside an index.md) nor ``exclude_docs`` leave out;
+under VitePress's source folder, a page that neither its own exclusions (hidden folders, ``node_modules``,
+``dist``) nor ``srcExclude`` leave out. A document outside those folders, or named on the command line, is
 judged as asked; a part an included page pulls in is judged wherever it lies (textfrag.documents.included).
 """
 
