@@ -88,7 +88,7 @@ def _read_config(path: Path) -> BuildConfig:
             guard=bool(site["guard"]),
             srcdir=Path(str(site["srcdir"])),
             engine="vitepress" if vitepress else "docusaurus",
-            src_exclude=tuple(site.get("exclude", ())),  # type: ignore[call-overload]
+            src_exclude=tuple(str(p) for p in excluded) if isinstance(excluded := site.get("exclude"), tuple) else (),
             # (a txtfrag: image or link is rendered where the configuration uses textfrag's plugin)
             markdown_forms=("markdown-it-textfrag" if vitepress else "remark-textfrag") in text,
             myst_forms=False,
