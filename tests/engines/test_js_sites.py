@@ -249,9 +249,14 @@ def test_a_starlight_site_builds_its_quotes_and_fails_on_a_stale_one(
     r = _build(root, "starlight", "node_modules/astro/bin/astro.mjs", "build")
     assert r.returncode == 0 and "Complete!" in r.stdout, r.stdout + r.stderr
     _assert_rendered(root / "dist" / "index.html", ref, "div.expressive-code pre[data-language=python]")
-    page.write_text(BAD, encoding="utf-8")
+    # (an MDX page, the quote inside a JSX element, whose children MDX reads as Markdown: check reads it so)
+    page.unlink()
+    page = page.with_suffix(".mdx")
+    page.write_text(
+        BAD.replace("![](txtfrag:src/nope.py#line=0,1)", "<div>![](txtfrag:src/nope.py#line=0,1)</div>"), encoding="utf-8"
+    )
     _assert_fails_as_check_says(
-        root, "src/content/docs/index.md", _build(root, "starlight", "node_modules/astro/bin/astro.mjs", "build")
+        root, "src/content/docs/index.mdx", _build(root, "starlight", "node_modules/astro/bin/astro.mjs", "build")
     )
 
 

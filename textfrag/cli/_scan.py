@@ -200,7 +200,8 @@ def scan_documents(run: RunContext, digester: Digester | None = None) -> Scan:
 
     reads = None if listed else built_documents(run)
     asciidoc = config is not None and config.engine == "asciidoc"
-    mdx = config is not None and config.engine == "docusaurus"
+    # (MDX pages: a Docusaurus site's, or, with no configuration, pages remark-textfrag renders: Astro Starlight's)
+    mdx = config is None or config.engine == "docusaurus"
     extra = [suffix for suffix, _ in config.other_suffixes] if config is not None else []
     found_docs = doc_files((Path(p) for p in run.paths), unlistable, asciidoc=asciidoc, mdx=mdx, extra=extra)
     for doc in (Path(p) for p in run.paths) if listed else found_docs:

@@ -222,10 +222,9 @@ def _in_parts(run: RunContext, progress: Progress | None) -> _Tally | None:
     reads = built_documents(run)
     config = run.config
     engine = config.engine if config is not None else ""  # (AsciiDoc documents and MDX pages: their includes)
+    mdx = config is None or engine == "docusaurus"  # (MDX pages: a Docusaurus site's, or remark-textfrag's anywhere)
     extra = [suffix for suffix, _ in config.other_suffixes] if config is not None else []
-    walked = doc_files(
-        (Path(p) for p in run.paths), unlistable, asciidoc=engine == "asciidoc", mdx=engine == "docusaurus", extra=extra
-    )
+    walked = doc_files((Path(p) for p in run.paths), unlistable, asciidoc=engine == "asciidoc", mdx=mdx, extra=extra)
     docs = [str(d) for d in walked if reads is None or reads(d)]
     if len(docs) < PARALLEL_DOCS and len(docs) + _includes(docs) < PARALLEL_DOCS:
         return None

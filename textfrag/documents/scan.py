@@ -440,8 +440,9 @@ def _used_labels(text: str) -> dict[str, tuple[tuple[int, int], str] | None]:
 #: how a Markdown page's raw HTML blocks are read: None, as every engine reads them (the engine is not
 #: known: only what none would render is passed over); "raw", as Python-Markdown reads them
 #: (textfrag.documents.raw_html); "md_in_html", the same with the md_in_html extension (a block with a
-#: ``markdown`` attribute is Markdown inside); "commonmark", as CommonMark reads them (MyST: MyST-Parser under Sphinx, mystmd)
-HtmlBlocks = Literal["raw", "md_in_html", "commonmark"] | None
+#: ``markdown`` attribute is Markdown inside); "commonmark", as CommonMark reads them (MyST: MyST-Parser under Sphinx, mystmd);
+#: "mdx", as MDX reads a tag: JSX, whose children are Markdown (an ``.mdx`` page)
+HtmlBlocks = Literal["raw", "md_in_html", "commonmark", "mdx"] | None
 
 
 def scan_markdown(text: str, file: str = "<text>", html_blocks: HtmlBlocks = None) -> list[Found]:
@@ -504,7 +505,9 @@ def scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) ->
     if front is not None and (html_blocks == "commonmark" or _front_matter(front.group(1) or "")):
         read = mask_text(text, [front.span()])  # (front matter: the page's metadata, not Markdown)
     masked = _md_blocks(read, file, found, python_markdown=python_markdown)
-    if "<" in masked:  # (raw HTML blocks, as the engine reads them, or as every engine does: not Markdown)
+    # (raw HTML blocks, as the engine reads them, or as every engine does: not Markdown; in MDX a tag is JSX,
+    # whose children are Markdown)
+    if "<" in masked and html_blocks != "mdx":
         from .raw_html import commonmark_html_spans, raw_everywhere, raw_html_spans
 
         if python_markdown:
@@ -590,5 +593,5 @@ def scan_text(text: str, file: str, suffix: str, html_blocks: HtmlBlocks = None)
         return []
     if suffix.lower() in RST_SUFFIXES:
         return with_columns(text, scan_rst(text, file))
-    found, _, lines = scan_markdown_lines(text, file, html_blocks)
+    found, _, lines = scan_markdown_lines(text, file, "mdx" if suffix.lower() == ".mdx" else html_blocks)
     return with_columns(text, found, lines)  # (the masked text has the same line starts)
