@@ -30,7 +30,7 @@ from ..repair.references import repair
 from ..source.cache import DEFAULT_CHARSET, DEFAULT_MAX_SIZE, SourceCache
 from ..verdict.excerpt import Excerpt, failure_summary
 from ..verdict.judging import Settings, Verdict, judge, no_link_target
-from ..verdict.presentation import identity, unique_anchor
+from ..verdict.presentation import identity
 from ..verdict.written_options import how_written, options_of
 from .version import PROTOCOL
 
@@ -278,11 +278,18 @@ def _on_pages(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     its page, else to the quoted file's URL (``source_url``), else nowhere, which is a problem."""
     taken: dict[str | None, set[str]] = {}
     shown: dict[tuple[str | None, Any], str] = {}
+    suffixes: dict[tuple[str | None, str], int] = {}  # (the next "-N" to try of a page's anchor: linear in its quotes)
     for r in results:
         ex = r["excerpt"]
         if ex is not None and r["asked"] != "link":
             anchors = taken.setdefault(r["document"], set())
-            ex["anchor"] = unique_anchor(ex["anchor"], anchors)
+            base = ex["anchor"]
+            if base in anchors:
+                n = suffixes.get((r["document"], base), 2)
+                while f"{base}-{n}" in anchors:
+                    n += 1
+                suffixes[(r["document"], base)] = n + 1
+                ex["anchor"] = f"{base}-{n}"
             anchors.add(ex["anchor"])
             shown.setdefault((r["document"], r["identity"]), ex["anchor"])
     for r in results:
