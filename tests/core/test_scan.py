@@ -509,3 +509,23 @@ def test_a_code_span_ends_where_python_markdown_ends_its_block(text: str) -> Non
 
     rendered = markdown.markdown(text).count("<img")
     assert sum(f.kind == "image" for f in scan_markdown(text, "a.md", "raw")) == rendered
+
+
+# -- the Markdown patterns as written for speed are the patterns as CommonMark reads them ---------------------
+
+_PIECES = ["!", "[", "]", "(", ")", "\\", "txtfrag:a", "txtfrag:b#line=1,2", " ", "\n", "\r", "<", ">", '"', "'", "x", "`"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=24).map("".join))
+def test_the_image_and_link_patterns_find_what_their_plain_spelling_finds(text: str) -> None:
+    """The scan's image and link patterns put each lookbehind after the bracket it guards (so that the
+    engine looks for the literal first); an image is ``![`` not after a backslash, a link ``[`` after neither
+    ``!`` nor a backslash: the same matches as those lookbehinds written first."""
+    from textfrag.documents import scan
+
+    label_and_target = scan._LABEL + r"\]" + scan._TARGET
+    plain_image = re.compile(r"(?<!\\)!\[" + label_and_target)
+    plain_link = re.compile(r"(?<![!\\])\[" + label_and_target)
+    for fast, plain in ((scan._MD_IMAGE, plain_image), (scan._MD_LINK, plain_link)):
+        assert [m.span() + m.groups() for m in fast.finditer(text)] == [m.span() + m.groups() for m in plain.finditer(text)]

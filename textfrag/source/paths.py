@@ -26,6 +26,8 @@ def typed_path(path: str | os.PathLike[str]) -> str:
     'docs/conf.py'
     """
     normal = os.path.normpath(os.fspath(path))
+    if not os.path.isabs(normal) and not normal.startswith(".."):
+        return normal  # (what relpath would make of it: a relative path down from here is as typed)
     try:
         rel = os.path.relpath(normal)
     except ValueError:  # (another drive)
