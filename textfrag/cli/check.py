@@ -376,9 +376,13 @@ def _judged(
                 tally.embedded.add((f.file, identity(ref)))
             else:
                 tally.links.append((f, identity(ref)))
-        warned = tuple(Warned(w.kind, w.message) for w in verdict.warnings if w.kind in _SAID)
         tally.unpinned += not verdict.pinned
         problems = verdict.problems
+        if not problems and not verdict.warnings and not every:  # (the usual verdict: nothing to say)
+            if progress is not None:
+                progress.show(checked_so_far(i, total, tally.searched))
+            continue
+        warned = tuple(Warned(w.kind, w.message) for w in verdict.warnings if w.kind in _SAID)
         if strict and any(w.kind in _STRICT for w in verdict.warnings):  # (as sphinx-build -W fails it)
             problems = [*problems, *(w for w in verdict.warnings if w.kind in _STRICT)]
             warned = tuple(w for w in warned if w.kind not in _STRICT)

@@ -251,11 +251,14 @@ def image_key(text: str, found: Found) -> tuple[str | None, str, bool]:
     its paragraph (``check`` reads the same ones once)."""
     assert found.span is not None
     start, at = found.span
-    m = _AFTER_IMAGE.match(text, at)
-    assert m is not None  # (it matches the empty string)
-    attributes = text[at : m.end()] if m.group(2) else ""
+    if text[at : at + 1] == "\n":  # (the usual image, at the end of its line: no attribute list)
+        attributes, end = "", at
+    else:
+        m = _AFTER_IMAGE.match(text, at)
+        assert m is not None  # (it matches the empty string)
+        attributes = text[at : m.end()] if m.group(2) else ""
+        end = m.end() if m.group(2) and not m.group(1) else at
     # (the usual image, between blank lines, with its attribute list or none: alone at once)
-    end = m.end() if m.group(2) and not m.group(1) else at
     if start >= 2 and text[start - 2 : start] == "\n\n":
         if text[end : end + 2] == "\n\n" or (end + 1 == len(text) and text[end] == "\n"):
             return found.label, attributes, True
