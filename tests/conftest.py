@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +25,11 @@ for _variable in ("GITHUB_ACTIONS", "FORCE_COLOR", "NO_COLOR"):
 # run's, never to the user's cache; the tests of that store give each test its own.
 os.environ["TEXTFRAG_CACHE_DIR"] = tempfile.mkdtemp(prefix="textfrag-cache-")
 os.environ.pop("TEXTFRAG_NO_CACHE", None)
+# jsonschema imports rfc3987_syntax where it is installed (Jupyter Book 2 brings it, through jupyter-events),
+# which builds a Lark grammar of RFC 3987 as it is imported: 3 s in each of the suite's workers, for the "iri"
+# format, which no schema the suite validates against uses (ours, SchemaStore's of actions and workflows).
+# Not imported in the suite's processes: jsonschema then checks that format with what else is installed.
+sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[assignment]
 
 
 def _npm_version_said_once() -> None:

@@ -10,13 +10,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-pytest.importorskip("mcp")
-
-from mcp import Client, StdioServerParameters  # noqa: E402
+if TYPE_CHECKING:
+    from mcp import Client
 
 BIN = Path(sys.executable).parent
 APP = "def greet(name):\n    return f'hello {name}'\n\n\ndef part():\n    return 2\n"
@@ -55,8 +54,9 @@ def test_an_agent_quotes_pins_and_checks_through_the_tools(project: Path) -> Non
 
 
 async def _agent(project: Path) -> None:
-    params = StdioServerParameters(command=str(BIN / "textfrag"), args=["mcp"], cwd=str(project))
-    async with Client(params, read_timeout_seconds=60) as client:
+    mcp = pytest.importorskip("mcp")  # (here: its import takes a second, which the suite's collection paid)
+    params = mcp.StdioServerParameters(command=str(BIN / "textfrag"), args=["mcp"], cwd=str(project))
+    async with mcp.Client(params, read_timeout_seconds=60) as client:
         tools = sorted(t.name for t in (await client.list_tools()).tools)
         assert tools == ["check", "impact", "make_reference", "pin", "show"]
         by_lines = await _called(client, "make_reference", {"path": "src/app.py", "lines": "1-2"})
