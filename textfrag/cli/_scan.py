@@ -13,8 +13,9 @@ if TYPE_CHECKING:
 
 from ..documents.fenced import fenced_directives
 from ..documents.files import doc_files, read_text
+from ..documents.found import with_columns
 from ..documents.included import included_parts, window_of
-from ..documents.scan import MD_SUFFIXES, Found, scan_markdown_lines, scan_text, with_columns
+from ..documents.scan import MD_SUFFIXES, Found, scan_markdown_lines, scan_text
 from ..documents.substitutions import substituted
 from ..errors import StaleError, TextFragError, spell
 from ..project.buildset import read_by_build

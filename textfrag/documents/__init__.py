@@ -18,6 +18,7 @@ from .._surface import exported
 if TYPE_CHECKING:  # (the surface, imported when first used: a command imports only the modules it runs)
     from .fenced import fenced_directives
     from .files import doc_files, read_text
+    from .found import with_columns
     from .included import included_parts, parts_read_as, window_of
     from .incremental import MarkdownScan, rescan_markdown, scan_markdown_kept
     from .scan import (
@@ -32,7 +33,6 @@ if TYPE_CHECKING:  # (the surface, imported when first used: a command imports o
         scan_markdown,
         scan_markdown_lines,
         scan_text,
-        with_columns,
     )
     from .substitutions import substituted
 
@@ -83,7 +83,7 @@ _WHERE = {
     "scan_markdown_lines": "scan",
     "scan_text": "scan",
     "substituted": "substitutions",
-    "with_columns": "scan",
+    "with_columns": "found",
 }
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .found import Found, LineIndex
-from .scan import with_columns
+from .found import Found, LineIndex, with_columns
 
 __all__ = ["fenced_directives"]
 

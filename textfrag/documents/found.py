@@ -128,3 +128,17 @@ CODE_DIRECTIVES = frozenset(
         "math",
     }
 )
+
+
+def with_columns(text: str, found: list[Found], lines: LineIndex | None = None) -> list[Found]:
+    """``found`` with each reference's 1-based column in its line (those that have one kept as they are)."""
+    if all(f.column for f in found):  # (each found with its column already, or none found)
+        return found
+    lines = LineIndex(text) if lines is None else lines
+    # built again with its 1-based column (cheaper than f._replace(column=...) per reference)
+    return [
+        f
+        if f.column
+        else Found(f.file, f.line, f.text, f.start, f.end, f.kind, f.span, f.label, f.start - lines.line_start(f.start) + 1)
+        for f in found
+    ]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .scan import Found, HtmlBlocks, LineIndex, scan_markdown_masked, with_columns
+from .found import with_columns
+from .scan import Found, HtmlBlocks, LineIndex, scan_markdown_masked
 
 # what, in the paragraphs an edit touched, could change how anything else is read: code spans and fences,
 # comments and raw HTML, MyST roles and directives, escapes, tabs and indented code, definitions and uses

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from .found import CODE_DIRECTIVES, MD_SUFFIXES, RST_SUFFIXES, Directive, Found, FoundKind, LineIndex, mask_text
+from .found import CODE_DIRECTIVES, MD_SUFFIXES, RST_SUFFIXES, Directive, Found, FoundKind, LineIndex, mask_text, with_columns
 from .rst import RST_PARSED_CAPTION, scan_rst
 
 __all__ = ["Directive", "code_directives", "Found", "FoundKind", "LineIndex", "scan_text", "RST_SUFFIXES", "MD_SUFFIXES"]
@@ -74,9 +74,8 @@ _TITLE = (
     r"|\((?:[^()\\\r\n]|\\.|" + _BREAK + r")*\)))?"
 )
 _TARGET = r"\(" + _SPACE + r"*(?:<(txtfrag:[^<>\n]*)>|(txtfrag:" + _DEST + r"))" + _TITLE + _SPACE + r"*\)"
-# (a backslash escapes the bracket, and the ! before it: \![x](y) is a link)
-# (each lookbehind written after the bracket it guards, so that the pattern starts with a literal, which the
-# regular expression engine looks for first: the same matches, a link's search thirty times as fast)
+# (a backslash escapes the bracket, and the ! before it: \![x](y) is a link; each lookbehind is written after the
+# bracket it guards, so that the engine looks for the literal first: the same matches, a link's search 30x as fast)
 _MD_IMAGE = re.compile(r"!(?<!\\!)\[" + _LABEL + r"\]" + _TARGET)
 _MD_LINK = re.compile(r"\[(?<![!\\]\[)" + _LABEL + r"\]" + _TARGET)
 _MD_LINK_AFTER_ESCAPED_BANG = re.compile(r"(?<=\\!)\[" + _LABEL + r"\]" + _TARGET)  # (rare: looked for apart)
@@ -531,9 +530,8 @@ def scan_markdown_lines(text: str, file: str, html_blocks: HtmlBlocks = None) ->
         # images first and links apart: an image inside a link is found as well as the link around it
         for m in pattern.finditer(masked):
             g = 2 if m.group(2) is not None else 3
-            at = m.start(g)
-            line, column = lines.line_and_column(at)  # (the masked text has the text's line starts)
-            found.append(Found(file, line, m.group(g), at, m.end(g), kind, m.span(), m.group(1), column))
+            line, column = lines.line_and_column(m.start(g))  # (the masked text has the text's line starts)
+            found.append(Found(file, line, m.group(g), m.start(g), m.end(g), kind, m.span(), m.group(1), column))
         if kind == "image" and masked.count("txtfrag:") == len(found) - before:
             # every txtfrag: of the text is an image's destination: no link, definition or spaced URL holds
             # one (each holds its own txtfrag:), so the passes that look for them are not made
@@ -579,19 +577,6 @@ def _under_a_paragraph(text: str, start: int) -> bool:
 
 
 # -- reStructuredText --------------------------------------------------------------------------------
-
-
-def with_columns(text: str, found: list[Found], lines: LineIndex | None = None) -> list[Found]:
-    if all(f.column for f in found):  # (each found with its column already, or none found)
-        return found
-    lines = LineIndex(text) if lines is None else lines
-    # built again with its 1-based column (cheaper than f._replace(column=...) per reference)
-    return [
-        f
-        if f.column
-        else Found(f.file, f.line, f.text, f.start, f.end, f.kind, f.span, f.label, f.start - lines.line_start(f.start) + 1)
-        for f in found
-    ]
 
 
 def scan_text(text: str, file: str, suffix: str, html_blocks: HtmlBlocks = None) -> list[Found]:
