@@ -153,3 +153,31 @@ def test_two_configurations_in_one_folder_are_an_ambiguous_choice(tmp_path: Path
     assert r.returncode == 2 and "mkdocs.yml and zensical.toml" in r.stderr and "--config" in r.stderr, r.stderr
     chosen = run("check", "--config", "mkdocs.yml", cwd=tmp_path)
     assert chosen.returncode == 0, chosen.stderr
+
+
+@pytest.mark.parametrize(
+    ("files", "found"),
+    [
+        ({"mkdocs.yml": "plugins:\n  - textfrag\n", "conf.py": "extensions = []\n"}, ["mkdocs.yml"]),
+        (
+            {".vitepress/config.mts": "import textfrag from 'markdown-it-textfrag'\n", "book.toml": "[book]\n"},
+            [".vitepress/config.mts"],
+        ),
+        ({".vitepress": "a file, not a folder\n", "myst.yml": "project:\n  plugins: [textfrag-myst]\n"}, ["myst.yml"]),
+        ({"docs/conf.py": "extensions = ['sphinx_textfrag']\n", "zensical.toml": "[project]\n"}, []),
+        ({}, []),
+    ],
+)
+def test_a_folder_listed_once_holds_the_configurations_each_name_looked_for_finds(
+    tmp_path: Path, files: dict[str, str], found: list[str]
+) -> None:
+    """configs_in lists the folder once instead of looking for each of its names: the same configurations
+    either way."""
+    from textfrag.project.discovery import CONFIG_NAMES, _names_textfrag, configs_in
+
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert configs_in(tmp_path) == [tmp_path / n for n in CONFIG_NAMES if _names_textfrag(tmp_path / n)]
+    assert configs_in(tmp_path) == [tmp_path / n for n in found]
+    assert configs_in(tmp_path / "nowhere") == []

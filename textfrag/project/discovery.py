@@ -72,8 +72,19 @@ def _names_textfrag(path: Path) -> bool:
 
 
 def configs_in(folder: Path) -> list[Path]:
-    """The configurations naming textfrag in ``folder`` (a folder that cannot be read holds none)."""
-    return [folder / name for name in CONFIG_NAMES if _names_textfrag(folder / name)]
+    """The configurations naming textfrag in ``folder`` (a folder that cannot be read holds none). The folder
+    is listed once (not each of the names looked at for: a long-lived caller looks for them at every page),
+    its names compared without case, as a file system that ignores it would find them."""
+    try:
+        names = {name.lower() for name in os.listdir(folder)}
+    except OSError:
+        return []
+    if ".vitepress" in names:
+        try:
+            names.update(f".vitepress/{name.lower()}" for name in os.listdir(folder / ".vitepress"))
+        except OSError:  # (not a folder, or not one to be read)
+            pass
+    return [folder / name for name in CONFIG_NAMES if name.lower() in names and _names_textfrag(folder / name)]
 
 
 def _one(folder: Path, found: list[Path]) -> Path:
