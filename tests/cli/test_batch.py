@@ -318,3 +318,28 @@ def test_stream_reads_a_file_once_while_it_stays_the_same_and_again_once_it_chan
     finally:
         process.stdin.close()
         process.wait(timeout=60)
+
+
+def test_stream_looks_on_disk_only_at_the_files_a_page_asks_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between two pages of a build, a file is looked at on disk when a page asks for it, once: a page's cost
+    does not grow with the files the pages before it read (a site of a thousand pages and quoted files)."""
+    from textfrag.protocol.batch import answer
+    from textfrag.source import cache as cache_module
+
+    for i in range(50):
+        (tmp_path / f"f{i}.txt").write_text(f"file {i}\n", encoding="utf-8")
+    carried: dict[Any, Any] = {}
+    first = answer(
+        {"protocol": 1, "references": [{"reference": f"f{i}.txt#line=0,1"} for i in range(50)]}, cwd=tmp_path, carried=carried
+    )
+    assert not first["failed"]
+    looked: list[str] = []
+    stamp_of = cache_module._stamp_of
+    monkeypatch.setattr(cache_module, "_stamp_of", lambda full: looked.append(full) or stamp_of(full))
+    for _ in range(10):
+        page = {"protocol": 1, "references": [{"reference": "f7.txt#line=0,1"}, {"reference": "f7.txt#line=0,1"}]}
+        assert not answer(page, cwd=tmp_path, carried=carried)["failed"]
+    assert looked == [str(tmp_path.resolve() / "f7.txt")] * 10
+    (tmp_path / "f7.txt").write_text("changed\n", encoding="utf-8")  # (and a change is still seen)
+    said = answer({"protocol": 1, "references": [{"reference": "f7.txt#line=0,1"}]}, cwd=tmp_path, carried=carried)
+    assert said["results"][0]["excerpt"]["text"] == "changed\n"

@@ -260,6 +260,8 @@ class SourceCache:
         self._sources: Any = None
         #: what each file read from the root was on disk just before it was read (``refresh``)
         self._stamps: dict[str, tuple[int, ...] | None] = {}
+        #: the files seen as they are on disk since the last ``refresh`` (the others are looked at when asked for)
+        self._fresh: set[str] = set()
 
     def with_charset(self, charset: str) -> SourceCache:
         """The cache of this build that reads files in ``charset`` (literalinclude's ``:encoding:``): this
@@ -286,6 +288,7 @@ class SourceCache:
                 reference=reference if reference is not None else path,
             )
         path = posixpath.normpath(path)
+        self._as_now(path)
         entry = self._entries.get(path)
         if entry is None:
             self._stamp(path)
@@ -373,6 +376,7 @@ class SourceCache:
             self._entries.pop(path, None)
             self._digests.pop(path, None)
             self._stamps.pop(path, None)
+            self._fresh.discard(path)
             self.real_paths.clear()
             siblings = list(self._siblings.values())
             self.history = None
@@ -383,17 +387,28 @@ class SourceCache:
         """Note what a file of the root is on disk, before it is read (a change after it is seen next time)."""
         if not path.startswith("//") and path not in self._stamps:
             self._stamps[path] = _stamp_of(os.path.join(self.real_root, path))
+            self._fresh.add(path)
 
     def refresh(self) -> None:
-        """Forget each file of the root that changed on disk, appeared or went since it was read: a build
-        that lives on (``textfrag batch --stream``, a page at a time) calls it before each page, so a file is
-        read once while it stays the same, and as it is now once it changed (a declared source's file, at
-        a commit, never changes)."""
-        changed = [p for p, was in list(self._stamps.items()) if _stamp_of(os.path.join(self.real_root, p)) != was]
-        for path in changed:
-            self.forget(path)
-        for sibling in list(self._siblings.values()):
+        """From now on, forget each file of the root that changed on disk, appeared or went since it was read,
+        when it is next asked for: a build that lives on (``textfrag batch --stream``, a page at a time) calls
+        it before each page, so a file is read once while it stays the same, and as it is now once it changed
+        (a declared source's file, at a commit, never changes). Each file is looked at on disk once per page
+        that asks for it, not every file read so far for every page."""
+        with self._lock:
+            self._fresh.clear()
+            siblings = list(self._siblings.values())
+        for sibling in siblings:
             sibling.refresh()
+
+    def _as_now(self, path: str) -> None:
+        """Forget ``path`` (normalised) if it changed on disk since it was read and it was not looked at since
+        the last :meth:`refresh`."""
+        if path in self._fresh or path not in self._stamps:
+            return
+        if _stamp_of(os.path.join(self.real_root, path)) != self._stamps[path]:
+            self.forget(path)
+        self._fresh.add(path)
 
     def present(self, full: str) -> bool:
         """Whether the file at the absolute path ``full`` exists (as a link, too) for this build."""
@@ -407,6 +422,7 @@ class SourceCache:
         """The file's :class:`Digest`, reading it once but keeping no text (``textfrag check``)."""
         check_path_syntax(path, reference if reference is not None else path)
         path = posixpath.normpath(path)
+        self._as_now(path)
         entry = self._digests.get(path)
         if entry is None and path.startswith("//"):  # (a declared source's file: kept, or read from git's objects)
             key = self._blob_key(path)
