@@ -12,7 +12,6 @@ repository's ``npm/remark-textfrag`` and the venv's node folder (``make test`` i
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import shutil
 import sys
@@ -21,9 +20,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import alternate, make_sources, plan_pages, report  # noqa: E402
+from common import make_sources, node_builds, plan_pages  # noqa: E402
 
-BIN = Path(sys.executable).parent
 MODULES = HERE.parent / ".venv" / "node" / "node_modules"
 PAGES = 30
 
@@ -87,13 +85,7 @@ def main() -> None:
     print(
         f"{args.refs} excerpts over {args.files} files of {args.lines} lines, {PAGES} pages, {args.runs} alternating builds each"
     )
-    build = {
-        kind: (["node", str(args.work / "build.mjs"), str(MODULES), kind, str(plugin), str(args.work / kind)], args.work / kind)
-        for kind in ("textfrag", "code-import")
-    }
-    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}")
-    times = alternate(build, args.runs, env)
-    report(times, "textfrag", "code-import", target=1.1)
+    node_builds(args.work, MODULES, plugin, "code-import", args.runs, target=1.1)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import random
 import shutil
 import sys
@@ -24,9 +23,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import alternate, report  # noqa: E402
+from common import node_builds  # noqa: E402
 
-BIN = Path(sys.executable).parent
 MODULES = HERE.parent / ".venv" / "node" / "node_modules"
 PAGES = 30
 
@@ -98,13 +96,7 @@ def main() -> None:
     generate(args.work, args.files, args.refs)
     plugin = HERE.parent / "npm" / "markdown-it-textfrag" / "index.js"
     print(f"{args.refs} excerpts over {args.files} files, {PAGES} pages, {args.runs} alternating builds each")
-    build = {
-        kind: (["node", str(args.work / "build.mjs"), str(MODULES), kind, str(plugin), str(args.work / kind)], args.work / kind)
-        for kind in ("textfrag", "snippets")
-    }
-    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}")
-    times = alternate(build, args.runs, env)
-    report(times, "textfrag", "snippets", target=1.1)
+    node_builds(args.work, MODULES, plugin, "snippets", args.runs, target=1.1)
 
 
 if __name__ == "__main__":

@@ -82,3 +82,18 @@ def report(times: dict[str, tuple[list[float], list[float]]], ours: str, peer: s
     w = statistics.median(times[ours][0]) / statistics.median(times[peer][0])
     c = statistics.median(times[ours][1]) / statistics.median(times[peer][1])
     print(f"ratio {ours}/{peer}: {w:.3f} wall, {c:.3f} CPU  (target <= {target})")
+
+
+def node_builds(work: Path, modules: Path, plugin: Path, peer: str, runs: int, target: float) -> None:
+    """The JavaScript benchmarks' comparison: ``work/build.mjs`` run by Node.js for textfrag's site and the peer's
+    (each in ``work/KIND``, given the node modules and the plugin), alternating, with this venv's ``textfrag``
+    first on PATH; then the report."""
+    import os
+    import sys
+
+    build: dict[str, list[str] | tuple[list[str], Path]] = {
+        kind: (["node", str(work / "build.mjs"), str(modules), kind, str(plugin), str(work / kind)], work / kind)
+        for kind in ("textfrag", peer)
+    }
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    report(alternate(build, runs, env), "textfrag", peer, target=target)
